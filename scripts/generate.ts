@@ -1,0 +1,27 @@
+// Regenerates what derives from openapi.yaml: `node scripts/generate.ts [types|docs] [--check]`.
+// With --check nothing is written; the command lists stale files and exits 1 if there are any.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type GeneratedKind, renderGenerated, root, staleFiles } from './generated.ts';
+
+const { values, positionals } = parseArgs({ options: { check: { type: 'boolean', default: false } }, allowPositionals: true });
+const kinds = positionals.length > 0 ? (positionals as GeneratedKind[]) : (['types', 'docs'] as const);
+for (const kind of kinds) {
+  if (kind !== 'types' && kind !== 'docs') {
+    console.error(`unknown target "${kind}": use types or docs`);
+    process.exit(2);
+  }
+}
+
+if (values.check) {
+  const stale = await staleFiles(kinds);
+  for (const path of stale) console.error(`stale: ${path} (run npm run generate)`);
+  process.exit(stale.length > 0 ? 1 : 0);
+}
+for (const file of await renderGenerated(kinds)) {
+  const target = join(root, file.path);
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, file.contents);
+  console.log(`wrote ${file.path}`);
+}
