@@ -29,6 +29,20 @@ async function renderTypes(): Promise<string> {
   return `${COMMENT_HEADER}// Source: openapi.yaml. Regenerate with \`npm run generate\`.\n\n${astToString(ast)}`;
 }
 
+/**
+ * The reference must work offline and must not phone home from readers' browsers: telemetry is off in
+ * redocly.yaml, and this policy stops anything else the Redoc bundle would fetch (its footer logo).
+ */
+const docsContentSecurityPolicy = [
+  "default-src 'none'",
+  "script-src 'unsafe-inline' blob:",
+  'worker-src blob:',
+  "style-src 'unsafe-inline'",
+  'img-src data: blob:',
+  'font-src data:',
+  'connect-src data: blob:',
+].join('; ');
+
 async function renderDocs(): Promise<string> {
   const cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
   const dir = await mkdtemp(join(tmpdir(), 'jes-docs-'));
@@ -37,8 +51,12 @@ async function renderDocs(): Promise<string> {
     // --inlineBundle: the page works offline and from the file system, with no CDN.
     await promisify(execFile)(process.execPath, [cli, 'build-docs', contractPath, '--inlineBundle', '-o', out], {
       cwd: root,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
     });
-    return await readFile(out, 'utf8');
+    const html = await readFile(out, 'utf8');
+    const charset = '<meta charset="utf8" />';
+    if (!html.includes(charset)) throw new Error('redocly build-docs output changed: no charset meta to anchor the policy');
+    return html.replace(charset, `${charset}\n  <meta http-equiv="Content-Security-Policy" content="${docsContentSecurityPolicy}">`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

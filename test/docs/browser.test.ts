@@ -1,0 +1,71 @@
+// docs/index.html opened in headless Chromium (Debian's package, driven by playwright-core), used as a
+// reader would: every tag of openapi.yaml expands to its operations, every operation opens on its
+// summary, no script fails, and nothing is fetched from another machine.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { root } from '../../scripts/generated.ts';
+import { loadContract, operations } from '../contract/openapi-document.ts';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(executablePath);
+if (!available) {
+  // .ci/run installs the browser, so in CI its absence is a failure, not a skip.
+  if (process.env.CI) throw new Error(`Chromium not found at ${executablePath}; .ci/run installs Debian's chromium package`);
+  console.warn(`skipping the docs browser test: no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`);
+}
+
+const byTag = new Map<string, string[]>();
+for (const op of operations(loadContract())) {
+  const tag = op.operation.tags[0] as string;
+  byTag.set(tag, [...(byTag.get(tag) ?? []), op.operation.summary as string]);
+}
+
+describe.skipIf(!available)('docs/index.html in Chromium', () => {
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const remote: string[] = [];
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const isLocal = (url: string) => /^(file|data|blob):/.test(url);
+    // A request the page's Content-Security-Policy blocks never reaches the network; any other one would.
+    page.on('requestfinished', (r) => isLocal(r.url()) || remote.push(`${r.url()} (fetched)`));
+    page.on('requestfailed', (r) => isLocal(r.url()) || r.failure()?.errorText === 'csp' || remote.push(`${r.url()} (${r.failure()?.errorText})`));
+    await page.goto(pathToFileURL(join(root, 'docs/index.html')).href, { waitUntil: 'load' });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const menu = () => page.locator('.menu-content');
+
+  it.each([...byTag])('the %s tag lists its operations: %s', async (tag, summaries) => {
+    await menu().getByText(tag, { exact: true }).first().click();
+    for (const summary of summaries) {
+      const entry = menu().getByText(summary, { exact: true }).first();
+      await entry.waitFor({ state: 'visible', timeout: 5_000 });
+      await entry.click();
+      // Matched on text: the heading's accessible name also holds its deep-link label.
+      const heading = page.locator('h1, h2').filter({ hasText: new RegExp(`^${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+      await heading.first().waitFor({ state: 'visible', timeout: 5_000 });
+    }
+  });
+
+  it('runs without script errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('fetches nothing from another machine', () => {
+    expect(remote).toEqual([]);
+  });
+});
