@@ -453,9 +453,23 @@ const maxcutExamples: Check = {
   },
 };
 
+const useCaseExamples: Check = {
+  name: 'the use-case record is the same everywhere and its example input is valid',
+  run(doc) {
+    const b = behaviour(doc);
+    const record = exampleValue(doc, 'MaxCutUseCase');
+    if (JSON.stringify(exampleValue(doc, 'UseCaseList')?.problem?.maxcut) !== JSON.stringify(record)) {
+      b.violations.push('GET /problem and GET /problem/maxcut must show the same maxcut record');
+    }
+    b.accepts('the record\'s example_input against MaxCutInput', schema('MaxCutInput'), record?.example_input);
+    b.accepts('the record\'s example_input against its own input_schema', record?.input_schema, record?.example_input);
+    return b.violations;
+  },
+};
+
 export const checks: Check[] = [
   login, startJob, inlineLimit, getJob, timestamps, statuses, executions, addedEndpoints, operationHygiene,
-  security, errorModel, responseHeaders, servers, examplesValid, jobExamples, maxcutExamples,
+  security, errorModel, responseHeaders, servers, examplesValid, jobExamples, maxcutExamples, useCaseExamples,
 ];
 
 export function checkNamed(name: string): Check {

@@ -130,9 +130,9 @@ export interface paths {
          * Get a job
          * @description The job, keyed by its id: status, timestamps, and one execution per solver with its output.
          *
-         *     Long poll: with `Prefer: wait=N` (N ≤ 60 seconds) the answer waits until the job's status
-         *     changes or N seconds pass, and says so with `Preference-Applied: wait=N`. Other preferences
-         *     are ignored.
+         *     Long poll: with `Prefer: wait=N` (N ≤ 60 seconds; a larger N counts as 60) the answer waits
+         *     until the job's status changes or N seconds pass, and says so with `Preference-Applied: wait=N`.
+         *     Other preferences are ignored.
          */
         get: operations["getJob"];
         put?: never;
@@ -362,7 +362,8 @@ export interface components {
         JobStatus: "PENDING" | "RUNNING" | "FINISHED" | "ERROR" | "CANCELLED";
         /**
          * @description An execution's status: `PENDING` (queued), `PREPARING` (claimed, input loading), `RUNNING`,
-         *     then one of the terminal `SUCCESS`, `ERROR` or `CANCELLED`.
+         *     then one of the terminal `SUCCESS`, `ERROR` or `CANCELLED`. An execution cancelled or failed
+         *     before it runs goes straight from `PENDING` or `PREPARING` to `CANCELLED` or `ERROR`.
          * @enum {string}
          */
         ExecutionStatus: "PENDING" | "PREPARING" | "RUNNING" | "SUCCESS" | "ERROR" | "CANCELLED";
@@ -907,8 +908,8 @@ export interface components {
          */
         TimeLimitQuery: components["schemas"]["TimeLimitSeconds"];
         /**
-         * @description `wait=N` (N ≤ 60) turns the request into a long poll: the answer comes when the job's status
-         *     changes or after N seconds. Other preferences (RFC 7240) are ignored.
+         * @description `wait=N` (N ≤ 60; a larger N counts as 60) turns the request into a long poll: the answer comes
+         *     when the job's status changes or after N seconds. Other preferences (RFC 7240) are ignored.
          * @example wait=30
          */
         PreferWait: string;
@@ -946,7 +947,7 @@ export interface components {
         /**
          * @description The bearer challenge (RFC 6750): `Bearer realm="jes"` when the token is missing,
          *     `Bearer realm="jes", error="invalid_token", error_description="..."` when it is refused.
-         * @example Bearer realm="jes", error="invalid_token", error_description="The token has expired"
+         * @example Bearer realm="jes"
          */
         "WWW-Authenticate": string;
         /**
@@ -991,6 +992,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1262,8 +1264,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description `wait=N` (N ≤ 60) turns the request into a long poll: the answer comes when the job's status
-                 *     changes or after N seconds. Other preferences (RFC 7240) are ignored.
+                 * @description `wait=N` (N ≤ 60; a larger N counts as 60) turns the request into a long poll: the answer comes
+                 *     when the job's status changes or after N seconds. Other preferences (RFC 7240) are ignored.
                  * @example wait=30
                  */
                 Prefer?: components["parameters"]["PreferWait"];
