@@ -30,8 +30,8 @@ async function renderTypes(): Promise<string> {
 }
 
 /**
- * The reference must work offline and must not phone home from readers' browsers: telemetry is off in
- * redocly.yaml, and this policy stops anything else the Redoc bundle would fetch (its footer logo).
+ * The reference must work offline and must not phone home from readers' browsers: telemetry is off (see
+ * renderDocs), and this policy stops anything else the Redoc bundle would fetch (its footer logo).
  */
 const docsContentSecurityPolicy = [
   "default-src 'none'",
@@ -48,8 +48,9 @@ async function renderDocs(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'jes-docs-'));
   try {
     const out = join(dir, 'index.html');
-    // --inlineBundle: the page works offline and from the file system, with no CDN.
-    await promisify(execFile)(process.execPath, [cli, 'build-docs', contractPath, '--inlineBundle', '-o', out], {
+    // --inlineBundle: the page works offline and from the file system, with no CDN; and no telemetry.
+    const args = ['build-docs', contractPath, '--inlineBundle', '--openapi.disableTelemetry=true', '-o', out];
+    await promisify(execFile)(process.execPath, [cli, ...args], {
       cwd: root,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
     });

@@ -37,7 +37,11 @@ describe.skipIf(!available)('docs/index.html in Chromium', () => {
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const isLocal = (url: string) => /^(file|data|blob):/.test(url);
-    // A request the page's Content-Security-Policy blocks never reaches the network; any other one would.
+    // Scripts must not even try to reach another machine (telemetry is off at the source); anything else
+    // remote (Redoc's footer logo) must be stopped by the page's Content-Security-Policy before the network.
+    page.on('request', (r) => {
+      if (!isLocal(r.url()) && ['fetch', 'xhr', 'websocket', 'eventsource'].includes(r.resourceType())) remote.push(`${r.url()} (attempted by a script)`);
+    });
     page.on('requestfinished', (r) => isLocal(r.url()) || remote.push(`${r.url()} (fetched)`));
     page.on('requestfailed', (r) => isLocal(r.url()) || r.failure()?.errorText === 'csp' || remote.push(`${r.url()} (${r.failure()?.errorText})`));
     await page.goto(pathToFileURL(join(root, 'docs/index.html')).href, { waitUntil: 'load' });
