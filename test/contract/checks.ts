@@ -324,6 +324,8 @@ const errorModel: Check = {
         for (const code of codes ?? []) if (!catalogue.includes(`\`${code}\``)) violations.push(`${where}: code ${code} is not in the Problem catalogue`);
         if (!deref(doc, res?.headers?.['X-Request-Id'])?.required) violations.push(`${where}: must carry X-Request-Id`);
         if (status === '429' && !res?.headers?.['Retry-After']) violations.push(`${where}: must carry Retry-After`);
+        // RFC 9110: every 401 carries a challenge, login's included.
+        if (status === '401' && !deref(doc, res?.headers?.['WWW-Authenticate'])?.required) violations.push(`${where}: must carry WWW-Authenticate`);
       }
     }
     return violations;
