@@ -562,9 +562,13 @@ export interface components {
             /** @description What the use case solves. */
             description: string;
             /** @description The JSON Schema (2020-12) of the inline input. */
-            input_schema: Record<string, never>;
+            input_schema: {
+                [key: string]: unknown;
+            };
             /** @description The JSON Schema (2020-12) of a solver's output (`data`). */
-            output_schema: Record<string, never>;
+            output_schema: {
+                [key: string]: unknown;
+            };
             /** @description An inline body must be smaller than this many bytes. */
             max_inline_bytes: number;
             /** @description A data file may have at most this many bytes. */
@@ -574,7 +578,9 @@ export interface components {
             /** @description The solvers that can run this use case. */
             solvers: components["schemas"]["SolverInfo"][];
             /** @description A small valid input. */
-            example_input: Record<string, never>;
+            example_input: {
+                [key: string]: unknown;
+            };
         };
         /** @description A solver of a use case. */
         SolverInfo: {
@@ -691,7 +697,8 @@ export interface components {
          * @description An error, as RFC 9457 problem details plus a stable `code`. `type` is `urn:jes:problem:<code>`.
          *     Codes: `malformed_json`, `invalid_request` (400); `missing_token`, `invalid_token`,
          *     `invalid_credentials` (401); `problem_not_found`, `job_not_found`, `data_file_not_found`,
-         *     `solver_not_found` (404); `method_not_allowed` (405, with `Allow`); `job_not_finished`,
+         *     `solver_not_found`, `not_found` (404; the last for a path with no operation); `method_not_allowed`
+         *     (405, with `Allow`); `job_not_finished`,
          *     `job_already_terminal`, `data_file_in_use` (409); `payload_too_large` (413, with
          *     `max_bytes`); `unsupported_media_type` (415); `invalid_input`, `data_file_problem_mismatch`,
          *     `data_file_invalid` (422); `rate_limited`, `too_many_active_jobs` (429, with `Retry-After`);
@@ -1002,6 +1009,22 @@ export interface operations {
                          * @enum {unknown}
                          */
                         code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description The body is 65,536 bytes or larger (`payload_too_large`); credentials are far smaller. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Codes this response can carry.
+                         * @enum {unknown}
+                         */
+                        code?: "payload_too_large";
                     };
                 };
             };

@@ -1,0 +1,79 @@
+// The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id and
+// log line, JSON bodies (counted before they are parsed), bearer authentication, the rate-limit policy,
+// the streamed upload, the contract validator (requests, and responses unless switched off), the routes,
+// and the one error handler.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { authenticate } from './auth/authenticate.ts';
+import type { TokenIssuer } from './auth/tokens.ts';
+import type { Config } from './config.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { type Limiters, rateLimiters } from './http/rate-limits.ts';
+import { requestId } from './http/request-id.ts';
+import { streamUpload } from './http/upload.ts';
+import type { JobEvents } from './jobs/events.ts';
+import { maxInlineBytes } from './maxcut/use-case.ts';
+import { contractPath, docsPath } from './paths.ts';
+import { dataFileRoutes } from './routes/data-files.ts';
+import { healthRoutes } from './routes/health.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { loginRoutes } from './routes/login.ts';
+import { problemRoutes } from './routes/problems.ts';
+import type { Database } from './store/database.ts';
+
+export interface AppDeps {
+  db: Database;
+  config: Config;
+  tokens: TokenIssuer;
+  events: JobEvents;
+  logger: Logger;
+  limiters: Limiters;
+}
+
+export type AppOptions = Omit<AppDeps, 'limiters'>;
+
+/** Which rate-limit policy a request counts against. */
+function policyOf(req: Request, limiters: Limiters) {
+  if (req.path === '/healthz') return undefined;
+  if (req.method === 'POST' && req.path === '/login') return limiters.login;
+  if (req.method === 'POST' && (req.path === '/data_file' || /^\/problem\/[^/]+$/.test(req.path))) return limiters.submit;
+  return limiters.default;
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const deps: AppDeps = { ...options, limiters: rateLimiters(options.config.rateLimits) };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestId);
+  app.use(pinoHttp({ logger: deps.logger, genReqId: (req) => (req as Request).id, quietReqLogger: true }));
+
+  // Outside the contract: the contract itself and its rendered reference.
+  app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));
+  app.get(['/docs', '/docs/'], (_req, res) => res.sendFile(docsPath));
+
+  // JSON bodies: the size is counted (Content-Length, then bytes read) before anything is parsed; the raw
+  // bytes of an inline job are kept, as they are what the job stores.
+  app.post('/problem/:problem_id', express.json({ limit: maxInlineBytes - 1, type: 'application/json', verify: (req, _res, buf) => void ((req as Request & { rawBody?: Buffer }).rawBody = buf) }));
+  app.post('/login', express.json({ limit: 64 * 1024 - 1, type: 'application/json' }));
+
+  app.use(authenticate(deps.tokens));
+  app.use((req: Request, res: Response, next: NextFunction) => (policyOf(req, deps.limiters) ?? ((_q, _s, n: NextFunction) => n()))(req, res, next));
+  app.post('/data_file', streamUpload(deps.db));
+
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: contractPath,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+      validateResponses: deps.config.validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      fileUploader: false,
+      validateFormats: 'full',
+    }),
+  );
+  app.use(loginRoutes(deps), problemRoutes(), jobRoutes(deps), dataFileRoutes(deps), healthRoutes(deps));
+  app.use(errorHandler);
+  return app;
+}

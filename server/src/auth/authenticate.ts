@@ -1,0 +1,37 @@
+// Bearer authentication for every operation but login and health: `req.user` is the token's subject.
+import type { NextFunction, Request, Response } from 'express';
+import { HttpProblem } from '../http/problems.ts';
+import { InvalidTokenError, type TokenIssuer } from './tokens.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    user: string;
+  }
+}
+
+export const challenge = 'Bearer realm="jes"';
+const isPublic = (req: Request) => (req.path === '/login' && req.method === 'POST') || req.path === '/healthz';
+
+export function authenticate(tokens: TokenIssuer) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    if (isPublic(req)) return next();
+    const header = req.get('authorization');
+    const match = header ? /^Bearer +([^\s]+) *$/i.exec(header) : null;
+    if (!match) {
+      const detail = header ? 'The Authorization header must be "Bearer <access_token>".' : 'This operation needs an Authorization: Bearer <access_token> header; get a token with POST /login.';
+      if (!header) return next(new HttpProblem('missing_token', detail, { headers: { 'WWW-Authenticate': challenge } }));
+      return next(refused(detail));
+    }
+    try {
+      req.user = await tokens.verify(match[1]!);
+      next();
+    } catch (error) {
+      next(error instanceof InvalidTokenError ? refused(`${error.message}; log in again.`) : error);
+    }
+  };
+}
+
+function refused(detail: string): HttpProblem {
+  const description = detail.replaceAll('"', "'").replace(/[^\x20-\x7e]/g, '');
+  return new HttpProblem('invalid_token', detail, { headers: { 'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="${description}"` } });
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// `jes-server` (or `jes-server serve`): the API server with solver workers. `jes-server worker`: solver
+// workers only, against DATABASE_URL. Settings come from the environment (see README).
+import { parseArgs } from 'node:util';
+import { ConfigError, readConfig } from './config.ts';
+import { startServer, startWorker } from './main.ts';
+
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const command = positionals[0] ?? 'serve';
+if (command !== 'serve' && command !== 'worker') {
+  console.error(`usage: jes-server [serve|worker]  (got "${command}")`);
+  process.exit(2);
+}
+
+try {
+  const config = readConfig();
+  let running: { close(): Promise<void> };
+  if (command === 'serve') {
+    const server = await startServer(config);
+    console.log(`jes server listening on ${server.url} (reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml)`);
+    if (server.demoPassword) console.log(`created user "demo" with password "${server.demoPassword}" (shown once; set JES_USERS to choose users)`);
+    running = server;
+  } else {
+    running = await startWorker(config);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    running.close().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`jes-server: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

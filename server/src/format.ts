@@ -1,0 +1,14 @@
+// Instants as the contract writes them: `MM/DD/YYYY, HH:MM:SS` in UTC, and RFC 3339 (UTC, milliseconds).
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** `MM/DD/YYYY, HH:MM:SS` in UTC, or "" when there is no instant yet. */
+export function documentedTimestamp(date: Date | null | undefined): string {
+  if (!date) return '';
+  return `${two(date.getUTCMonth() + 1)}/${two(date.getUTCDate())}/${date.getUTCFullYear()}, ${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+}
+
+/** RFC 3339 in UTC, or null when there is no instant yet. */
+export function rfc3339(date: Date | null | undefined): string | null {
+  return date ? date.toISOString() : null;
+}

@@ -1,0 +1,61 @@
+// The one error handler: our problems, express-openapi-validator's errors and body-parser's errors all
+// become RFC 9457 problems from the catalogue, with request_id, instance and the headers that go with them.
+// Nothing else reaches the client: an unexpected error is logged and answered as internal_error.
+import type { NextFunction, Request, Response } from 'express';
+import { HttpProblem, problemBody, type FieldError, type ProblemCode } from './problems.ts';
+
+interface ValidatorError {
+  status: number;
+  message: string;
+  path?: string;
+  errors?: { path: string; message: string }[];
+  headers?: Record<string, string>;
+}
+
+const isValidatorError = (e: unknown): e is ValidatorError =>
+  typeof e === 'object' && e !== null && typeof (e as ValidatorError).status === 'number' && Array.isArray((e as ValidatorError).errors);
+
+/** express-openapi-validator's `/body/adj_matrix/0` or `.query.limit` as a pointer into the request. */
+function pointer(path: string): string {
+  const parts = path.replace(/^\./, '').split(/[./]/).filter(Boolean);
+  const [where, ...rest] = parts;
+  const tail = rest.map((p) => p.replaceAll('~', '~0')).join('/');
+  if (where === 'body') return `/${tail}`;
+  const location = { query: 'query', params: 'path', headers: 'header', cookies: 'cookie' }[where ?? ''] ?? where;
+  return `/${location}${tail ? `/${tail}` : ''}`;
+}
+
+function toProblem(error: unknown, req: Request): HttpProblem | undefined {
+  if (error instanceof HttpProblem) return error;
+  const type = (error as { type?: string } | null)?.type;
+  if (type === 'entity.too.large') {
+    const limit = (error as { limit: number }).limit + 1;
+    const hint = req.path === '/login' ? '' : '; upload larger inputs with POST /data_file';
+    return new HttpProblem('payload_too_large', `The body must be smaller than ${limit} bytes${hint}.`, { max_bytes: limit });
+  }
+  if (type === 'entity.parse.failed') return new HttpProblem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`);
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new HttpProblem('unsupported_media_type', (error as Error).message);
+  if (!isValidatorError(error)) return undefined;
+  const errors: FieldError[] = (error.errors ?? []).slice(0, 20).map((e) => ({ pointer: pointer(e.path), detail: e.message }));
+  const byStatus: Record<number, ProblemCode> = { 400: 'invalid_request', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
+  const code = byStatus[error.status];
+  if (!code) return undefined;
+  if (code === 'method_not_allowed') {
+    const allow = error.headers?.Allow ?? '';
+    return new HttpProblem(code, `${req.method} is not supported on ${req.path}; use ${allow}.`, { headers: { Allow: allow } });
+  }
+  if (code === 'not_found') return new HttpProblem(code, `No operation at ${req.path}; see GET /openapi.yaml.`);
+  if (code === 'unsupported_media_type') return new HttpProblem(code, `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`);
+  return new HttpProblem(code, 'The request does not match the API contract.', { errors });
+}
+
+export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  let problem = toProblem(error, req);
+  if (!problem) {
+    req.log?.error({ err: error }, 'unexpected error');
+    problem = new HttpProblem('internal_error', 'An unexpected error occurred; quote the request id when reporting it.');
+  }
+  if (res.headersSent) return void res.end();
+  const body = { ...problemBody(problem.code, problem.message, problem.extras), instance: req.originalUrl.split('?')[0], request_id: req.id };
+  res.status(problem.status).set(problem.extras.headers ?? {}).type('application/problem+json').send(JSON.stringify(body));
+}

@@ -1,0 +1,92 @@
+// Starting and stopping the reference server: open the database, migrate, ensure users, serve HTTP, and
+// (unless JES_WORKERS=0) run solver workers in this process. Used by `jes-server` and by the tests.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { pino, type Logger } from 'pino';
+import { createApp } from './app.ts';
+import { tokenIssuer } from './auth/tokens.ts';
+import { ensureUsers, signingKey } from './auth/users.ts';
+import { ConfigError, type Config } from './config.ts';
+import { validatePending } from './data-files/validate.ts';
+import { JobEvents } from './jobs/events.ts';
+import { type Database, openDatabase } from './store/database.ts';
+import { migrate } from './store/migrations.ts';
+import { WorkerLoop } from './worker/loop.ts';
+import { SolverPool } from './worker/pool.ts';
+
+export interface Running {
+  url: string;
+  db: Database;
+  logger: Logger;
+  /** The demo user's password when start-up created it (printed once). */
+  demoPassword: string | undefined;
+  close(): Promise<void>;
+}
+
+async function openStore(config: Config, logger: Logger): Promise<Database> {
+  const started = performance.now();
+  const db = await openDatabase(config);
+  await migrate(db);
+  const where = config.databaseUrl ? `PostgreSQL at ${config.databaseUrl.replace(/\/\/[^@]*@/, '//')}` : config.dataDir === 'memory:' ? 'an in-memory embedded database' : `the embedded database in ${config.dataDir}`;
+  logger.info(`database ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${where}`);
+  return db;
+}
+
+function startWorkers(db: Database, config: Config, logger: Logger): { stop(): Promise<void> } | undefined {
+  if (config.workers === 0) return undefined;
+  const pool = new SolverPool({ size: config.workers });
+  const loop = new WorkerLoop({ db, pool, logger: logger.child({ component: 'worker' }) });
+  const started = loop.start();
+  void validatePending(db, logger).catch((err) => logger.error({ err }, 'validating pending data files failed'));
+  return {
+    async stop() {
+      await started;
+      await loop.stop();
+      await pool.close();
+    },
+  };
+}
+
+export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<Running> {
+  const db = await openStore(config, logger);
+  const demo = await ensureUsers(db, config.users);
+  const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env);
+  const events = new JobEvents();
+  await events.start(db);
+  const server: Server = createApp({ db, config, tokens, events, logger }).listen(config.port);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  const workers = startWorkers(db, config, logger);
+  return {
+    url,
+    db,
+    logger,
+    demoPassword: demo?.password,
+    async close() {
+      // Stop accepting; give open requests (long polls) a moment, then close what is left.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), 2000);
+      await workers?.stop();
+      await closed;
+      clearTimeout(grace);
+      await events.stop();
+      await db.close();
+    },
+  };
+}
+
+/** A process that only runs solver workers against a shared PostgreSQL. */
+export async function startWorker(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<{ close(): Promise<void> }> {
+  if (!config.databaseUrl) throw new ConfigError('DATABASE_URL must be set for a worker process (the embedded database belongs to one process)');
+  if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
+  const db = await openStore(config, logger);
+  const workers = startWorkers(db, config, logger)!;
+  logger.info(`worker running ${config.workers} solver threads`);
+  return {
+    async close() {
+      await workers.stop();
+      await db.close();
+    },
+  };
+}

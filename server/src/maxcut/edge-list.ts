@@ -1,0 +1,339 @@
+// A streaming parser for the Gset/rudy weighted edge list: a header line `n m`, then m lines `i j w`
+// (1-based nodes, any finite weight). Reads bytes chunk by chunk (never the file as one string), collects
+// the edges in growable typed arrays and builds the CSR directly, merging repeated edges.
+import type { Graph } from './graph.ts';
+import { ErrorList, InputError } from './input-error.ts';
+
+/** The most nodes an edge-list header may declare (the CSR needs 4 bytes per node and more). */
+export const MAX_EDGE_LIST_NODES = 10_000_000;
+/** Longer lines are refused rather than buffered. */
+const MAX_LINE_BYTES = 4096;
+const LF = 10, CR = 13, SPACE = 32, TAB = 9;
+const BOM = [0xef, 0xbb, 0xbf] as const;
+const WEIGHT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Reads an edge list from a stream of bytes. Throws InputError with `/line/<n>` pointers (1-based). */
+export async function graphFromEdgeList(chunks: AsyncIterable<Uint8Array>): Promise<Graph> {
+  const reader = new EdgeListReader();
+  for await (const chunk of chunks) reader.push(chunk);
+  return reader.finish();
+}
+
+class EdgeListReader {
+  /** Bytes of a line not yet ended by a newline. */
+  private carry = new Uint8Array(256);
+  private carryLength = 0;
+  /** How many bytes of a leading BOM have been skipped (3 once past the start of the file). */
+  private bomSeen = 0;
+  private line = 0;
+  private n = -1;
+  private declared = 0;
+  private headerLine = 0;
+  /** Edge lines seen (valid or not), and the first line past the declared count. */
+  private edgeLines = 0;
+  private firstExtraLine = 0;
+  private readonly errors = new ErrorList();
+  private firstMessage = '';
+  private readonly edges = new EdgeBuffer();
+
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    if (this.bomSeen < 3) start = this.skipBom(chunk);
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(LF, start);
+      if (newline < 0) {
+        this.append(chunk, start, chunk.length);
+        return;
+      }
+      if (this.carryLength > 0) {
+        this.append(chunk, start, newline);
+        this.parseLine(this.carry, 0, this.carryLength);
+        this.carryLength = 0;
+      } else {
+        this.parseLine(chunk, start, newline);
+      }
+      start = newline + 1;
+    }
+  }
+
+  finish(): Graph {
+    if (this.carryLength > 0) this.parseLine(this.carry, 0, this.carryLength);
+    this.carryLength = 0;
+    if (this.n < 0) {
+      if (this.line === 0) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
+      throw new InputError('The file has no header line "n m": it holds only blank lines.', [{ pointer: '/line/1', detail: 'expected "n m" (node and edge counts), found only blank lines' }]);
+    }
+    if (this.edgeLines !== this.declared) {
+      const detail = `the header says ${this.declared} edges but the file has ${this.edgeLines}`;
+      const line = this.edgeLines < this.declared ? this.headerLine : this.firstExtraLine;
+      this.report(line, detail, `Line ${line}: ${detail}.`);
+    }
+    if (this.errors.total > 0) throw this.errors.error(this.firstMessage);
+    return this.edges.build(this.n);
+  }
+
+  /** Skips the bytes of a UTF-8 byte-order mark at the start of the file; returns where the data starts. */
+  private skipBom(chunk: Uint8Array): number {
+    let i = 0;
+    while (this.bomSeen < 3 && i < chunk.length) {
+      if (chunk[i] !== BOM[this.bomSeen]) {
+        // Not a BOM after all: give back the bytes taken for one (the parser will refuse them).
+        if (this.bomSeen > 0) this.append(Uint8Array.from(BOM), 0, this.bomSeen);
+        this.bomSeen = 3;
+        return i;
+      }
+      this.bomSeen++;
+      i++;
+    }
+    return i;
+  }
+
+  private append(bytes: Uint8Array, from: number, to: number): void {
+    const length = this.carryLength + (to - from);
+    if (length > MAX_LINE_BYTES) {
+      const line = this.line + 1;
+      throw new InputError(`Line ${line} is longer than ${MAX_LINE_BYTES} bytes.`, [{ pointer: `/line/${line}`, detail: `the line is longer than ${MAX_LINE_BYTES} bytes` }]);
+    }
+    if (length > this.carry.length) {
+      const grown = new Uint8Array(Math.max(length, this.carry.length * 2));
+      grown.set(this.carry.subarray(0, this.carryLength));
+      this.carry = grown;
+    }
+    this.carry.set(bytes.subarray(from, to), this.carryLength);
+    this.carryLength = length;
+  }
+
+  private report(line: number, detail: string, message: string): void {
+    if (this.errors.total === 0) this.firstMessage = message;
+    this.errors.add(`/line/${line}`, detail);
+    if (this.errors.full) throw this.errors.error(this.firstMessage);
+  }
+
+  /** One line, bytes [start, end) without its LF. */
+  private parseLine(buf: Uint8Array, start: number, end: number): void {
+    const line = ++this.line;
+    if (end > start && buf[end - 1] === CR) end--;
+    // Up to four tokens: [s0, e0, s1, e1, s2, e2, s3, e3].
+    let count = 0;
+    let s0 = 0, e0 = 0, s1 = 0, e1 = 0, s2 = 0, e2 = 0;
+    let p = start;
+    while (p < end) {
+      let c = buf[p]!;
+      if (c === SPACE || c === TAB) { p++; continue; }
+      const s = p;
+      while (p < end && (c = buf[p]!) !== SPACE && c !== TAB) p++;
+      if (count === 0) { s0 = s; e0 = p; }
+      else if (count === 1) { s1 = s; e1 = p; }
+      else if (count === 2) { s2 = s; e2 = p; }
+      count++;
+    }
+    if (count === 0) return;
+
+    if (this.n < 0) {
+      this.parseHeader(buf, start, end, line, count, s0, e0, s1, e1);
+      return;
+    }
+    if (this.edgeLines++ >= this.declared) {
+      if (this.firstExtraLine === 0) this.firstExtraLine = line;
+      return;
+    }
+    if (count !== 3) {
+      const found = quote(buf, start, end);
+      this.report(line, `expected "i j w", found ${found}`, `Line ${line}: expected "i j w", found ${found}.`);
+      return;
+    }
+    const i = this.node(buf, s0, e0, start, end, line);
+    if (i < 0) return;
+    const j = this.node(buf, s1, e1, start, end, line);
+    if (j < 0) return;
+    const w = weight(buf, s2, e2);
+    if (Number.isNaN(w)) {
+      const found = quote(buf, start, end);
+      this.report(line, `weight ${quote(buf, s2, e2)} is not a number`, `Line ${line}: expected "i j w" with a numeric weight, found ${found}.`);
+      return;
+    }
+    if (!Number.isFinite(w)) {
+      const text = ascii(buf, s2, e2);
+      this.report(line, `${text} is not a finite number`, `Line ${line}: the weight ${text} is not a finite number.`);
+      return;
+    }
+    if (i !== j && w !== 0) this.edges.push(i - 1, j - 1, w);
+  }
+
+  private parseHeader(buf: Uint8Array, start: number, end: number, line: number, count: number, s0: number, e0: number, s1: number, e1: number): void {
+    const n = count === 2 ? unsigned(buf, s0, e0) : -1;
+    const m = count === 2 ? unsigned(buf, s1, e1) : -1;
+    let detail = '';
+    if (n < 0 || m < 0) detail = `expected "n m" (node and edge counts), found ${quote(buf, start, end)}`;
+    else if (n < 1) detail = 'the graph must have at least 1 node';
+    else if (n > MAX_EDGE_LIST_NODES) detail = `${ascii(buf, s0, e0)} nodes is more than the ${MAX_EDGE_LIST_NODES} supported`;
+    if (detail !== '') throw new InputError(`Line ${line}: ${detail}.`, [{ pointer: `/line/${line}`, detail }]);
+    this.n = n;
+    this.declared = m;
+    this.headerLine = line;
+    this.edges.reserve(Math.min(m, 1 << 20));
+  }
+
+  /** A 1-based node number in range, or -1 after reporting the problem. */
+  private node(buf: Uint8Array, s: number, e: number, start: number, end: number, line: number): number {
+    const v = unsigned(buf, s, e);
+    if (v < 0) {
+      const found = quote(buf, start, end);
+      this.report(line, `node ${quote(buf, s, e)} is not a node number`, `Line ${line}: expected "i j w" with integer node numbers, found ${found}.`);
+      return -1;
+    }
+    if (v < 1 || v > this.n) {
+      const detail = `node ${ascii(buf, s, e)} is out of range 1..${this.n}`;
+      this.report(line, detail, `Line ${line}: ${detail}.`);
+      return -1;
+    }
+    return v;
+  }
+}
+
+/** Digits only: their value (inexact past 2^53, which is out of any range here), else -1. */
+function unsigned(buf: Uint8Array, s: number, e: number): number {
+  let v = 0;
+  for (let p = s; p < e; p++) {
+    const d = buf[p]! - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/** A weight: integers directly, anything else through Number() after a strict decimal check; NaN if not a number. */
+function weight(buf: Uint8Array, s: number, e: number): number {
+  let p = s;
+  let negative = false;
+  if (buf[p] === 45 /* - */) { negative = true; p++; }
+  else if (buf[p] === 43 /* + */) p++;
+  if (p < e && e - p <= 15) {
+    let v = 0;
+    for (; p < e; p++) {
+      const d = buf[p]! - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (p === e) return negative ? -v : v;
+  }
+  if (e - s > 400) return Number.NaN;
+  const text = ascii(buf, s, e);
+  return WEIGHT.test(text) ? Number(text) : Number.NaN;
+}
+
+const decoder = new TextDecoder();
+
+/** A token as a string (at most 200 bytes of it): short ASCII tokens without a decoder, for speed. */
+function ascii(buf: Uint8Array, s: number, e: number): string {
+  e = Math.min(e, s + 200);
+  if (e - s > 32) return decoder.decode(buf.subarray(s, e));
+  let text = '';
+  for (let p = s; p < e; p++) {
+    const c = buf[p]!;
+    if (c >= 128) return decoder.decode(buf.subarray(s, e));
+    text += String.fromCharCode(c);
+  }
+  return text;
+}
+
+/** The bytes trimmed and quoted for a message, shortened past 80 characters. */
+function quote(buf: Uint8Array, s: number, e: number): string {
+  while (s < e && (buf[s] === SPACE || buf[s] === TAB)) s++;
+  while (e > s && (buf[e - 1] === SPACE || buf[e - 1] === TAB)) e--;
+  const text = decoder.decode(buf.subarray(s, Math.min(e, s + 320)));
+  return `"${text.length > 80 ? text.slice(0, 80) + '…' : text}"`;
+}
+
+/** Edges (0-based ends) in growable typed arrays, and the CSR built from them. */
+class EdgeBuffer {
+  private from = new Int32Array(0);
+  private to = new Int32Array(0);
+  private weight = new Float64Array(0);
+  private count = 0;
+
+  reserve(capacity: number): void {
+    if (capacity > this.from.length) this.resize(capacity);
+  }
+
+  push(a: number, b: number, w: number): void {
+    if (this.count === this.from.length) this.resize(Math.max(1024, this.count * 2));
+    this.from[this.count] = a;
+    this.to[this.count] = b;
+    this.weight[this.count++] = w;
+  }
+
+  private resize(capacity: number): void {
+    const from = new Int32Array(capacity), to = new Int32Array(capacity), weight = new Float64Array(capacity);
+    from.set(this.from.subarray(0, this.count));
+    to.set(this.to.subarray(0, this.count));
+    weight.set(this.weight.subarray(0, this.count));
+    this.from = from;
+    this.to = to;
+    this.weight = weight;
+  }
+
+  /**
+   * The CSR with each row sorted by neighbour and repeated edges merged by adding their weights (a sum
+   * of zero drops the edge). Two stable counting sorts (by neighbour, then by node) keep the repeats of an
+   * edge in file order in both of its rows, so both rows add them in the same order and agree exactly.
+   * No self-loops or zero weights are pushed.
+   */
+  build(n: number): Graph {
+    const { from, to, weight, count } = this;
+    const size = 2 * count;
+    // Entry k is edge k >> 1 seen from `from` (k even) or from `to` (k odd); each node has one entry per
+    // edge end, so the row sizes are the same whether entries are grouped by node or by neighbour.
+    const offsets = new Int32Array(n + 1);
+    for (let e = 0; e < count; e++) {
+      offsets[from[e]! + 1]!++;
+      offsets[to[e]! + 1]!++;
+    }
+    for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
+
+    const byNeighbour = new Int32Array(size);
+    const fill = offsets.slice(0, n);
+    for (let k = 0; k < size; k++) {
+      const e = k >> 1;
+      const neighbour = (k & 1) === 0 ? to[e]! : from[e]!;
+      byNeighbour[fill[neighbour]!++] = k;
+    }
+    let targets = new Int32Array(size);
+    let weights = new Float64Array(size);
+    fill.set(offsets.subarray(0, n));
+    for (let x = 0; x < size; x++) {
+      const k = byNeighbour[x]!;
+      const e = k >> 1;
+      const even = (k & 1) === 0;
+      const node = even ? from[e]! : to[e]!;
+      const at = fill[node]!++;
+      targets[at] = even ? to[e]! : from[e]!;
+      weights[at] = weight[e]!;
+    }
+
+    // Merge runs of the same neighbour in place.
+    let out = 0;
+    let rowStart = 0;
+    for (let i = 0; i < n; i++) {
+      const rowEnd = offsets[i + 1]!;
+      offsets[i] = out;
+      let p = rowStart;
+      while (p < rowEnd) {
+        const t = targets[p]!;
+        let w = weights[p++]!;
+        while (p < rowEnd && targets[p] === t) w += weights[p++]!;
+        if (w !== 0) {
+          targets[out] = t;
+          weights[out++] = w;
+        }
+      }
+      rowStart = rowEnd;
+    }
+    offsets[n] = out;
+    if (out < size) {
+      targets = targets.slice(0, out);
+      weights = weights.slice(0, out);
+    }
+    return { n, edges: out / 2, offsets, targets, weights };
+  }
+}

@@ -1,0 +1,48 @@
+// Data files: upload (streamed by http/upload.ts before validation), list, read, delete.
+import { Router } from 'express';
+import type { AppDeps } from '../app.ts';
+import { validateDataFile } from '../data-files/validate.ts';
+import { HttpProblem } from '../http/problems.ts';
+import { renderDataFile } from '../jobs/render.ts';
+import { completeUpload, deleteDataFile, listDataFiles, readDataFile } from '../store/data-files.ts';
+import { useCase } from './problems.ts';
+
+export function dataFileRoutes({ db }: AppDeps): Router {
+  const router = Router();
+
+  router.post('/data_file', async (req, res) => {
+    const fields = req.body as { problem_id: string; name: string; description?: string };
+    useCase(fields.problem_id);
+    const upload = req.upload!;
+    const { created, row } = await completeUpload(db, {
+      owner: req.user, uploadId: upload.uploadId, id: upload.sha1, problemId: fields.problem_id,
+      name: fields.name, description: fields.description, bytes: upload.bytes,
+    });
+    upload.filed = true;
+    if (created) {
+      validateDataFile(db, req.user, row.id, req.log).catch((err) => req.log.error({ err }, 'could not record a validation'));
+      res.status(201).location(`/data_file/${row.id}`);
+    }
+    res.json({ detail: created ? 'Data file uploaded' : 'Data file already uploaded', data_file_identifier: row.id, data_file: { [row.id]: renderDataFile(row) } });
+  });
+
+  router.get('/data_file', async (req, res) => {
+    const q = req.query as { limit?: number; starting_after?: string; status?: string; problem_id?: string };
+    const { rows, hasMore } = await listDataFiles(db, req.user, { limit: q.limit ?? 20, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
+    res.json({ data_file: Object.fromEntries(rows.map((r) => [r.id, renderDataFile(r)])), ids: rows.map((r) => r.id), has_more: hasMore });
+  });
+
+  router.get('/data_file/:data_file_identifier', async (req, res) => {
+    const id = req.params.data_file_identifier!;
+    const row = await readDataFile(db, req.user, id);
+    if (!row) throw new HttpProblem('data_file_not_found', `No data file ${id} exists for this user.`);
+    res.json({ data_file: { [id]: renderDataFile(row) } });
+  });
+
+  router.delete('/data_file/:data_file_identifier', async (req, res) => {
+    await deleteDataFile(db, req.user, req.params.data_file_identifier!);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,149 @@
+// Jobs: start (inline or from a data file), list, read (with the Prefer: wait long poll), cancel, output.
+import { randomInt } from 'node:crypto';
+import { type Request, Router } from 'express';
+import type { AppDeps } from '../app.ts';
+import { HttpProblem } from '../http/problems.ts';
+import { renderJob } from '../jobs/render.ts';
+import { terminalJob } from '../jobs/status.ts';
+import { graphFromInline } from '../maxcut/inline.ts';
+import { InputError } from '../maxcut/input-error.ts';
+import { readDataFile } from '../store/data-files.ts';
+import { createJob, listJobs, type NewExecution, readJob, requestCancel } from '../store/jobs.ts';
+import { defaultSolvers, solverByName } from '../solvers/index.ts';
+import type { Solver } from '../solvers/solver.ts';
+import { useCase } from './problems.ts';
+
+interface SolverChoice {
+  name: string;
+  params?: Record<string, unknown>;
+}
+
+/** The terminal jobs read recently: they never change, so they are served from memory. */
+class TerminalJobs {
+  private readonly jobs = new Map<string, object>();
+  private readonly capacity = 10_000;
+  get(key: string): object | undefined {
+    return this.jobs.get(key);
+  }
+  set(key: string, job: object): void {
+    if (this.jobs.size >= this.capacity) this.jobs.delete(this.jobs.keys().next().value!);
+    this.jobs.set(key, job);
+  }
+}
+
+function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | null, timeLimit: number | undefined): NewExecution[] {
+  const chosen: { solver: Solver; params: Record<string, unknown> }[] = choices
+    ? choices.map((c) => {
+        const solver = solverByName(c.name);
+        if (!solver) throw new HttpProblem('solver_not_found', `Use case "maxcut" has no solver "${c.name}". Its solvers are listed by GET /problem/maxcut.`);
+        return { solver, params: c.params ?? {} };
+      })
+    : defaultSolvers(numNodes).map((solver) => ({ solver, params: {} }));
+  return chosen.map(({ solver, params }) => ({
+    solver: solver.name,
+    params,
+    timeLimitSeconds: timeLimit ?? solver.defaultTimeLimitSeconds,
+    seed: Number.isSafeInteger(params.seed) ? (params.seed as number) : randomInt(2 ** 31),
+  }));
+}
+
+/** N of `Prefer: wait=N`, at most 60; undefined without it. */
+function preferredWait(req: Request): number | undefined {
+  const match = /(?:^|[,;\s])wait\s*=\s*(\d+)/i.exec(req.get('prefer') ?? '');
+  return match ? Math.min(60, Number(match[1])) : undefined;
+}
+
+export function jobRoutes({ db, config, events }: AppDeps): Router {
+  const terminal = new TerminalJobs();
+  const router = Router();
+
+  router.post('/problem/:problem_id', async (req, res) => {
+    const problemId = req.params.problem_id!;
+    useCase(problemId);
+    const body = req.body as Record<string, unknown>;
+    const query = req.query as { solver?: string[]; time_limit_seconds?: number };
+    const querySolvers = query.solver?.map((name) => ({ name }));
+    let executions: NewExecution[];
+    let job: Parameters<typeof createJob>[1];
+    if ('data_file_identifier' in body) {
+      const id = body.data_file_identifier as string;
+      const bodySolvers = body.solvers as SolverChoice[] | undefined;
+      const bodyLimit = body.time_limit_seconds as number | undefined;
+      if ((bodySolvers && querySolvers) || (bodyLimit !== undefined && query.time_limit_seconds !== undefined)) {
+        throw new HttpProblem('invalid_request', 'Choose solvers and the time limit either in the query or in the body, not both.', {
+          errors: [{ pointer: bodySolvers && querySolvers ? '/solvers' : '/time_limit_seconds', detail: 'also given in the query' }],
+        });
+      }
+      const file = await readDataFile(db, req.user, id);
+      if (!file) throw new HttpProblem('data_file_not_found', `No data file ${id} exists for this user.`);
+      if (file.problem_id !== problemId) {
+        throw new HttpProblem('data_file_problem_mismatch', `Data file ${id} was uploaded for use case "${file.problem_id}", not "${problemId}".`, {
+          errors: [{ pointer: '/data_file_identifier', detail: `uploaded for use case "${file.problem_id}"` }],
+        });
+      }
+      if (file.status === 'INVALID') throw new HttpProblem('data_file_invalid', `Data file ${id} failed validation; see GET /data_file/${id}.`);
+      executions = executionsFor(bodySolvers ?? querySolvers, file.num_nodes, bodyLimit ?? query.time_limit_seconds);
+      job = { owner: req.user, problemId, inputMode: 'data_file', dataFileId: id, inputBytes: file.bytes, input: null, executions, maxActiveJobs: config.maxActiveJobs };
+    } else {
+      const raw = (req as Request & { rawBody?: Buffer }).rawBody!;
+      let numNodes: number;
+      try {
+        numNodes = graphFromInline(body as { num_nodes: number; adj_matrix: number[][] }).n;
+      } catch (error) {
+        if (error instanceof InputError) throw new HttpProblem('invalid_input', error.message, { errors: error.errors });
+        throw error;
+      }
+      executions = executionsFor(querySolvers, numNodes, query.time_limit_seconds);
+      job = { owner: req.user, problemId, inputMode: 'inline', dataFileId: null, inputBytes: raw.length, input: raw, executions, maxActiveJobs: config.maxActiveJobs };
+    }
+    const id = await createJob(db, job);
+    res.location(`/job/${id}`).json({ detail: 'Job created', job: id });
+  });
+
+  router.get('/job', async (req, res) => {
+    const q = req.query as { limit?: number; starting_after?: string; status?: string; problem_id?: string };
+    const { views, hasMore } = await listJobs(db, req.user, { limit: q.limit ?? 20, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
+    res.json({ job: Object.fromEntries(views.map((v) => [v.job.id, renderJob(v, false)])), ids: views.map((v) => v.job.id), has_more: hasMore });
+  });
+
+  router.get('/job/:job_id', async (req, res) => {
+    const id = req.params.job_id!;
+    const key = `${req.user}/${id}`;
+    const wait = preferredWait(req);
+    if (wait !== undefined) res.set('Preference-Applied', `wait=${wait}`);
+    const cached = terminal.get(key);
+    if (cached) return void res.json({ job: { [id]: cached } });
+    let view = await readJob(db, req.user, id);
+    if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (wait !== undefined && !terminalJob.has(view.job.status)) {
+      const initial = view.job.status;
+      const deadline = Date.now() + wait * 1000;
+      const gone = new AbortController();
+      res.on('close', () => gone.abort());
+      while (view!.job.status === initial && Date.now() < deadline && !gone.signal.aborted) {
+        await events.waitForChange(id, deadline - Date.now(), gone.signal);
+        view = await readJob(db, req.user, id);
+      }
+    }
+    const rendered = renderJob(view!);
+    if (terminalJob.has(view!.job.status)) terminal.set(key, rendered);
+    res.json({ job: { [id]: rendered } });
+  });
+
+  router.post('/job/:job_id/cancel', async (req, res) => {
+    const id = req.params.job_id!;
+    res.status(202).json({ job: { [id]: renderJob(await requestCancel(db, req.user, id)) } });
+  });
+
+  router.get('/job/:job_id/output', async (req, res) => {
+    const id = req.params.job_id!;
+    const view = await readJob(db, req.user, id);
+    if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (!terminalJob.has(view.job.status)) {
+      throw new HttpProblem('job_not_finished', `Job ${id} is ${view.job.status}; its output is available once it has ended.`, { headers: { 'Retry-After': '2' } });
+    }
+    res.json({ job: id, status: view.job.status, outputs: Object.fromEntries(view.executions.map((e) => [e.solver, e.status === 'SUCCESS' ? e.data : null])) });
+  });
+
+  return router;
+}

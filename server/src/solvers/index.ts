@@ -1,0 +1,16 @@
+// The solver registry: every max-cut solver, lookup by name, and the default choice for a graph.
+import type { Graph } from '../maxcut/graph.ts';
+import { exact } from './exact.ts';
+import { localSearch } from './local-search.ts';
+import type { Solver } from './solver.ts';
+
+export const solvers: readonly Solver[] = [exact, localSearch];
+
+export function solverByName(name: string): Solver | undefined {
+  return solvers.find((solver) => solver.name === name);
+}
+
+/** The solvers run when the caller chooses none: `exact` when the graph is within its limit, else `local-search`. */
+export function defaultSolvers(graph: Graph): Solver[] {
+  return graph.n <= (exact.maxNodes ?? Infinity) ? [exact] : [localSearch];
+}

@@ -1,0 +1,142 @@
+// Data files in the database: their records, and their bytes in chunks of at most 1 MiB (stored while the
+// upload streams in, under a temporary id, then renamed to the SHA-1 of the bytes).
+import type { ProblemBody } from '../http/problems.ts';
+import { HttpProblem } from '../http/problems.ts';
+import type { Database } from './database.ts';
+import { settleJob } from './jobs.ts';
+
+export interface DataFileRow {
+  owner: string;
+  id: string;
+  problem_id: string;
+  name: string;
+  description: string | null;
+  bytes: number;
+  status: 'PROCESSING' | 'READY' | 'INVALID';
+  format: 'json' | 'edge_list' | null;
+  num_nodes: number | null;
+  num_edges: number | null;
+  error: ProblemBody | null;
+  created_at: Date;
+  validated_at: Date | null;
+}
+
+const columns = 'owner, id, problem_id, name, description, bytes, status, format, num_nodes, num_edges, error, created_at, validated_at';
+
+export async function storeChunk(db: Database, owner: string, id: string, part: number, bytes: Uint8Array): Promise<void> {
+  await db.query('INSERT INTO data_file_chunks (owner, id, part, bytes) VALUES ($1, $2, $3, $4)', [owner, id, part, bytes]);
+}
+
+export async function discardChunks(db: Database, owner: string, id: string): Promise<void> {
+  await db.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
+}
+
+export interface NewDataFile {
+  owner: string;
+  uploadId: string;
+  id: string;
+  problemId: string;
+  name: string;
+  description: string | undefined;
+  bytes: number;
+}
+
+/** Files an upload under its identifier; when the owner already has those bytes, keeps the existing record. */
+export async function completeUpload(db: Database, file: NewDataFile): Promise<{ created: boolean; row: DataFileRow }> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE`, [file.owner, file.id]);
+    if (existing) {
+      await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.uploadId]);
+      return { created: false, row: existing };
+    }
+    await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.id]);
+    await tx.query('UPDATE data_file_chunks SET id = $3 WHERE owner = $1 AND id = $2', [file.owner, file.uploadId, file.id]);
+    const [row] = await tx.query<DataFileRow>(
+      `INSERT INTO data_files (owner, id, problem_id, name, description, bytes, status) VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING') RETURNING ${columns}`,
+      [file.owner, file.id, file.problemId, file.name, file.description ?? null, file.bytes],
+    );
+    return { created: true, row: row! };
+  });
+}
+
+/** The file's bytes, chunk by chunk (never the whole file at once). */
+export async function* readChunks(db: Database, owner: string, id: string): AsyncGenerator<Uint8Array> {
+  for (let part = 0; ; part++) {
+    const [row] = await db.query<{ bytes: Uint8Array }>('SELECT bytes FROM data_file_chunks WHERE owner = $1 AND id = $2 AND part = $3', [owner, id, part]);
+    if (!row) return;
+    yield row.bytes;
+  }
+}
+
+export async function readDataFile(db: Database, owner: string, id: string): Promise<DataFileRow | undefined> {
+  const [row] = await db.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2`, [owner, id]);
+  return row;
+}
+
+export interface DataFileFilter {
+  limit: number;
+  startingAfter?: string | undefined;
+  status?: string | undefined;
+  problemId?: string | undefined;
+}
+
+export async function listDataFiles(db: Database, owner: string, filter: DataFileFilter): Promise<{ rows: DataFileRow[]; hasMore: boolean }> {
+  const params: unknown[] = [owner, filter.limit + 1];
+  let where = 'owner = $1';
+  if (filter.startingAfter) {
+    params.push(filter.startingAfter);
+    where += ` AND seq < (SELECT seq FROM data_files WHERE owner = $1 AND id = $${params.length})`;
+  }
+  if (filter.status) {
+    params.push(filter.status);
+    where += ` AND status = $${params.length}`;
+  }
+  if (filter.problemId) {
+    params.push(filter.problemId);
+    where += ` AND problem_id = $${params.length}`;
+  }
+  const rows = await db.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE ${where} ORDER BY seq DESC LIMIT $2`, params);
+  return { rows: rows.slice(0, filter.limit), hasMore: rows.length > filter.limit };
+}
+
+export async function deleteDataFile(db: Database, owner: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.query('SELECT 1 FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE', [owner, id]);
+    if (!row) throw new HttpProblem('data_file_not_found', `No data file ${id} exists for this user.`);
+    const [job] = await tx.query<{ id: string }>(
+      `SELECT id FROM jobs WHERE owner = $1 AND data_file_id = $2 AND status IN ('PENDING', 'RUNNING') LIMIT 1`,
+      [owner, id],
+    );
+    if (job) throw new HttpProblem('data_file_in_use', `Job ${job.id}, which has not ended, uses data file ${id}.`);
+    await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
+    await tx.query('DELETE FROM data_files WHERE owner = $1 AND id = $2', [owner, id]);
+  });
+}
+
+export type Validation = { format: 'json' | 'edge_list'; numNodes: number; numEdges: number } | { error: ProblemBody };
+
+/** Records the outcome of validating a file; an invalid file fails the jobs waiting for it. */
+export async function recordValidation(db: Database, owner: string, id: string, validation: Validation): Promise<void> {
+  await db.transaction(async (tx) => {
+    if ('error' in validation) {
+      await tx.query(`UPDATE data_files SET status = 'INVALID', error = $3, validated_at = now() WHERE owner = $1 AND id = $2 AND status = 'PROCESSING'`, [owner, id, JSON.stringify(validation.error)]);
+      const jobs = await tx.query<{ id: string }>(
+        `UPDATE executions e SET status = 'ERROR', error = $3, ended_at = now()
+           FROM jobs j WHERE j.id = e.job_id AND j.owner = $1 AND j.data_file_id = $2 AND e.status = 'PENDING'
+         RETURNING j.id`,
+        [owner, id, JSON.stringify(validation.error)],
+      );
+      for (const job of new Set(jobs.map((j) => j.id))) await settleJob(tx, job);
+    } else {
+      await tx.query(
+        `UPDATE data_files SET status = 'READY', format = $3, num_nodes = $4, num_edges = $5, validated_at = now() WHERE owner = $1 AND id = $2 AND status = 'PROCESSING'`,
+        [owner, id, validation.format, validation.numNodes, validation.numEdges],
+      );
+      await tx.query(`SELECT pg_notify('jes_work', $1)`, [id]);
+    }
+  });
+}
+
+export async function processingDataFiles(db: Database): Promise<{ owner: string; id: string }[]> {
+  return db.query(`SELECT owner, id FROM data_files WHERE status = 'PROCESSING' ORDER BY seq`);
+}

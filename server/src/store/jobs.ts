@@ -1,0 +1,191 @@
+// Jobs and their executions in the database: create, read, list, cancel, and settle a job's status after
+// its executions change. Every status change is announced on the `jes_job` channel (payload: job id).
+import { randomInt } from 'node:crypto';
+import { deriveJobStatus, terminalJob } from '../jobs/status.ts';
+import { HttpProblem, problemBody, type ProblemBody } from '../http/problems.ts';
+import type { Database, Queryable } from './database.ts';
+
+export interface JobRow {
+  id: string;
+  owner: string;
+  problem_id: string;
+  status: string;
+  input_mode: 'inline' | 'data_file';
+  data_file_id: string | null;
+  input_bytes: number;
+  error: ProblemBody | null;
+  cancel_requested_at: Date | null;
+  submitted_at: Date;
+  running_at: Date | null;
+  ended_at: Date | null;
+}
+
+export interface ExecutionRow {
+  job_id: string;
+  solver: string;
+  status: string;
+  data: Record<string, unknown> | null;
+  error: ProblemBody | null;
+  progress: number | null;
+  best_value: number | null;
+  time_limit_seconds: number;
+  created_at: Date;
+  running_at: Date | null;
+  ended_at: Date | null;
+}
+
+export interface JobView {
+  job: JobRow;
+  executions: ExecutionRow[];
+}
+
+export interface NewExecution {
+  solver: string;
+  params: Record<string, unknown>;
+  timeLimitSeconds: number;
+  seed: number;
+}
+
+export interface NewJob {
+  owner: string;
+  problemId: string;
+  inputMode: 'inline' | 'data_file';
+  dataFileId: string | null;
+  inputBytes: number;
+  /** The inline body as received (JSON bytes); null for a data file. */
+  input: Uint8Array | null;
+  executions: NewExecution[];
+  maxActiveJobs: number;
+}
+
+export const workChannel = 'jes_work';
+export const jobChannel = 'jes_job';
+
+const jobColumns = `id, owner, problem_id, status, input_mode, data_file_id, input_bytes, error, cancel_requested_at, submitted_at, running_at, ended_at`;
+const executionColumns = `job_id, solver, status, data, error, progress, best_value, time_limit_seconds, created_at, running_at, ended_at`;
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+export function newJobId(): string {
+  let id = '';
+  for (let i = 0; i < 12; i++) id += alphabet[randomInt(alphabet.length)];
+  return id;
+}
+
+export async function createJob(db: Database, job: NewJob): Promise<string> {
+  const id = newJobId();
+  await db.transaction(async (tx) => {
+    // Serialise a user's submissions so the active-job count cannot be raced past the cap.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`jobs:${job.owner}`]);
+    const [{ active } = { active: 0 }] = await tx.query<{ active: number }>(
+      `SELECT count(*)::int AS active FROM jobs WHERE owner = $1 AND status IN ('PENDING', 'RUNNING')`,
+      [job.owner],
+    );
+    if (active >= job.maxActiveJobs) {
+      throw new HttpProblem('too_many_active_jobs', `You have ${active} jobs that have not ended; the limit is ${job.maxActiveJobs}. Wait for one to end or cancel one.`, { headers: { 'Retry-After': '5' } });
+    }
+    await tx.query(
+      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input) VALUES ($1, $2, $3, 'PENDING', $4, $5, $6, $7)`,
+      [id, job.owner, job.problemId, job.inputMode, job.dataFileId, job.inputBytes, job.input],
+    );
+    for (const e of job.executions) {
+      await tx.query(
+        `INSERT INTO executions (job_id, solver, params, time_limit_seconds, seed, status) VALUES ($1, $2, $3, $4, $5, 'PENDING')`,
+        [id, e.solver, JSON.stringify(e.params), e.timeLimitSeconds, e.seed],
+      );
+    }
+    await tx.query(`SELECT pg_notify($1, $2)`, [workChannel, id]);
+  });
+  return id;
+}
+
+export async function readJob(db: Queryable, owner: string, id: string): Promise<JobView | undefined> {
+  const [job] = await db.query<JobRow>(`SELECT ${jobColumns} FROM jobs WHERE id = $1 AND owner = $2`, [id, owner]);
+  if (!job) return undefined;
+  const executions = await db.query<ExecutionRow>(`SELECT ${executionColumns} FROM executions WHERE job_id = $1 ORDER BY seq`, [id]);
+  return { job, executions };
+}
+
+export interface JobFilter {
+  limit: number;
+  startingAfter?: string | undefined;
+  status?: string | undefined;
+  problemId?: string | undefined;
+}
+
+/** A page of the owner's jobs, newest first, without solver output. */
+export async function listJobs(db: Database, owner: string, filter: JobFilter): Promise<{ views: JobView[]; hasMore: boolean }> {
+  const params: unknown[] = [owner, filter.limit + 1];
+  let where = 'owner = $1';
+  if (filter.startingAfter) {
+    params.push(filter.startingAfter);
+    where += ` AND seq < (SELECT seq FROM jobs WHERE id = $${params.length} AND owner = $1)`;
+  }
+  if (filter.status) {
+    params.push(filter.status);
+    where += ` AND status = $${params.length}`;
+  }
+  if (filter.problemId) {
+    params.push(filter.problemId);
+    where += ` AND problem_id = $${params.length}`;
+  }
+  const jobs = await db.query<JobRow>(`SELECT ${jobColumns} FROM jobs WHERE ${where} ORDER BY seq DESC LIMIT $2`, params);
+  const page = jobs.slice(0, filter.limit);
+  const executions = page.length
+    ? await db.query<ExecutionRow>(
+        `SELECT ${executionColumns.replace('data, ', 'NULL AS data, ')} FROM executions WHERE job_id = ANY($1) ORDER BY seq`,
+        [page.map((j) => j.id)],
+      )
+    : [];
+  return {
+    views: page.map((job) => ({ job, executions: executions.filter((e) => e.job_id === job.id) })),
+    hasMore: jobs.length > filter.limit,
+  };
+}
+
+/**
+ * Recomputes a job's status from its executions (inside the transaction that changed them) and announces
+ * a change. Returns the new status.
+ */
+export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
+  const [job] = await tx.query<{ status: string; running_at: Date | null; cancel_requested_at: Date | null }>(
+    'SELECT status, running_at, cancel_requested_at FROM jobs WHERE id = $1 FOR UPDATE',
+    [jobId],
+  );
+  if (!job || terminalJob.has(job.status)) return job?.status ?? 'ERROR';
+  const executions = await tx.query<{ status: string; error: ProblemBody | null; solver: string }>('SELECT status, error, solver FROM executions WHERE job_id = $1', [jobId]);
+  const status = deriveJobStatus(executions, job.running_at !== null, job.cancel_requested_at !== null);
+  if (status === job.status) return status;
+  const error = status === 'ERROR' ? jobError(executions) : null;
+  await tx.query(
+    `UPDATE jobs SET status = $2, error = $3,
+       running_at = CASE WHEN $2 <> 'PENDING' THEN coalesce(running_at, now()) ELSE running_at END,
+       ended_at = CASE WHEN $2 IN ('FINISHED', 'ERROR', 'CANCELLED') THEN now() ELSE NULL END
+     WHERE id = $1`,
+    [jobId, status, error && JSON.stringify(error)],
+  );
+  await tx.query('SELECT pg_notify($1, $2)', [jobChannel, jobId]);
+  return status;
+}
+
+/** The error of a job none of whose executions succeeded. */
+function jobError(executions: { error: ProblemBody | null; solver: string }[]): ProblemBody {
+  const failed = executions.filter((e) => e.error);
+  const only = failed.length === 1 ? failed[0]!.error : undefined;
+  if (only && only.code === 'data_file_invalid') return only;
+  const reasons = failed.map((e) => `${e.solver}: ${e.error!.detail}`).join('; ');
+  return problemBody('solver_failed', `No execution succeeded${reasons ? `: ${reasons}` : '.'}`);
+}
+
+/** Asks for a job to be cancelled: executions not yet running end at once, running ones are stopped by their worker. */
+export async function requestCancel(db: Database, owner: string, id: string): Promise<JobView> {
+  return db.transaction(async (tx) => {
+    const [job] = await tx.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE', [id, owner]);
+    if (!job) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (terminalJob.has(job.status)) throw new HttpProblem('job_already_terminal', `Job ${id} is ${job.status} and can no longer be cancelled.`);
+    await tx.query('UPDATE jobs SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = $1', [id]);
+    await tx.query(`UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING'`, [id]);
+    await settleJob(tx, id);
+    await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
+    return (await readJob(tx, owner, id))!;
+  });
+}

@@ -1,0 +1,101 @@
+// The SQL schema, as numbered migrations applied in order at start-up (under an advisory lock, so several
+// processes starting on one PostgreSQL apply each migration once).
+import type { Database } from './database.ts';
+
+const migrations: string[] = [
+  `
+  CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
+
+  CREATE TABLE users (
+    name text PRIMARY KEY,
+    password_hash text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+
+  CREATE TABLE data_files (
+    owner text NOT NULL REFERENCES users (name),
+    id text NOT NULL,
+    problem_id text NOT NULL,
+    name text NOT NULL,
+    description text,
+    bytes integer NOT NULL,
+    status text NOT NULL,
+    format text,
+    num_nodes integer,
+    num_edges integer,
+    error jsonb,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    validated_at timestamptz,
+    seq bigserial NOT NULL,
+    PRIMARY KEY (owner, id)
+  );
+  CREATE INDEX data_files_listing ON data_files (owner, seq DESC);
+  CREATE INDEX data_files_processing ON data_files (seq) WHERE status = 'PROCESSING';
+
+  -- File contents in chunks of at most 1 MiB, under the final identifier or, during an upload, a temporary one.
+  CREATE TABLE data_file_chunks (
+    owner text NOT NULL,
+    id text NOT NULL,
+    part integer NOT NULL,
+    bytes bytea NOT NULL,
+    PRIMARY KEY (owner, id, part)
+  );
+
+  CREATE TABLE jobs (
+    id text PRIMARY KEY,
+    owner text NOT NULL REFERENCES users (name),
+    problem_id text NOT NULL,
+    status text NOT NULL,
+    input_mode text NOT NULL,
+    data_file_id text,
+    input_bytes integer NOT NULL,
+    input bytea,
+    error jsonb,
+    cancel_requested_at timestamptz,
+    submitted_at timestamptz NOT NULL DEFAULT now(),
+    running_at timestamptz,
+    ended_at timestamptz,
+    seq bigserial NOT NULL
+  );
+  CREATE INDEX jobs_listing ON jobs (owner, seq DESC);
+  CREATE INDEX jobs_active ON jobs (owner) WHERE status IN ('PENDING', 'RUNNING');
+  CREATE INDEX jobs_by_data_file ON jobs (owner, data_file_id) WHERE status IN ('PENDING', 'RUNNING');
+
+  -- One row per solver run: also the work queue (PENDING rows), claimed with FOR UPDATE SKIP LOCKED under a lease.
+  CREATE TABLE executions (
+    job_id text NOT NULL REFERENCES jobs (id),
+    solver text NOT NULL,
+    params jsonb NOT NULL DEFAULT '{}',
+    time_limit_seconds double precision NOT NULL,
+    seed integer NOT NULL,
+    status text NOT NULL,
+    data jsonb,
+    error jsonb,
+    progress double precision,
+    best_value double precision,
+    attempts integer NOT NULL DEFAULT 0,
+    lease_owner text,
+    lease_expires_at timestamptz,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    running_at timestamptz,
+    ended_at timestamptz,
+    seq bigserial NOT NULL,
+    PRIMARY KEY (job_id, solver)
+  );
+  CREATE INDEX executions_queue ON executions (seq) WHERE status = 'PENDING';
+  CREATE INDEX executions_leases ON executions (lease_expires_at) WHERE status IN ('PREPARING', 'RUNNING');
+  `,
+];
+
+export async function migrate(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(7270001)');
+    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const [row] = await tx.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+    for (let version = (row?.version ?? 0) + 1; version <= migrations.length; version++) {
+      // One statement at a time: PGlite's extended protocol takes a single statement per query.
+      for (const statement of migrations[version - 1]!.split(';').map((sql) => sql.trim()).filter(Boolean)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+    }
+  });
+}
