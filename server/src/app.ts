@@ -66,7 +66,8 @@ export function createApp(options: AppOptions): express.Express {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: contractPath,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+      // Parameters are always coerced from strings by the validator; bodies are not ("6" is not a number).
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
       validateResponses: deps.config.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       fileUploader: false,

@@ -8,9 +8,15 @@ export interface MaxCutInlineInput {
   adj_matrix: number[][];
 }
 
-/** The message of every shape error, inline and in a JSON data file. */
+// The messages and details shared with the JSON data-file reader (json-stream.ts).
 export function shapeMessage(n: number): string {
   return `adj_matrix must be num_nodes × num_nodes (${n} × ${n}).`;
+}
+export function rowCountDetail(rows: number, n: number): string {
+  return `adj_matrix has ${rows} ${rows === 1 ? 'row' : 'rows'}; expected ${n}`;
+}
+export function rowLengthDetail(row: number, length: number, n: number): string {
+  return `row ${row} has ${length} ${length === 1 ? 'entry' : 'entries'}; expected ${n}`;
 }
 export const FINITE_MESSAGE = 'adj_matrix entries must be finite numbers.';
 export const SYMMETRIC_MESSAGE = 'adj_matrix must be symmetric.';
@@ -28,17 +34,24 @@ export function graphFromInline(body: MaxCutInlineInput): Graph {
   }
 
   const shape = new ErrorList();
-  if (matrix.length !== n) shape.add('/adj_matrix', `adj_matrix has ${matrix.length} rows; expected ${n}`);
+  if (matrix.length !== n) shape.add('/adj_matrix', rowCountDetail(matrix.length, n));
   for (let i = 0; i < matrix.length; i++) {
     const row: unknown = matrix[i];
     if (!Array.isArray(row)) shape.add(`/adj_matrix/${i}`, `row ${i} is not an array`);
-    else if (row.length !== n) shape.add(`/adj_matrix/${i}`, `row ${i} has ${row.length} entries; expected ${n}`);
+    else if (row.length !== n) shape.add(`/adj_matrix/${i}`, rowLengthDetail(i, row.length, n));
   }
   if (shape.total > 0) throw shape.error(shapeMessage(n));
 
-  // One pass: finiteness of every entry, symmetry against the rows above, non-zero count per row.
+  const offsets = rowCounts(matrix, n);
+  checkSymmetric(matrix, n);
+  return fill(matrix, n, offsets);
+}
+
+// Separate functions, so that the engine optimises each loop on its own.
+
+/** CSR offsets from each row's non-zero count (the diagonal aside); throws if an entry is not finite. */
+function rowCounts(matrix: number[][], n: number): Int32Array {
   const notFinite = new ErrorList();
-  const asymmetric = new ErrorList();
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     const row = matrix[i]!;
@@ -46,21 +59,33 @@ export function graphFromInline(body: MaxCutInlineInput): Graph {
     for (let j = 0; j < n; j++) {
       const v = row[j]!;
       if (typeof v !== 'number' || !Number.isFinite(v)) {
-        notFinite.add(`/adj_matrix/${i}/${j}`, typeof v === 'number' ? `${v} is not a finite number` : `${JSON.stringify(v)} is not a number`);
-        continue;
+        notFinite.add(`/adj_matrix/${i}/${j}`, typeof v === 'number' ? `${v} is not a finite number (numbers beyond ±1.8e308 overflow)` : `${JSON.stringify(v)} is not a number`);
+      } else if (v !== 0 && j !== i) {
+        count++;
       }
-      if (j < i) {
-        const u = matrix[j]![i]!;
-        if (u !== v) asymmetric.add(`/adj_matrix/${j}/${i}`, `adj_matrix[${j}][${i}] = ${u} but adj_matrix[${i}][${j}] = ${v}`);
-      }
-      if (v !== 0 && j !== i) count++;
     }
     offsets[i + 1] = offsets[i]! + count;
   }
   if (notFinite.total > 0) throw notFinite.error(FINITE_MESSAGE);
-  if (asymmetric.total > 0) throw asymmetric.error(SYMMETRIC_MESSAGE);
+  return offsets;
+}
 
-  // Symmetric, so row i holds exactly node i's neighbours, in increasing order.
+/** Throws unless matrix[j][i] === matrix[i][j] for all i ≠ j; pointers name the upper entry, rows in order. */
+function checkSymmetric(matrix: number[][], n: number): void {
+  const asymmetric = new ErrorList();
+  for (let i = 1; i < n; i++) {
+    const row = matrix[i]!;
+    for (let j = 0; j < i; j++) {
+      const u = matrix[j]![i]!;
+      const v = row[j]!;
+      if (u !== v) asymmetric.add(`/adj_matrix/${j}/${i}`, `adj_matrix[${j}][${i}] = ${u} but adj_matrix[${i}][${j}] = ${v}`);
+    }
+  }
+  if (asymmetric.total > 0) throw asymmetric.error(SYMMETRIC_MESSAGE);
+}
+
+/** The matrix being symmetric, each row's non-zero entries are its node's CSR row, in increasing order. */
+function fill(matrix: number[][], n: number, offsets: Int32Array): Graph {
   const size = offsets[n]!;
   const targets = new Int32Array(size);
   const weights = new Float64Array(size);

@@ -3,7 +3,7 @@
 // whole-file string. The upper triangle is kept in a Float64Array to check symmetry, then becomes the CSR.
 import type { Graph } from './graph.ts';
 import { ErrorList, InputError, jsonPointer } from './input-error.ts';
-import { FINITE_MESSAGE, SYMMETRIC_MESSAGE, shapeMessage } from './inline.ts';
+import { FINITE_MESSAGE, rowCountDetail, rowLengthDetail, shapeMessage, SYMMETRIC_MESSAGE } from './inline.ts';
 
 /** The most nodes a JSON data file may have: an n × n Float64Array must fit in 512 MiB. */
 export const MAX_JSON_NODES = Math.floor(Math.sqrt((512 * 1024 * 1024) / 8));
@@ -57,7 +57,6 @@ class JsonMatrixReader {
   /** File offset of the current chunk's first byte. */
   private offset = 0;
   private bomSeen = 0;
-  private anyByte = false;
 
   // Object members.
   private readonly keyBytes = new Uint8Array(MAX_KEY_BYTES);
@@ -94,7 +93,6 @@ class JsonMatrixReader {
   push(chunk: Uint8Array): void {
     const length = chunk.length;
     let i = 0;
-    if (length > 0) this.anyByte = true;
     while (this.bomSeen < 3 && i < length) {
       if (chunk[i] === BOM[this.bomSeen]) { this.bomSeen++; i++; continue; }
       if (this.bomSeen > 0) this.unexpected(0xef, 0, 'a UTF-8 byte-order mark or "{"');
@@ -220,10 +218,8 @@ class JsonMatrixReader {
     // A number at the very end of the file is complete; anything else unfinished is a truncated file.
     if (state >= N_MINUS && state !== N_MINUS && state !== N_DOT && state !== N_E && state !== N_EXPONENT_SIGN) state = this.endNumber();
     if (state !== T_END) {
-      if (!this.anyByte || (state === T_START && this.bomSeen === 3)) {
-        if (this.offset <= 3) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
-      }
-      if (this.bomSeen > 0 && this.bomSeen < 3) this.unexpected(-1, this.offset, 'the rest of a UTF-8 byte-order mark', T_START);
+      if (this.bomSeen > 0 && this.bomSeen < 3) this.unexpected(-1, this.offset, 'the rest of a UTF-8 byte-order mark');
+      if (state === T_START) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
       this.unexpected(-1, this.offset, expectedIn(state), state);
     }
 
@@ -237,10 +233,10 @@ class JsonMatrixReader {
 
     const n = this.numNodes;
     const shape = new ErrorList();
-    if (this.rows !== n) shape.add('/adj_matrix', `adj_matrix has ${this.rows} rows; expected ${n}`);
+    if (this.rows !== n) shape.add('/adj_matrix', rowCountDetail(this.rows, n));
     for (let r = 0; r < this.rows; r++) {
       const length = this.rowLengths[r]!;
-      if (length !== n) shape.add(`/adj_matrix/${r}`, `row ${r} has ${length} entries; expected ${n}`);
+      if (length !== n) shape.add(`/adj_matrix/${r}`, rowLengthDetail(r, length, n));
     }
     if (shape.total > 0) throw shape.error(shapeMessage(n));
     if (this.notFinite.total > 0) throw this.notFinite.error(FINITE_MESSAGE);
@@ -321,15 +317,16 @@ class JsonMatrixReader {
   // --- keys ------------------------------------------------------------------------------------------
 
   private endKey(at: number): void {
-    const raw = decoder.decode(this.keyBytes.subarray(0, Math.min(this.keyLength, MAX_KEY_BYTES)));
     let key: string;
-    try {
-      key = JSON.parse(`"${raw}"`) as string;
-    } catch {
-      if (this.keyLength > MAX_KEY_BYTES) key = raw + '…';
-      else throw new InputError(`The key ending at byte ${at} of the JSON file is not a valid JSON string.`, [{ pointer: `/byte/${at}`, detail: 'the key is not a valid JSON string' }]);
+    if (this.keyLength > MAX_KEY_BYTES) {
+      key = decoder.decode(this.keyBytes) + '…'; // unknown, whatever it says
+    } else {
+      try {
+        key = JSON.parse(`"${decoder.decode(this.keyBytes.subarray(0, this.keyLength))}"`) as string;
+      } catch {
+        throw new InputError(`The key ending at byte ${at} of the JSON file is not a valid JSON string.`, [{ pointer: `/byte/${at}`, detail: 'the key is not a valid JSON string' }]);
+      }
     }
-    if (this.keyLength > MAX_KEY_BYTES) key += '…';
     if (key === 'num_nodes' || key === 'adj_matrix') {
       const seen = key === 'num_nodes' ? this.haveNumNodes : this.haveMatrix;
       if (seen) throw new InputError(`The key "${key}" appears twice in the JSON object.`, [{ pointer: `/${key}`, detail: 'duplicate key' }]);
@@ -447,11 +444,10 @@ class JsonMatrixReader {
 
   /** Throws for byte `c` at offset `at` (c < 0: the end of the file). */
   private unexpected(c: number, at: number, expected: string, state = T_START): never {
-    const found = c < 0 ? 'the end of the file' : describe(c);
-    const detail = `unexpected ${found} at byte ${at}; expected ${expected}`;
+    const detail = c < 0 ? `the file ends at byte ${at}; expected ${expected}` : `unexpected ${describe(c)} at byte ${at}; expected ${expected}`;
     const message = c < 0
       ? `The JSON file ends early (at byte ${at}); expected ${expected}.`
-      : `Unexpected ${found} at byte ${at} of the JSON file; expected ${expected}.`;
+      : `Unexpected ${describe(c)} at byte ${at} of the JSON file; expected ${expected}.`;
     throw new InputError(message, [{ pointer: this.where(state, at), detail }]);
   }
 }

@@ -27,8 +27,9 @@ export function dataFileRoutes({ db }: AppDeps): Router {
   });
 
   router.get('/data_file', async (req, res) => {
-    const q = req.query as { limit?: number; starting_after?: string; status?: string; problem_id?: string };
-    const { rows, hasMore } = await listDataFiles(db, req.user, { limit: q.limit ?? 20, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
+    const q = req.query as { starting_after?: string; status?: string; problem_id?: string };
+    const limit = req.query.limit === undefined ? 20 : Number(req.query.limit);
+    const { rows, hasMore } = await listDataFiles(db, req.user, { limit, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
     res.json({ data_file: Object.fromEntries(rows.map((r) => [r.id, renderDataFile(r)])), ids: rows.map((r) => r.id), has_more: hasMore });
   });
 

@@ -38,7 +38,7 @@ function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | n
         if (!solver) throw new HttpProblem('solver_not_found', `Use case "maxcut" has no solver "${c.name}". Its solvers are listed by GET /problem/maxcut.`);
         return { solver, params: c.params ?? {} };
       })
-    : defaultSolvers(numNodes).map((solver) => ({ solver, params: {} }));
+    : (numNodes === null ? [solverByName('local-search')!] : defaultSolvers({ n: numNodes } as never)).map((solver) => ({ solver, params: {} }));
   return chosen.map(({ solver, params }) => ({
     solver: solver.name,
     params,
@@ -46,6 +46,10 @@ function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | n
     seed: Number.isSafeInteger(params.seed) ? (params.seed as number) : randomInt(2 ** 31),
   }));
 }
+
+/** Query values as the contract types them (Express 5 may hand back the raw strings after validation). */
+const queryList = (value: unknown) => (value === undefined ? undefined : [value].flat().map(String));
+const queryNumber = (value: unknown) => (value === undefined ? undefined : Number(value));
 
 /** N of `Prefer: wait=N`, at most 60; undefined without it. */
 function preferredWait(req: Request): number | undefined {
@@ -61,7 +65,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     const problemId = req.params.problem_id!;
     useCase(problemId);
     const body = req.body as Record<string, unknown>;
-    const query = req.query as { solver?: string[]; time_limit_seconds?: number };
+    const query = { solver: queryList(req.query.solver), time_limit_seconds: queryNumber(req.query.time_limit_seconds) };
     const querySolvers = query.solver?.map((name) => ({ name }));
     let executions: NewExecution[];
     let job: Parameters<typeof createJob>[1];
@@ -101,8 +105,8 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
   });
 
   router.get('/job', async (req, res) => {
-    const q = req.query as { limit?: number; starting_after?: string; status?: string; problem_id?: string };
-    const { views, hasMore } = await listJobs(db, req.user, { limit: q.limit ?? 20, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
+    const q = req.query as { starting_after?: string; status?: string; problem_id?: string };
+    const { views, hasMore } = await listJobs(db, req.user, { limit: queryNumber(req.query.limit) ?? 20, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
     res.json({ job: Object.fromEntries(views.map((v) => [v.job.id, renderJob(v, false)])), ids: views.map((v) => v.job.id), has_more: hasMore });
   });
 

@@ -11,8 +11,12 @@ import { cutValue } from '../maxcut/graph.ts';
 import { SolverLimitError } from './solver.ts';
 import type { SolveOptions, SolveResult, Solver } from './solver.ts';
 
-/** Largest n accepted: 2^32 states of a dense random 33-node graph took 4.4-4.5 s (about 1e9 states/s) on the reference machine. */
-export const EXACT_MAX_NODES = 33;
+/**
+ * Largest n accepted. Measured on the 2-core reference machine with dense random graphs (all pairs, random
+ * weights): about 0.7-1.0e9 states/s, so n = 32 (2^31 states) takes 2.2-3.3 s, while n = 33 took 4.4 s when
+ * the machine was idle and 6-9 s when it was busy.
+ */
+export const EXACT_MAX_NODES = 32;
 /** Nodes in the tabulated low block (2^LOW_BITS partitions per H state, Q takes 8 * 2^LOW_BITS bytes). */
 const LOW_BITS = 16;
 /** Of those, the nodes in the inner loop's half (S1 has 2^INNER_BITS entries). */

@@ -10,7 +10,10 @@ export function solverByName(name: string): Solver | undefined {
   return solvers.find((solver) => solver.name === name);
 }
 
-/** The solvers run when the caller chooses none: `exact` when the graph is within its limit, else `local-search`. */
-export function defaultSolvers(graph: Graph): Solver[] {
+/**
+ * The solvers run when the caller chooses none: `exact` when the graph is within its limit, else
+ * `local-search`. Only the node count is read, so `{ n }` alone will do before the graph is parsed.
+ */
+export function defaultSolvers(graph: Pick<Graph, 'n'>): Solver[] {
   return graph.n <= (exact.maxNodes ?? Infinity) ? [exact] : [localSearch];
 }

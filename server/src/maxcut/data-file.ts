@@ -1,0 +1,68 @@
+// A max-cut data file of either format: peeks at the first byte that is not whitespace (after an optional
+// byte-order mark) — `{` is the JSON shape, anything else the Gset/rudy edge list — then streams the chunks,
+// the peeked ones first, through that format's reader.
+import { graphFromEdgeList } from './edge-list.ts';
+import type { Graph } from './graph.ts';
+import { InputError } from './input-error.ts';
+import { graphFromJsonStream } from './json-stream.ts';
+
+export type DataFileFormat = 'json' | 'edge_list';
+
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/** Reads a data file; throws InputError (with pointers into the file) when it is empty or invalid. */
+export async function graphFromDataFile(chunks: AsyncIterable<Uint8Array>): Promise<{ format: DataFileFormat; graph: Graph }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const peeked: Uint8Array[] = [];
+  let position = 0;
+  let first = -1;
+  while (first < 0) {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    const chunk = next.value;
+    peeked.push(chunk);
+    for (let i = 0; i < chunk.length; i++, position++) {
+      const c = chunk[i]!;
+      if (position < 3 && c === BOM[position] && position === bomPrefix(peeked, position)) continue;
+      if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+      first = c;
+      break;
+    }
+  }
+  if (first < 0) {
+    throw new InputError('The file is empty.', [{ pointer: '', detail: position === 0 ? 'the file is empty' : 'the file holds only whitespace' }]);
+  }
+  const rest = replay(peeked, iterator);
+  if (first === 123 /* { */) return { format: 'json', graph: await graphFromJsonStream(rest) };
+  return { format: 'edge_list', graph: await graphFromEdgeList(rest) };
+}
+
+/** How many of the file's first `count` bytes match the BOM (a BOM's bytes count only from the start). */
+function bomPrefix(chunks: readonly Uint8Array[], count: number): number {
+  let matched = 0;
+  for (const chunk of chunks) {
+    for (let i = 0; i < chunk.length && matched < count; i++) {
+      if (chunk[i] !== BOM[matched]) return matched;
+      matched++;
+    }
+  }
+  return matched;
+}
+
+/** The peeked chunks, then the rest of the iterator; closes the iterator if the reader stops early. */
+async function* replay(peeked: readonly Uint8Array[], iterator: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let finished = false;
+  try {
+    yield* peeked;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!finished) await iterator.return?.();
+  }
+}

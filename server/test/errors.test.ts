@@ -1,0 +1,205 @@
+// Every error the server can answer, each as an RFC 9457 problem with its documented code (responses are
+// also validated against the contract by the server itself in tests).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Running } from '../src/main.ts';
+import { Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+
+let server: Running;
+let alice: Client;
+let anonymous: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await new Client(server.url).login('alice');
+  anonymous = new Client(server.url);
+});
+afterAll(async () => server?.close());
+
+function expectProblem(reply: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  expect({ status: reply.status, code: reply.body?.code }).toEqual({ status, code });
+  expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(reply.body).toMatchObject({ type: `urn:jes:problem:${code}`, status, title: expect.any(String), detail: expect.any(String) });
+  expect(reply.body.request_id).toBe(reply.headers.get('x-request-id'));
+  expect(JSON.stringify(reply.body)).not.toMatch(/\bat .*\.ts:\d+/);
+}
+
+async function upload(client: Client, text: string, name = 'g.txt') {
+  const form = new FormData();
+  form.set('file', new Blob([text]), name);
+  form.set('problem_id', 'maxcut');
+  form.set('name', name);
+  return client.request('POST', '/data_file', { body: form });
+}
+
+describe('400', () => {
+  it('malformed_json for a body that is not JSON', async () => {
+    expectProblem(await alice.request('POST', '/problem/maxcut', { body: '{"num_nodes": 6,', headers: { 'content-type': 'application/json' } }), 400, 'malformed_json');
+  });
+  it('invalid_request with pointers for a body or query that breaks the contract', async () => {
+    const body = await alice.post('/problem/maxcut', { num_nodes: '6', adj_matrix: sixNodes.adj_matrix });
+    expectProblem(body, 400, 'invalid_request');
+    expect(body.body.errors.map((e: any) => e.pointer)).toContain('/num_nodes');
+    const query = await alice.get('/job?limit=0');
+    expectProblem(query, 400, 'invalid_request');
+    expect(query.body.errors[0].pointer).toBe('/query/limit');
+    expectProblem(await alice.get('/job/not-a-job-id'), 400, 'invalid_request');
+    expectProblem(await alice.post('/login', { username: 'alice' }), 400, 'invalid_request');
+  });
+});
+
+describe('401', () => {
+  it('missing_token without a token, with a bare challenge', async () => {
+    const reply = await anonymous.get('/job');
+    expectProblem(reply, 401, 'missing_token');
+    expect(reply.headers.get('www-authenticate')).toBe('Bearer realm="jes"');
+  });
+  it('invalid_token for a token that is not ours', async () => {
+    const reply = await anonymous.get('/job', { authorization: 'Bearer not.a.token' });
+    expectProblem(reply, 401, 'invalid_token');
+    expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer realm="jes", error="invalid_token", error_description="/);
+  });
+  it('invalid_credentials alike for a wrong password and an unknown user', async () => {
+    const wrong = await anonymous.post('/login', { username: 'alice', password: 'nope' });
+    const unknown = await anonymous.post('/login', { username: 'mallory', password: 'nope' });
+    expectProblem(wrong, 401, 'invalid_credentials');
+    expectProblem(unknown, 401, 'invalid_credentials');
+    expect(unknown.body.detail).toBe(wrong.body.detail);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="jes"');
+  });
+});
+
+describe('404', () => {
+  it('not_found for a path with no operation', async () => {
+    expectProblem(await alice.get('/jobs'), 404, 'not_found');
+  });
+  it('problem_not_found, job_not_found, data_file_not_found, solver_not_found', async () => {
+    expectProblem(await alice.get('/problem/tsp'), 404, 'problem_not_found');
+    expectProblem(await alice.post('/problem/tsp', sixNodes), 404, 'problem_not_found');
+    expectProblem(await alice.get('/job/ZZZZZZZZZZZZ'), 404, 'job_not_found');
+    expectProblem(await alice.get('/job/ZZZZZZZZZZZZ/output'), 404, 'job_not_found');
+    expectProblem(await alice.post('/job/ZZZZZZZZZZZZ/cancel'), 404, 'job_not_found');
+    const missing = '0'.repeat(40);
+    expectProblem(await alice.get(`/data_file/${missing}`), 404, 'data_file_not_found');
+    expectProblem(await alice.request('DELETE', `/data_file/${missing}`), 404, 'data_file_not_found');
+    expectProblem(await alice.post('/problem/maxcut', { data_file_identifier: missing }), 404, 'data_file_not_found');
+    expectProblem(await alice.post('/problem/maxcut?solver=qaoa', sixNodes), 404, 'solver_not_found');
+  });
+});
+
+describe('405, 409, 413, 415, 422', () => {
+  it('method_not_allowed with Allow', async () => {
+    const reply = await alice.request('DELETE', '/job/ZZZZZZZZZZZZ');
+    expectProblem(reply, 405, 'method_not_allowed');
+    expect(reply.headers.get('allow')).toMatch(/GET/);
+  });
+
+  it('data_file_in_use while a job that has not ended uses the file', async () => {
+    const id = (await upload(alice, '40 1\n1 2 1\n', 'small.txt')).body.data_file_identifier;
+    const job = await alice.start({ data_file_identifier: id, solvers: [{ name: 'local-search' }], time_limit_seconds: 30 });
+    expectProblem(await alice.request('DELETE', `/data_file/${id}`), 409, 'data_file_in_use');
+    await alice.post(`/job/${job}/cancel`);
+    await alice.waitFor(job);
+    expect((await alice.request('DELETE', `/data_file/${id}`)).status).toBe(204);
+    expectProblem(await alice.get(`/data_file/${id}`), 404, 'data_file_not_found');
+  });
+
+  it('payload_too_large at 4 MiB, counted in bytes; just under is accepted', async () => {
+    const limit = 4 * 1024 * 1024;
+    const n = 1000;
+    const matrix = `[${Array.from({ length: n }, () => `[${new Array(n).fill(0).join(',')}]`).join(',')}]`;
+    const json = (bytes: number) => {
+      const head = `{"num_nodes":${n},"adj_matrix":${matrix}`;
+      return head + ' '.repeat(bytes - head.length - 1) + '}';
+    };
+    const under = json(limit - 1);
+    expect(Buffer.byteLength(under)).toBe(limit - 1);
+    const accepted = await alice.request('POST', '/problem/maxcut?solver=local-search&time_limit_seconds=0.1', { body: under, headers: { 'content-type': 'application/json' } });
+    expect(accepted.status).toBe(200);
+    const rejected = await alice.request('POST', '/problem/maxcut', { body: json(limit), headers: { 'content-type': 'application/json' } });
+    expectProblem(rejected, 413, 'payload_too_large');
+    expect(rejected.body.max_bytes).toBe(limit);
+    await alice.waitFor(accepted.body.job);
+  });
+
+  it('unsupported_media_type for a body that is not JSON', async () => {
+    expectProblem(await alice.request('POST', '/problem/maxcut', { body: JSON.stringify(sixNodes), headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+  });
+
+  it('invalid_input with pointers for a matrix that is wrong for max-cut', async () => {
+    const short = await alice.post('/problem/maxcut', { num_nodes: 3, adj_matrix: [[0, 1, 2], [1, 0], [2, 0, 0]] });
+    expectProblem(short, 422, 'invalid_input');
+    expect(short.body.errors[0].pointer).toBe('/adj_matrix/1');
+    const asymmetric = await alice.post('/problem/maxcut', { num_nodes: 2, adj_matrix: [[0, 1], [2, 0]] });
+    expectProblem(asymmetric, 422, 'invalid_input');
+    expectProblem(await alice.post('/problem/maxcut', { num_nodes: 3, adj_matrix: [[0, 1], [1, 0]] }), 422, 'invalid_input');
+    // 1e400 is a JSON number no double can hold: the contract's `type: number` refuses it (400).
+    const huge = await alice.request('POST', '/problem/maxcut', { body: '{"num_nodes":2,"adj_matrix":[[0,1e400],[1e400,0]]}', headers: { 'content-type': 'application/json' } });
+    expectProblem(huge, 400, 'invalid_request');
+    expect(huge.body.errors[0].pointer).toBe('/adj_matrix/0/1');
+  });
+
+  it('data_file_invalid when starting from a file that failed validation', async () => {
+    const id = (await upload(alice, 'not a graph\n', 'bad.txt')).body.data_file_identifier;
+    for (let i = 0; i < 100 && (await alice.get(`/data_file/${id}`)).body.data_file[id].status === 'PROCESSING'; i++) await new Promise((r) => setTimeout(r, 50));
+    expectProblem(await alice.post('/problem/maxcut', { data_file_identifier: id }), 422, 'data_file_invalid');
+  });
+});
+
+describe('429 and 503 (servers of their own)', () => {
+  it('rate_limited past a policy, with Retry-After and the IETF headers', async () => {
+    const limited = await startTestServer({ JES_RATE_LIMITS: 'login=2/60,default=3/60', JES_WORKERS: '0' });
+    try {
+      const client = new Client(limited.url);
+      await client.login('alice');
+      const ok = await client.get('/problem');
+      // Structured fields (RFC 9651): parameters may have a space after each ";".
+      expect(ok.headers.get('ratelimit-policy')).toMatch(/^"default";\s*q=3;\s*w=60\b/);
+      expect(ok.headers.get('ratelimit')).toMatch(/^"default";\s*r=2;\s*t=\d+/);
+      await client.get('/problem');
+      await client.get('/problem');
+      const over = await client.get('/problem');
+      expectProblem(over, 429, 'rate_limited');
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      // login counts per client address and username: Bob's third attempt in the window is refused.
+      await new Client(limited.url).login('bob');
+      expect((await new Client(limited.url).post('/login', { username: 'bob', password: 'x' })).status).toBe(401);
+      expectProblem(await new Client(limited.url).post('/login', { username: 'bob', password: 'x' }), 429, 'rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('too_many_active_jobs past the cap', async () => {
+    const capped = await startTestServer({ JES_MAX_ACTIVE_JOBS: '2', JES_WORKERS: '0' });
+    try {
+      const client = await new Client(capped.url).login('alice');
+      await client.start(sixNodes);
+      await client.start(sixNodes);
+      const over = await client.post('/problem/maxcut', sixNodes);
+      expectProblem(over, 429, 'too_many_active_jobs');
+      expect(over.headers.get('retry-after')).toBeTruthy();
+      const bob = await new Client(capped.url).login('bob');
+      expect((await bob.post('/problem/maxcut', sixNodes)).status).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('service_unavailable from /healthz when the database is gone', async () => {
+    const broken = await startTestServer({ JES_WORKERS: '0' });
+    const client = new Client(broken.url);
+    expect((await client.get('/healthz')).body).toMatchObject({ status: 'ok', environment: 'production' });
+    await broken.db.close();
+    expectProblem(await client.get('/healthz'), 503, 'service_unavailable');
+    await broken.close().catch(() => {});
+  });
+});
+
+describe('outside the contract', () => {
+  it('serves the contract and the reference', async () => {
+    expect((await anonymous.get('/openapi.yaml')).body).toMatch(/^openapi: 3\.1\.0/);
+    expect((await anonymous.get('/docs')).body).toMatch(/<!DOCTYPE html>/);
+  });
+});
+
+void sixNodesEdgeList;

@@ -1,0 +1,151 @@
+// Starting the real server for tests (in this process, on a free port, with real worker threads) and
+// talking to it over HTTP. PostgreSQL runs get a database of their own, dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import { readConfig } from '../../src/config.ts';
+import { type Running, startServer } from '../../src/main.ts';
+
+export const users = { alice: 'alice-password-1', bob: 'bob-password-2' };
+export const jwtSecret = 'test-secret-that-is-at-least-32-bytes-long!';
+
+/** Settings for a test server: in-memory database, no rate limits, two users, a known signing key. */
+export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PORT: '0',
+    JES_DATA_DIR: 'memory:',
+    JES_USERS: Object.entries(users).map(([u, p]) => `${u}:${p}`).join(','),
+    JES_JWT_SECRET: jwtSecret,
+    JES_WORKERS: '2',
+    JES_RATE_LIMITS: 'off',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...overrides,
+  };
+}
+
+export async function startTestServer(overrides: Record<string, string> = {}): Promise<Running> {
+  const config = readConfig(testEnv(overrides));
+  return startServer(config, pino({ level: config.logLevel }));
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A small HTTP client for one user of one server. */
+export class Client {
+  token: string | undefined;
+  readonly base: string;
+  constructor(base: string) {
+    this.base = base;
+  }
+
+  async login(username: keyof typeof users | string, password = users[username as keyof typeof users]): Promise<this> {
+    const reply = await this.request('POST', '/login', { json: { username, password } });
+    if (reply.status !== 200) throw new Error(`login failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+    this.token = reply.body.access_token;
+    return this;
+  }
+
+  async request<T = any>(method: string, path: string, options: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...options.headers };
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const res = await fetch(this.base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
+
+  get = <T = any>(path: string, headers?: Record<string, string>) => this.request<T>('GET', path, headers ? { headers } : {});
+  post = <T = any>(path: string, json?: unknown) => this.request<T>('POST', path, json === undefined ? {} : { json });
+
+  /** Starts a job and returns its id (fails the test on any other answer). */
+  async start(input: unknown, query = ''): Promise<string> {
+    const reply = await this.post(`/problem/maxcut${query}`, input);
+    if (reply.status !== 200) throw new Error(`start failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body.job;
+  }
+
+  /** Long-polls a job until it ends; returns the job object. */
+  async waitFor(id: string, seconds = 60): Promise<any> {
+    const deadline = Date.now() + seconds * 1000;
+    for (;;) {
+      const reply = await this.get(`/job/${id}`, { prefer: 'wait=10' });
+      if (reply.status !== 200) throw new Error(`GET /job/${id}: ${reply.status} ${JSON.stringify(reply.body)}`);
+      const job = reply.body.job[id];
+      if (['FINISHED', 'ERROR', 'CANCELLED'].includes(job.status)) return job;
+      if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status} after ${seconds} s`);
+    }
+  }
+}
+
+export const postgresAdminUrl = process.env.JES_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh PostgreSQL database for one test file, or the reason there is none. */
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | { skip: string }> {
+  const admin = new pg.Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    return { skip: `no PostgreSQL at ${postgresAdminUrl} (${(error as Error).message}); set JES_TEST_POSTGRES_URL to run these tests` };
+  }
+  const name = `jes_test_${randomBytes(6).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const again = new pg.Client({ connectionString: postgresAdminUrl });
+      await again.connect();
+      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await again.end();
+    },
+  };
+}
+
+/** The contract's 6-node example: maximum cut 53. */
+export const sixNodes = {
+  num_nodes: 6,
+  adj_matrix: [[0, 3, 6, 7, 3, 0], [3, 0, 4, 5, 8, 9], [6, 4, 0, 6, 5, 7], [7, 5, 6, 0, 8, 0], [3, 8, 5, 8, 0, 0], [0, 9, 7, 0, 0, 0]],
+};
+export const sixNodesEdgeList = '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
+
+/** The cut of a partition, over a dense matrix (upper triangle). */
+export function cutOf(matrix: number[][], partition: number[]): number {
+  let cut = 0;
+  for (let i = 0; i < matrix.length; i++) for (let j = i + 1; j < matrix.length; j++) if (partition[i] !== partition[j]) cut += matrix[i]![j]!;
+  return cut;
+}
+
+export function bruteForce(matrix: number[][]): number {
+  let best = -Infinity;
+  const n = matrix.length;
+  for (let mask = 0; mask < 1 << (n - 1); mask++) best = Math.max(best, cutOf(matrix, Array.from({ length: n }, (_, i) => (i === 0 ? 0 : (mask >> (i - 1)) & 1))));
+  return best;
+}
+
+/** A random symmetric matrix with some negative and fractional weights. */
+export function randomMatrix(n: number, seed: number): number[][] {
+  let s = seed >>> 0;
+  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const m = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const r = next();
+      const w = r < 0.3 ? 0 : r < 0.5 ? -Math.round(next() * 5) : Math.round(next() * 40) / 4;
+      m[i]![j] = m[j]![i] = w;
+    }
+  }
+  return m;
+}
