@@ -23,6 +23,8 @@ export interface Config {
   logLevel: string;
   /** Validate responses against the contract (on unless JES_VALIDATE_RESPONSES=off). */
   validateResponses: boolean;
+  /** Seconds a worker's claim on an execution lasts without renewal (a dead worker's work is retried after it). */
+  leaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -88,5 +90,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxActiveJobs: integer('JES_MAX_ACTIVE_JOBS', env.JES_MAX_ACTIVE_JOBS, 50, 1, 1_000_000),
     logLevel,
     validateResponses: validate === 'on',
+    leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
   };
 }

@@ -35,7 +35,7 @@ async function openStore(config: Config, logger: Logger): Promise<Database> {
 function startWorkers(db: Database, config: Config, logger: Logger): { stop(): Promise<void> } | undefined {
   if (config.workers === 0) return undefined;
   const pool = new SolverPool({ size: config.workers });
-  const loop = new WorkerLoop({ db, pool, logger: logger.child({ component: 'worker' }) });
+  const loop = new WorkerLoop({ db, pool, logger: logger.child({ component: 'worker' }), leaseSeconds: config.leaseSeconds });
   const started = loop.start();
   void validatePending(db, logger).catch((err) => logger.error({ err }, 'validating pending data files failed'));
   return {

@@ -1,6 +1,7 @@
 // A streaming reader for a JSON data file in the inline shape `{"num_nodes": n, "adj_matrix": [[...], ...]}`
 // (up to 100 MiB). A byte-level state machine for exactly this grammar: no JS arrays for the matrix and no
-// whole-file string. The upper triangle is kept in a Float64Array to check symmetry, then becomes the CSR.
+// whole-file string. Both triangles are kept in Float64Arrays (n × n × 8 bytes in all, at most 512 MiB), so
+// symmetry is checked after the last row in cache-friendly tiles, and the CSR is filled row by row.
 import type { Graph } from './graph.ts';
 import { ErrorList, InputError, jsonPointer } from './input-error.ts';
 import { FINITE_MESSAGE, rowCountDetail, rowLengthDetail, shapeMessage, SYMMETRIC_MESSAGE } from './inline.ts';
@@ -84,11 +85,16 @@ class JsonMatrixReader {
   private rowLengths = new Int32Array(64);
   /** Row 0 while the width is unknown. */
   private row0 = new Float64Array(64);
-  /** The strict upper triangle, row by row: entry (i, j), i < j, at bases[i] + j. */
+  /** The strict upper triangle row by row: entry (i, j), i < j, at upperBase(i) + j. */
   private upper = new Float64Array(0);
-  private bases = new Int32Array(0);
+  /** The strict lower triangle row by row: entry (i, j), j < i, at i(i-1)/2 + j. */
+  private lower = new Float64Array(0);
+  /** Non-zero entries off the diagonal, per row (the CSR's row sizes once symmetry holds). */
+  private degree = new Int32Array(0);
+  private rowUpper = 0;
+  private rowLower = 0;
+  private rowDegree = 0;
   private readonly notFinite = new ErrorList();
-  private readonly asymmetric = new ErrorList();
 
   push(chunk: Uint8Array): void {
     const length = chunk.length;
@@ -240,7 +246,7 @@ class JsonMatrixReader {
     }
     if (shape.total > 0) throw shape.error(shapeMessage(n));
     if (this.notFinite.total > 0) throw this.notFinite.error(FINITE_MESSAGE);
-    if (this.asymmetric.total > 0) throw this.asymmetric.error(SYMMETRIC_MESSAGE);
+    if (!this.symmetric(n)) throw this.asymmetryError(n);
     return this.build(n);
   }
 
@@ -347,14 +353,18 @@ class JsonMatrixReader {
 
   private allocate(width: number): void {
     this.width = width;
+    this.degree = new Int32Array(width);
     if (width < 2) return;
     this.upper = new Float64Array((width * (width - 1)) / 2);
-    this.bases = new Int32Array(width);
-    for (let i = 0; i < width; i++) this.bases[i] = i * width - (i * (i + 3)) / 2 - 1;
+    this.lower = new Float64Array((width * (width - 1)) / 2);
   }
 
   private startRow(): void {
+    const r = this.rows;
     this.column = 0;
+    this.rowDegree = 0;
+    this.rowUpper = upperBase(r, this.width);
+    this.rowLower = (r * (r - 1)) >> 1;
   }
 
   private endRow(): void {
@@ -368,9 +378,14 @@ class JsonMatrixReader {
     if (this.width < 0) {
       // num_nodes is not known yet: row 0's length is the width (if not, the shape check fails anyway).
       this.allocate(this.column);
-      for (let j = 1; j < this.width; j++) this.upper[j - 1] = this.row0[j]!;
+      for (let j = 1; j < this.width; j++) {
+        const v = this.row0[j]!;
+        this.upper[j - 1] = v;
+        if (v !== 0) this.rowDegree++;
+      }
       this.row0 = new Float64Array(0);
     }
+    if (r < this.width) this.degree[r] = this.rowDegree;
   }
 
   private entry(v: number): void {
@@ -388,44 +403,71 @@ class JsonMatrixReader {
       this.row0[c] = v;
       return;
     }
-    if (r >= width || c >= width) return;
-    if (c > r) {
-      this.upper[this.bases[r]! + c] = v;
-    } else if (c < r) {
-      const u = this.upper[this.bases[c]! + r]!;
-      if (u !== v) this.asymmetric.add(`/adj_matrix/${c}/${r}`, `adj_matrix[${c}][${r}] = ${u} but adj_matrix[${r}][${c}] = ${v}`);
-    }
+    if (r >= width || c >= width || c === r) return;
+    if (c > r) this.upper[this.rowUpper + c] = v;
+    else this.lower[this.rowLower + c] = v;
+    if (v !== 0) this.rowDegree++;
   }
 
-  /** The CSR from the upper triangle: each row's neighbours come out in increasing order. */
-  private build(n: number): Graph {
-    const { upper, bases } = this;
-    const offsets = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) {
-      const base = bases[i]!;
-      for (let j = i + 1; j < n; j++) {
-        if (upper[base + j] !== 0) {
-          offsets[i + 1]!++;
-          offsets[j + 1]!++;
+  /** Whether upper (i, j) equals lower (j, i) everywhere, compared in 64 × 64 tiles to stay in cache. */
+  private symmetric(n: number): boolean {
+    const { upper, lower } = this;
+    const tile = 64;
+    for (let i0 = 0; i0 < n; i0 += tile) {
+      const i1 = Math.min(n, i0 + tile);
+      for (let j0 = i0; j0 < n; j0 += tile) {
+        const j1 = Math.min(n, j0 + tile);
+        for (let i = i0; i < i1; i++) {
+          const base = upperBase(i, n);
+          for (let j = Math.max(j0, i + 1); j < j1; j++) {
+            if (upper[base + j] !== lower[((j * (j - 1)) >> 1) + i]) return false;
+          }
         }
       }
     }
-    for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
+    return true;
+  }
+
+  /** The error for an asymmetric matrix: pointers at the upper entries, in the order inline.ts lists them. */
+  private asymmetryError(n: number): InputError {
+    const { upper, lower } = this;
+    const asymmetric = new ErrorList();
+    for (let i = 1; i < n; i++) {
+      const base = (i * (i - 1)) >> 1;
+      for (let j = 0; j < i; j++) {
+        const u = upper[upperBase(j, n) + i]!;
+        const v = lower[base + j]!;
+        if (u !== v) asymmetric.add(`/adj_matrix/${j}/${i}`, `adj_matrix[${j}][${i}] = ${u} but adj_matrix[${i}][${j}] = ${v}`);
+      }
+    }
+    return asymmetric.error(SYMMETRIC_MESSAGE);
+  }
+
+  /** The CSR, row i being lower row i then upper row i: neighbours in increasing order, read in sequence. */
+  private build(n: number): Graph {
+    const { upper, lower, degree } = this;
+    const offsets = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + degree[i]!;
     const size = offsets[n]!;
     const targets = new Int32Array(size);
     const weights = new Float64Array(size);
-    const fill = offsets.slice(0, n);
+    let k = 0;
     for (let i = 0; i < n; i++) {
-      const base = bases[i]!;
+      const lowerRow = (i * (i - 1)) >> 1;
+      for (let j = 0; j < i; j++) {
+        const w = lower[lowerRow + j]!;
+        if (w !== 0) {
+          targets[k] = j;
+          weights[k++] = w;
+        }
+      }
+      const upperRow = upperBase(i, n);
       for (let j = i + 1; j < n; j++) {
-        const w = upper[base + j]!;
-        if (w === 0) continue;
-        const a = fill[i]!++;
-        targets[a] = j;
-        weights[a] = w;
-        const b = fill[j]!++;
-        targets[b] = i;
-        weights[b] = w;
+        const w = upper[upperRow + j]!;
+        if (w !== 0) {
+          targets[k] = j;
+          weights[k++] = w;
+        }
       }
     }
     return { n, edges: size / 2, offsets, targets, weights };
@@ -450,6 +492,11 @@ class JsonMatrixReader {
       : `Unexpected ${describe(c)} at byte ${at} of the JSON file; expected ${expected}.`;
     throw new InputError(message, [{ pointer: this.where(state, at), detail }]);
   }
+}
+
+/** Where upper row i starts, less i + 1: entry (i, j) is at upperBase(i, n) + j. */
+function upperBase(i: number, n: number): number {
+  return i * n - ((i * (i + 3)) >> 1) - 1; // integers below 2^31 for n ≤ MAX_JSON_NODES
 }
 
 function tooLarge(nodes: string, pointer: string): InputError {

@@ -38,7 +38,8 @@ function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | n
         if (!solver) throw new HttpProblem('solver_not_found', `Use case "maxcut" has no solver "${c.name}". Its solvers are listed by GET /problem/maxcut.`);
         return { solver, params: c.params ?? {} };
       })
-    : (numNodes === null ? [solverByName('local-search')!] : defaultSolvers({ n: numNodes } as never)).map((solver) => ({ solver, params: {} }));
+    : // The size of a data file still being validated is unknown: run what works for any size.
+      (numNodes === null ? [solverByName('local-search')!] : defaultSolvers({ n: numNodes })).map((solver) => ({ solver, params: {} }));
   return chosen.map(({ solver, params }) => ({
     solver: solver.name,
     params,

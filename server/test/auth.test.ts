@@ -1,0 +1,90 @@
+// Token attacks and privacy: forged, unsigned, expired and other-environment tokens are refused, and one
+// user's jobs and data files answer 404 to another.
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Running } from '../src/main.ts';
+import { Client, jwtSecret, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+
+let server: Running;
+let alice: Client;
+let bob: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await new Client(server.url).login('alice');
+  bob = await new Client(server.url).login('bob');
+});
+afterAll(async () => server?.close());
+
+const key = (secret: string) => new TextEncoder().encode(secret);
+const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const now = () => Math.floor(Date.now() / 1000);
+
+async function refused(token: string) {
+  const reply = await new Client(server.url).get('/job', { authorization: `Bearer ${token}` });
+  expect(reply.status).toBe(401);
+  expect(reply.body.code).toBe('invalid_token');
+  expect(reply.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+  return reply;
+}
+
+describe('tokens', () => {
+  it('a token from login works, and carries sub, env, iat, exp, jti', async () => {
+    expect((await alice.get('/job')).status).toBe(200);
+    const [, payload] = alice.token!.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    expect(claims).toMatchObject({ sub: 'alice', env: 'production', jti: expect.any(String) });
+    expect(claims.exp - claims.iat).toBe(3600);
+  });
+
+  it('refuses a token signed with another key', async () => {
+    await refused(await new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuedAt().setExpirationTime('1h').sign(key('another-secret-another-secret-another!')));
+  });
+
+  it('refuses an unsigned token (alg: none)', async () => {
+    await refused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'alice', env: 'production', iat: now(), exp: now() + 3600 })}.`);
+  });
+
+  it('refuses an expired token', async () => {
+    const reply = await refused(await new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuedAt(now() - 7200).setExpirationTime(now() - 3600).sign(key(jwtSecret)));
+    expect(reply.body.detail).toMatch(/expired/);
+  });
+
+  it('refuses a token issued for the other environment', async () => {
+    const reply = await refused(await new SignJWT({ env: 'sandbox' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuedAt().setExpirationTime('1h').sign(key(jwtSecret)));
+    expect(reply.body.detail).toMatch(/sandbox/);
+  });
+
+  it('refuses another algorithm with the same key (HS512) and garbage', async () => {
+    await refused(await new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS512' }).setSubject('alice').setIssuedAt().setExpirationTime('1h').sign(key(jwtSecret)));
+    await refused('garbage');
+    await refused(`${alice.token}x`);
+  });
+
+  it('answers a login with Cache-Control: no-store', async () => {
+    const reply = await new Client(server.url).post('/login', { username: 'bob', password: 'bob-password-2' });
+    expect(reply.headers.get('cache-control')).toBe('no-store');
+    expect(reply.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+  });
+});
+
+describe('isolation between users', () => {
+  it("hides one user's jobs and data files from another", async () => {
+    const job = await alice.start(sixNodes);
+    const form = new FormData();
+    form.set('file', new Blob([sixNodesEdgeList]), 'six.txt');
+    form.set('problem_id', 'maxcut');
+    form.set('name', 'six.txt');
+    const file = (await alice.request('POST', '/data_file', { body: form })).body.data_file_identifier;
+
+    expect((await bob.get(`/job/${job}`)).body.code).toBe('job_not_found');
+    expect((await bob.get(`/job/${job}/output`)).body.code).toBe('job_not_found');
+    expect((await bob.post(`/job/${job}/cancel`)).body.code).toBe('job_not_found');
+    expect((await bob.get('/job')).body.ids).not.toContain(job);
+    expect((await bob.get(`/data_file/${file}`)).body.code).toBe('data_file_not_found');
+    expect((await bob.request('DELETE', `/data_file/${file}`)).body.code).toBe('data_file_not_found');
+    expect((await bob.post('/problem/maxcut', { data_file_identifier: file })).body.code).toBe('data_file_not_found');
+    expect((await bob.get('/data_file')).body.ids).not.toContain(file);
+    expect((await alice.waitFor(job)).status).toBe('FINISHED');
+  });
+});
