@@ -21,7 +21,9 @@ try {
     if (server.demoPassword) console.log(`created user "demo" with password "${server.demoPassword}" (shown once; set JES_USERS to choose users)`);
     running = server;
   } else {
-    running = await startWorker(config);
+    const worker = await startWorker(config);
+    console.log(`jes worker running ${worker.threads} solver threads`);
+    running = worker;
   }
   let stopping = false;
   const stop = (signal: string) => {

@@ -77,13 +77,13 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
 }
 
 /** A process that only runs solver workers against a shared PostgreSQL. */
-export async function startWorker(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<{ close(): Promise<void> }> {
+export async function startWorker(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<{ threads: number; close(): Promise<void> }> {
   if (!config.databaseUrl) throw new ConfigError('DATABASE_URL must be set for a worker process (the embedded database belongs to one process)');
   if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
   const db = await openStore(config, logger);
   const workers = startWorkers(db, config, logger)!;
-  logger.info(`worker running ${config.workers} solver threads`);
   return {
+    threads: config.workers,
     async close() {
       await workers.stop();
       await db.close();

@@ -1,16 +1,22 @@
-// The job lifecycle over real HTTP, a real (embedded) database and real solver threads.
+// The job lifecycle over real HTTP and real solver threads, on the embedded database and, where one
+// runs, on PostgreSQL (a database of its own for this run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
-import { bruteForce, Client, cutOf, randomMatrix, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import { backends, bruteForce, Client, cutOf, randomMatrix, sixNodes, startTestServer } from './support/server.ts';
+import { sixNodesEdgeList } from './support/server.ts';
 
+describe.each(await backends())('on %s', (_name, backend) => {
 let server: Running;
 let alice: Client;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer(await backend.env());
   alice = await new Client(server.url).login('alice');
 });
-afterAll(async () => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await backend.drop();
+});
 
 const terminal = ['FINISHED', 'ERROR', 'CANCELLED'];
 
@@ -187,4 +193,5 @@ describe('cancel, output and long poll', () => {
     const finished = await alice.get('/job?status=FINISHED&limit=100');
     expect(Object.values<any>(finished.body.job).every((j) => j.status === 'FINISHED')).toBe(true);
   });
+});
 });

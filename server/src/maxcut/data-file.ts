@@ -16,6 +16,7 @@ export async function graphFromDataFile(chunks: AsyncIterable<Uint8Array>): Prom
   const peeked: Uint8Array[] = [];
   let position = 0;
   let first = -1;
+  let bomBytes = 0;
   while (first < 0) {
     const next = await iterator.next();
     if (next.done === true) break;
@@ -23,30 +24,22 @@ export async function graphFromDataFile(chunks: AsyncIterable<Uint8Array>): Prom
     peeked.push(chunk);
     for (let i = 0; i < chunk.length; i++, position++) {
       const c = chunk[i]!;
-      if (position < 3 && c === BOM[position] && position === bomPrefix(peeked, position)) continue;
+      if (position < 3 && c === BOM[position] && position === bomBytes) {
+        bomBytes++;
+        continue;
+      }
       if (c === 32 || c === 9 || c === 10 || c === 13) continue;
       first = c;
       break;
     }
   }
+  if (first < 0 && bomBytes > 0 && bomBytes < 3) first = BOM[0]; // only part of a BOM: not text, so not JSON
   if (first < 0) {
-    throw new InputError('The file is empty.', [{ pointer: '', detail: position === 0 ? 'the file is empty' : 'the file holds only whitespace' }]);
+    throw new InputError('The file is empty.', [{ pointer: '', detail: position === bomBytes ? 'the file is empty' : 'the file holds only whitespace' }]);
   }
   const rest = replay(peeked, iterator);
   if (first === 123 /* { */) return { format: 'json', graph: await graphFromJsonStream(rest) };
   return { format: 'edge_list', graph: await graphFromEdgeList(rest) };
-}
-
-/** How many of the file's first `count` bytes match the BOM (a BOM's bytes count only from the start). */
-function bomPrefix(chunks: readonly Uint8Array[], count: number): number {
-  let matched = 0;
-  for (const chunk of chunks) {
-    for (let i = 0; i < chunk.length && matched < count; i++) {
-      if (chunk[i] !== BOM[matched]) return matched;
-      matched++;
-    }
-  }
-  return matched;
 }
 
 /** The peeked chunks, then the rest of the iterator; closes the iterator if the reader stops early. */

@@ -57,6 +57,7 @@ class EdgeListReader {
   }
 
   finish(): Graph {
+    if (this.bomSeen > 0 && this.bomSeen < 3) this.append(Uint8Array.from(BOM), 0, this.bomSeen); // a file of part of a BOM
     if (this.carryLength > 0) this.parseLine(this.carry, 0, this.carryLength);
     this.carryLength = 0;
     if (this.n < 0) {

@@ -222,7 +222,7 @@ class JsonMatrixReader {
   finish(): Graph {
     let state = this.state;
     // A number at the very end of the file is complete; anything else unfinished is a truncated file.
-    if (state >= N_MINUS && state !== N_MINUS && state !== N_DOT && state !== N_E && state !== N_EXPONENT_SIGN) state = this.endNumber();
+    if (state === N_ZERO || state === N_INT || state === N_FRACTION || state === N_EXPONENT) state = this.endNumber();
     if (state !== T_END) {
       if (this.bomSeen > 0 && this.bomSeen < 3) this.unexpected(-1, this.offset, 'the rest of a UTF-8 byte-order mark');
       if (state === T_START) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
@@ -351,20 +351,24 @@ class JsonMatrixReader {
     if (this.numNodes > 0) this.allocate(this.numNodes);
   }
 
+  /** Sets the width. The triangles grow with the rows read, so a file that only claims a size costs little. */
   private allocate(width: number): void {
     this.width = width;
     this.degree = new Int32Array(width);
-    if (width < 2) return;
-    this.upper = new Float64Array((width * (width - 1)) / 2);
-    this.lower = new Float64Array((width * (width - 1)) / 2);
+    this.upper = new Float64Array(Math.min(width, 1 << 16));
   }
 
   private startRow(): void {
     const r = this.rows;
+    const width = this.width;
     this.column = 0;
     this.rowDegree = 0;
-    this.rowUpper = upperBase(r, this.width);
+    this.rowUpper = upperBase(r, width);
     this.rowLower = (r * (r - 1)) >> 1;
+    if (r >= width) return;
+    const full = (width * (width - 1)) / 2;
+    if (this.upper.length < this.rowUpper + width) this.upper = grown(this.upper, this.rowUpper + width, full);
+    if (this.lower.length < this.rowLower + r) this.lower = grown(this.lower, this.rowLower + r, full);
   }
 
   private endRow(): void {
@@ -497,6 +501,13 @@ class JsonMatrixReader {
 /** Where upper row i starts, less i + 1: entry (i, j) is at upperBase(i, n) + j. */
 function upperBase(i: number, n: number): number {
   return i * n - ((i * (i + 3)) >> 1) - 1; // integers below 2^31 for n ≤ MAX_JSON_NODES
+}
+
+/** A copy of `array` with room for at least `needed` entries (doubling, at most `full`). */
+function grown(array: Float64Array, needed: number, full: number): Float64Array<ArrayBuffer> {
+  const copy = new Float64Array(Math.min(full, Math.max(needed, 2 * array.length)));
+  copy.set(array);
+  return copy;
 }
 
 function tooLarge(nodes: string, pointer: string): InputError {

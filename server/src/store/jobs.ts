@@ -80,6 +80,13 @@ export async function createJob(db: Database, job: NewJob): Promise<string> {
       `SELECT count(*)::int AS active FROM jobs WHERE owner = $1 AND status IN ('PENDING', 'RUNNING')`,
       [job.owner],
     );
+    if (job.dataFileId) {
+      // Under a share lock: validation (which fails the jobs waiting for an invalid file) and deletion
+      // serialise with this transaction, so a job never waits on a file that has become INVALID or gone.
+      const [file] = await tx.query<{ status: string }>('SELECT status FROM data_files WHERE owner = $1 AND id = $2 FOR SHARE', [job.owner, job.dataFileId]);
+      if (!file) throw new HttpProblem('data_file_not_found', `No data file ${job.dataFileId} exists for this user.`);
+      if (file.status === 'INVALID') throw new HttpProblem('data_file_invalid', `Data file ${job.dataFileId} failed validation; see GET /data_file/${job.dataFileId}.`);
+    }
     if (active >= job.maxActiveJobs) {
       throw new HttpProblem('too_many_active_jobs', `You have ${active} jobs that have not ended; the limit is ${job.maxActiveJobs}. Wait for one to end or cancel one.`, { headers: { 'Retry-After': '5' } });
     }

@@ -32,7 +32,8 @@ export interface WorkerLoopOptions {
 
 interface Running {
   cancel(): void;
-  cancelled: boolean;
+  /** Why the run was stopped: its job was cancelled, or this worker no longer holds its lease. */
+  stopped?: 'cancelled' | 'lease lost';
 }
 
 export class WorkerLoop {
@@ -68,7 +69,7 @@ export class WorkerLoop {
     await Promise.all(this.unlisten.map((u) => u()));
     await this.loop;
     await release(this.options.db, this.id).catch((err) => this.options.logger.error({ err }, 'could not release executions'));
-    for (const run of this.running.values()) run.cancel();
+    for (const run of this.running.values()) this.stopRun(run, 'lease lost');
     await Promise.allSettled(this.done);
   }
 
@@ -102,8 +103,13 @@ export class WorkerLoop {
 
   private async beat(): Promise<void> {
     try {
+      // Only runs registered before the query are judged by it: a claim committed meanwhile is not in its answer.
+      const before = [...this.running];
       const { held, cancel } = await heartbeat(this.options.db, this.id, this.lease);
-      for (const [key, run] of this.running) if (!held.has(key) || cancel.has(key)) this.stopRun(run);
+      for (const [key, run] of before) {
+        if (cancel.has(key)) this.stopRun(run, 'cancelled');
+        else if (!held.has(key)) this.stopRun(run, 'lease lost');
+      }
       await requeueExpired(this.options.db);
     } catch (err) {
       this.options.logger.warn({ err }, 'heartbeat failed');
@@ -114,9 +120,9 @@ export class WorkerLoop {
     if ([...this.running.keys()].some((key) => key.startsWith(`${jobId}/`))) void this.beat();
   }
 
-  private stopRun(run: Running): void {
-    if (run.cancelled) return;
-    run.cancelled = true;
+  private stopRun(run: Running, reason: NonNullable<Running['stopped']>): void {
+    if (run.stopped) return;
+    run.stopped = reason;
     run.cancel();
   }
 
@@ -131,12 +137,12 @@ export class WorkerLoop {
     const { db, pool, logger } = this.options;
     const key = `${execution.job_id}/${execution.solver}`;
     const log = logger.child({ job: execution.job_id, solver: execution.solver });
-    const state: Running = { cancelled: false, cancel: () => {} };
+    const state: Running = { cancel: () => {} };
     this.running.set(key, state);
     let outcome: Outcome;
     try {
       const graph = await this.loadGraph(execution);
-      if (state.cancelled || !(await markRunning(db, this.id, execution.job_id, execution.solver))) return;
+      if (state.stopped || !(await markRunning(db, this.id, execution.job_id, execution.solver))) return;
       let lastWrite = 0;
       const handle = pool.run(
         { solver: execution.solver, graph, timeLimitSeconds: execution.time_limit_seconds, seed: execution.seed, params: execution.params },
@@ -147,9 +153,9 @@ export class WorkerLoop {
         },
       );
       state.cancel = () => handle.cancel();
-      if (state.cancelled) handle.cancel();
+      if (state.stopped) handle.cancel();
       const result = await handle.result;
-      outcome = state.cancelled
+      outcome = state.stopped
         ? { status: 'CANCELLED' }
         : {
             status: 'SUCCESS',
@@ -163,13 +169,15 @@ export class WorkerLoop {
             },
           };
     } catch (error) {
-      outcome = state.cancelled || error instanceof RunCancelledError ? { status: 'CANCELLED' } : { status: 'ERROR', error: failure(error) };
+      outcome = state.stopped || error instanceof RunCancelledError ? { status: 'CANCELLED' } : { status: 'ERROR', error: failure(error) };
       if (outcome.status === 'ERROR' && (error instanceof SolverCrashedError || !(error instanceof SolverLimitError || error instanceof SolverFailedError || error instanceof InputError))) {
         log.error({ err: error }, 'execution failed');
       }
     } finally {
       this.running.delete(key);
     }
+    // Another worker holds it now (this one stalled past its lease): that worker records the outcome.
+    if (state.stopped === 'lease lost') return void log.warn('lost the lease of a running execution; stopped it without recording');
     if (!(await finish(db, this.id, execution.job_id, execution.solver, outcome).catch((err) => log.error({ err }, 'could not record the outcome')))) {
       log.warn('the execution was no longer held by this worker; its outcome was not recorded');
     }

@@ -149,3 +149,35 @@ export function randomMatrix(n: number, seed: number): number[][] {
   }
   return m;
 }
+
+export interface Backend {
+  env(): Promise<Record<string, string>>;
+  drop(): Promise<void>;
+}
+
+/**
+ * The databases to run storage tests on: embedded always; PostgreSQL when one answers at
+ * JES_TEST_POSTGRES_URL (default 127.0.0.1:5432, database test), else skipped with the reason printed.
+ */
+export async function backends(): Promise<[string, Backend][]> {
+  const list: [string, Backend][] = [['embedded PGlite', { env: async () => ({}), drop: async () => {} }]];
+  const probe = new pg.Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await probe.connect();
+    await probe.end();
+  } catch (error) {
+    console.warn(`skipping the PostgreSQL runs: no PostgreSQL at ${postgresAdminUrl} (${(error as Error).message}); set JES_TEST_POSTGRES_URL`);
+    return list;
+  }
+  let dropper: (() => Promise<void>) | undefined;
+  list.push(['PostgreSQL', {
+    async env() {
+      const db = await freshPostgres();
+      if ('skip' in db) throw new Error(db.skip);
+      dropper = db.drop;
+      return { DATABASE_URL: db.url };
+    },
+    drop: async () => dropper?.(),
+  }]);
+  return list;
+}
