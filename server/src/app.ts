@@ -71,7 +71,8 @@ export function createApp(options: AppOptions): express.Express {
       validateResponses: deps.config.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       fileUploader: false,
-      validateFormats: 'full',
+      validateFormats: true,
+      ajvFormats: { mode: 'full' },
     }),
   );
   app.use(loginRoutes(deps), problemRoutes(), jobRoutes(deps), dataFileRoutes(deps), healthRoutes(deps));
