@@ -191,6 +191,8 @@ describe('429 and 503 (servers of their own)', () => {
     expect((await client.get('/healthz')).body).toMatchObject({ status: 'ok', environment: 'production' });
     await broken.db.close();
     expectProblem(await client.get('/healthz'), 503, 'service_unavailable');
+    // The one 5xx the tests provoke on purpose.
+    Client.serverErrors.splice(Client.serverErrors.findIndex((e) => e.startsWith('GET /healthz → 503')), 1);
     await broken.close().catch(() => {});
   });
 });

@@ -36,6 +36,8 @@ export interface Reply<T = any> {
 
 /** A small HTTP client for one user of one server. */
 export class Client {
+  /** Every 5xx any client received: a test file that leaves one here fails (see no-server-errors.ts). */
+  static readonly serverErrors: string[] = [];
   token: string | undefined;
   readonly base: string;
   constructor(base: string) {
@@ -58,6 +60,7 @@ export class Client {
     }
     const res = await fetch(this.base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await res.text();
+    if (res.status >= 500) Client.serverErrors.push(`${method} ${path} → ${res.status} ${text}`);
     let parsed: any = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
