@@ -71,11 +71,7 @@ describe('tokens', () => {
 describe('isolation between users', () => {
   it("hides one user's jobs and data files from another", async () => {
     const job = await alice.start(sixNodes);
-    const form = new FormData();
-    form.set('file', new Blob([sixNodesEdgeList]), 'six.txt');
-    form.set('problem_id', 'maxcut');
-    form.set('name', 'six.txt');
-    const file = (await alice.request('POST', '/data_file', { body: form })).body.data_file_identifier;
+    const file = (await alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
 
     expect((await bob.get(`/job/${job}`)).body.code).toBe('job_not_found');
     expect((await bob.get(`/job/${job}/output`)).body.code).toBe('job_not_found');

@@ -17,12 +17,8 @@ it('restarting on the same data directory keeps jobs, data files and tokens', as
   const alice = await new Client(first.url).login('alice');
   const id = await alice.start(sixNodes);
   const finished = await alice.waitFor(id);
-  const form = new FormData();
-  form.set('file', new Blob([sixNodesEdgeList]), 'six.txt');
-  form.set('problem_id', 'maxcut');
-  form.set('name', 'six.txt');
-  const file = (await alice.request('POST', '/data_file', { body: form })).body.data_file_identifier;
-  for (let i = 0; i < 100 && (await alice.get(`/data_file/${file}`)).body.data_file[file].status === 'PROCESSING'; i++) await new Promise((r) => setTimeout(r, 50));
+  const file = (await alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
+  await alice.validated(file);
   await first.close();
 
   const second = await startTestServer(env);

@@ -2,7 +2,7 @@
 // also validated against the contract by the server itself in tests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
-import { Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import { Client, sixNodes, startTestServer } from './support/server.ts';
 
 let server: Running;
 let alice: Client;
@@ -21,14 +21,6 @@ function expectProblem(reply: { status: number; headers: Headers; body: any }, s
   expect(reply.body).toMatchObject({ type: `urn:jes:problem:${code}`, status, title: expect.any(String), detail: expect.any(String) });
   expect(reply.body.request_id).toBe(reply.headers.get('x-request-id'));
   expect(JSON.stringify(reply.body)).not.toMatch(/\bat .*\.ts:\d+/);
-}
-
-async function upload(client: Client, text: string, name = 'g.txt') {
-  const form = new FormData();
-  form.set('file', new Blob([text]), name);
-  form.set('problem_id', 'maxcut');
-  form.set('name', name);
-  return client.request('POST', '/data_file', { body: form });
 }
 
 describe('400', () => {
@@ -94,7 +86,7 @@ describe('405, 409, 413, 415, 422', () => {
   });
 
   it('data_file_in_use while a job that has not ended uses the file', async () => {
-    const id = (await upload(alice, '40 1\n1 2 1\n', 'small.txt')).body.data_file_identifier;
+    const id = (await alice.upload('40 1\n1 2 1\n', 'small.txt')).body.data_file_identifier;
     const job = await alice.start({ data_file_identifier: id, solvers: [{ name: 'local-search' }], time_limit_seconds: 30 });
     expectProblem(await alice.request('DELETE', `/data_file/${id}`), 409, 'data_file_in_use');
     await alice.post(`/job/${job}/cancel`);
@@ -139,8 +131,8 @@ describe('405, 409, 413, 415, 422', () => {
   });
 
   it('data_file_invalid when starting from a file that failed validation', async () => {
-    const id = (await upload(alice, 'not a graph\n', 'bad.txt')).body.data_file_identifier;
-    for (let i = 0; i < 100 && (await alice.get(`/data_file/${id}`)).body.data_file[id].status === 'PROCESSING'; i++) await new Promise((r) => setTimeout(r, 50));
+    const id = (await alice.upload('not a graph\n', 'bad.txt')).body.data_file_identifier;
+    await alice.validated(id);
     expectProblem(await alice.post('/problem/maxcut', { data_file_identifier: id }), 422, 'data_file_invalid');
   });
 });
@@ -204,4 +196,3 @@ describe('outside the contract', () => {
   });
 });
 
-void sixNodesEdgeList;

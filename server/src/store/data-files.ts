@@ -3,6 +3,7 @@
 import type { ProblemBody } from '../http/problems.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { Database } from './database.ts';
+import { page, type PageFilter } from './pages.ts';
 import { settleJob } from './jobs.ts';
 
 export interface DataFileRow {
@@ -73,30 +74,8 @@ export async function readDataFile(db: Database, owner: string, id: string): Pro
   return row;
 }
 
-export interface DataFileFilter {
-  limit: number;
-  startingAfter?: string | undefined;
-  status?: string | undefined;
-  problemId?: string | undefined;
-}
-
-export async function listDataFiles(db: Database, owner: string, filter: DataFileFilter): Promise<{ rows: DataFileRow[]; hasMore: boolean }> {
-  const params: unknown[] = [owner, filter.limit + 1];
-  let where = 'owner = $1';
-  if (filter.startingAfter) {
-    params.push(filter.startingAfter);
-    where += ` AND seq < (SELECT seq FROM data_files WHERE owner = $1 AND id = $${params.length})`;
-  }
-  if (filter.status) {
-    params.push(filter.status);
-    where += ` AND status = $${params.length}`;
-  }
-  if (filter.problemId) {
-    params.push(filter.problemId);
-    where += ` AND problem_id = $${params.length}`;
-  }
-  const rows = await db.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE ${where} ORDER BY seq DESC LIMIT $2`, params);
-  return { rows: rows.slice(0, filter.limit), hasMore: rows.length > filter.limit };
+export function listDataFiles(db: Database, owner: string, filter: PageFilter): Promise<{ rows: DataFileRow[]; hasMore: boolean }> {
+  return page<DataFileRow>(db, 'data_files', columns, owner, filter);
 }
 
 export async function deleteDataFile(db: Database, owner: string, id: string): Promise<void> {

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { deriveJobStatus, terminalJob } from '../jobs/status.ts';
 import { HttpProblem, problemBody, type ProblemBody } from '../http/problems.ts';
 import type { Database, Queryable } from './database.ts';
+import { page as pageOf, type PageFilter } from './pages.ts';
 
 export interface JobRow {
   id: string;
@@ -112,31 +113,9 @@ export async function readJob(db: Queryable, owner: string, id: string): Promise
   return { job, executions };
 }
 
-export interface JobFilter {
-  limit: number;
-  startingAfter?: string | undefined;
-  status?: string | undefined;
-  problemId?: string | undefined;
-}
-
 /** A page of the owner's jobs, newest first, without solver output. */
-export async function listJobs(db: Database, owner: string, filter: JobFilter): Promise<{ views: JobView[]; hasMore: boolean }> {
-  const params: unknown[] = [owner, filter.limit + 1];
-  let where = 'owner = $1';
-  if (filter.startingAfter) {
-    params.push(filter.startingAfter);
-    where += ` AND seq < (SELECT seq FROM jobs WHERE id = $${params.length} AND owner = $1)`;
-  }
-  if (filter.status) {
-    params.push(filter.status);
-    where += ` AND status = $${params.length}`;
-  }
-  if (filter.problemId) {
-    params.push(filter.problemId);
-    where += ` AND problem_id = $${params.length}`;
-  }
-  const jobs = await db.query<JobRow>(`SELECT ${jobColumns} FROM jobs WHERE ${where} ORDER BY seq DESC LIMIT $2`, params);
-  const page = jobs.slice(0, filter.limit);
+export async function listJobs(db: Database, owner: string, filter: PageFilter): Promise<{ views: JobView[]; hasMore: boolean }> {
+  const { rows: page, hasMore } = await pageOf<JobRow>(db, 'jobs', jobColumns, owner, filter);
   const executions = page.length
     ? await db.query<ExecutionRow>(
         `SELECT ${executionColumns.replace('data, ', 'NULL AS data, ')} FROM executions WHERE job_id = ANY($1) ORDER BY seq`,
@@ -145,7 +124,7 @@ export async function listJobs(db: Database, owner: string, filter: JobFilter): 
     : [];
   return {
     views: page.map((job) => ({ job, executions: executions.filter((e) => e.job_id === job.id) })),
-    hasMore: jobs.length > filter.limit,
+    hasMore,
   };
 }
 

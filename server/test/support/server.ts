@@ -71,6 +71,25 @@ export class Client {
   get = <T = any>(path: string, headers?: Record<string, string>) => this.request<T>('GET', path, headers ? { headers } : {});
   post = <T = any>(path: string, json?: unknown) => this.request<T>('POST', path, json === undefined ? {} : { json });
 
+  /** Uploads `text` as a max-cut data file named `name`. */
+  upload(text: string, name = 'graph.txt'): Promise<Reply> {
+    const form = new FormData();
+    form.set('file', new Blob([text]), name);
+    form.set('problem_id', 'maxcut');
+    form.set('name', name);
+    return this.request('POST', '/data_file', { body: form });
+  }
+
+  /** Waits while a data file is PROCESSING; returns its record. */
+  async validated(id: string): Promise<any> {
+    for (let i = 0; i < 200; i++) {
+      const record = (await this.get(`/data_file/${id}`)).body.data_file[id];
+      if (record.status !== 'PROCESSING') return record;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`data file ${id} still PROCESSING`);
+  }
+
   /** Starts a job and returns its id (fails the test on any other answer). */
   async start(input: unknown, query = ''): Promise<string> {
     const reply = await this.post(`/problem/maxcut${query}`, input);

@@ -1,0 +1,444 @@
+// The API benchmark of the reference server (`npm run bench:api`, or `node bench/api.ts [--quick]`).
+//
+// In one run it starts what it needs as child processes on loopback (free ports), measures, prints a
+// markdown table, stops every child and exits 0. It talks to 127.0.0.1 only.
+//   1. GET /job/{id} (valid bearer token) for a FINISHED job (served from the server's memory) and for a
+//      RUNNING job (read from the database each time), with autocannon, beside a bare Express 5 app
+//      (bench/bare-express.ts) serving the same JSON bytes from memory on the same path.
+//   2. Tiny jobs end to end: N jobs on 8-node random graphs, bounded concurrency, each long-polled until
+//      FINISHED; jobs/s and the submit→FINISHED latency. Server with JES_WORKERS=2.
+//   3. Accepting a 4 MiB inline body (JES_WORKERS=0, so nothing runs the jobs): median request time beside
+//      the median time of Buffer→string→JSON.parse of the same bytes in this process.
+// The servers keep response validation on (JES_VALIDATE_RESPONSES=on): the figures are "validation both
+// ways". Targets are printed as met / not met, never asserted.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import os from 'node:os';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const quick = process.argv.includes('--quick');
+const settings = quick
+  ? { connections: 50, warmupSeconds: 1, durationSeconds: 2, jobs: 100, jobWarmup: 10, inFlight: 32, bigRuns: 5, parseRuns: 5 }
+  : { connections: 50, warmupSeconds: 2, durationSeconds: 8, jobs: 1000, jobWarmup: 50, inFlight: 32, bigRuns: 15, parseRuns: 15 };
+
+const user = { username: 'bench', password: 'bench-password-1' };
+const maxInlineBytes = 4 * 1024 * 1024; // the contract's max_inline_bytes: a body must be smaller
+const terminal = new Set(['FINISHED', 'ERROR', 'CANCELLED']);
+
+// ---------------------------------------------------------------------------------------------------
+// Child processes
+
+const children = new Set<ChildProcess>();
+
+interface Started {
+  proc: ChildProcess;
+  /** http://127.0.0.1:PORT */
+  base: string;
+  stderr: () => string;
+}
+
+/** Spawns `node <script>` with `env`, waits for the line that names its port. */
+async function startChild(name: string, script: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Started> {
+  const proc = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(proc);
+  proc.once('exit', () => children.delete(proc));
+  let stderr = '';
+  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-20_000);
+  });
+  const lines = createInterface({ input: proc.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s\n${stderr}`)), timeoutMs);
+    lines.on('line', (line) => {
+      const match = /listening on http:\/\/(?:localhost|127\.0\.0\.1|\[::1?\]):(\d+)/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code ?? signal}) before listening\n${stderr}`));
+    });
+  });
+  // Keep draining stdout so the child never blocks on a full pipe.
+  lines.on('line', () => {});
+  return { proc, base: `http://127.0.0.1:${port}`, stderr: () => stderr };
+}
+
+async function stopChild(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = once(proc, 'exit');
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all([...children].map(stopChild));
+}
+
+process.on('exit', () => {
+  for (const proc of children) proc.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => void stopAll().finally(() => process.exit(130)));
+}
+
+function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith('JES_') || key === 'DATABASE_URL' || key === 'PORT' || key === 'LOG_LEVEL') delete env[key];
+  return {
+    ...env,
+    PORT: '0',
+    JES_DATA_DIR: 'memory:',
+    JES_USERS: `${user.username}:${user.password}`,
+    JES_RATE_LIMITS: 'off',
+    JES_MAX_ACTIVE_JOBS: '100000',
+    JES_VALIDATE_RESPONSES: 'on',
+    LOG_LEVEL: 'warn',
+    ...overrides,
+  };
+}
+
+const startServer = (workers: number) => startChild(`jes server (JES_WORKERS=${workers})`, 'server/src/cli.ts', serverEnv({ JES_WORKERS: String(workers) }));
+
+const startBare = (body: Buffer) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, BARE_ROUTE: '/job/:job_id', BARE_BODY: body.toString('utf8') };
+  return startChild('bare express', 'bench/bare-express.ts', env, 20_000);
+};
+
+// ---------------------------------------------------------------------------------------------------
+// HTTP (node:http, keep-alive; loopback only)
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+interface Reply {
+  status: number;
+  body: Buffer;
+}
+
+function send(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Reply> {
+  const { port, hostname } = new URL(base);
+  if (hostname !== '127.0.0.1') throw new Error(`refusing to talk to ${hostname}`);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...options.headers };
+    if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
+    const req = http.request({ host: '127.0.0.1', port: Number(port), method, path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const json = (reply: Reply) => JSON.parse(reply.body.toString('utf8'));
+
+class Api {
+  readonly base: string;
+  token = '';
+  constructor(base: string) {
+    this.base = base;
+  }
+  get auth(): Record<string, string> {
+    return { authorization: `Bearer ${this.token}` };
+  }
+  async login(): Promise<void> {
+    const reply = await send(this.base, 'POST', '/login', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
+    if (reply.status !== 200) throw new Error(`login: ${reply.status} ${reply.body}`);
+    this.token = json(reply).access_token;
+  }
+  async start(body: Buffer | string, query = ''): Promise<string> {
+    const reply = await send(this.base, 'POST', `/problem/maxcut${query}`, { headers: { ...this.auth, 'content-type': 'application/json' }, body });
+    if (reply.status !== 200) throw new Error(`start: ${reply.status} ${reply.body}`);
+    return json(reply).job;
+  }
+  async get(id: string, wait?: number): Promise<Reply> {
+    return send(this.base, 'GET', `/job/${id}`, { headers: { ...this.auth, ...(wait !== undefined ? { prefer: `wait=${wait}` } : {}) } });
+  }
+  /** Long-polls until `until(status)`; fails if the job ends otherwise. Returns the job. */
+  async waitFor(id: string, until: (status: string) => boolean, seconds = 300): Promise<{ status: string }> {
+    const deadline = Date.now() + seconds * 1000;
+    for (;;) {
+      const reply = await this.get(id, 10);
+      if (reply.status !== 200) throw new Error(`GET /job/${id}: ${reply.status} ${reply.body}`);
+      const job = json(reply).job[id] as { status: string };
+      if (until(job.status)) return job;
+      if (terminal.has(job.status)) throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job)}`);
+      if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status} after ${seconds} s`);
+    }
+  }
+  async cancel(id: string): Promise<void> {
+    const reply = await send(this.base, 'POST', `/job/${id}/cancel`, { headers: this.auth });
+    if (reply.status !== 202) throw new Error(`cancel ${id}: ${reply.status} ${reply.body}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Inputs
+
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/** A symmetric n × n matrix of integer weights 0…max (zero diagonal), as the inline JSON body. */
+function matrixBody(n: number, seed: number, max: number): string {
+  const next = lcg(seed);
+  const m = new Uint8Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) m[i * n + j] = m[j * n + i] = Math.floor(next() * (max + 1));
+  const rows: string[] = [];
+  for (let i = 0; i < n; i++) rows.push(`[${m.subarray(i * n, (i + 1) * n).join(',')}]`);
+  return `{"num_nodes":${n},"adj_matrix":[${rows.join(',')}]}`;
+}
+
+/** The largest dense single-digit matrix body below 4 MiB, padded with spaces to 4,194,303 bytes. */
+function bigBody(): { body: Buffer; n: number } {
+  const target = maxInlineBytes - 1;
+  // Compact size: 2n² + 3n − 1 + header; pick the largest n that fits, then pad.
+  let n = Math.floor(Math.sqrt(target / 2));
+  while (matrixBody(n, 1, 9).length > target) n--;
+  const text = matrixBody(n, 1, 9);
+  const body = Buffer.alloc(target, 0x20);
+  body.write(text, 0, 'utf8');
+  return { body, n };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Measuring
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[at]!;
+}
+const median = (values: number[]) => quantile(values, 0.5);
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  bad: number;
+}
+
+async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
+  if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to load ${url}`);
+  const result = await autocannon({ url, connections: settings.connections, duration: seconds, headers });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** A warm-up run, then the measured one. */
+async function measureGet(url: string, headers: Record<string, string>): Promise<Load> {
+  await cannon(url, headers, settings.warmupSeconds);
+  return cannon(url, headers, settings.durationSeconds);
+}
+
+interface GetFigures {
+  label: string;
+  server: Load;
+  bare: Load;
+  bytes: number;
+}
+
+/** GET /job/{id} on the server, then the same bytes from a bare Express app in a child process. */
+async function compareGet(label: string, api: Api, id: string): Promise<GetFigures> {
+  const sample = await api.get(id);
+  if (sample.status !== 200) throw new Error(`GET /job/${id}: ${sample.status} ${sample.body}`);
+  const server = await measureGet(`${api.base}/job/${id}`, api.auth);
+  const bare = await startBare(sample.body);
+  try {
+    const check = await send(bare.base, 'GET', `/job/${id}`);
+    if (!check.body.equals(sample.body)) throw new Error('the bare app does not answer the same bytes');
+    return { label, server, bare: await measureGet(`${bare.base}/job/${id}`, {}), bytes: sample.body.length };
+  } finally {
+    await stopChild(bare.proc);
+  }
+}
+
+async function getBenchmark(): Promise<GetFigures[]> {
+  const server = await startServer(2);
+  try {
+    const api = new Api(server.base);
+    await api.login();
+    const finished = await api.start(matrixBody(8, 7, 9));
+    await api.waitFor(finished, (s) => s === 'FINISHED');
+    const figures = [await compareGet('FINISHED', api, finished)];
+
+    const running = await api.start(matrixBody(8, 8, 9), '?solver=local-search&time_limit_seconds=3600');
+    await api.waitFor(running, (s) => s === 'RUNNING');
+    try {
+      figures.push(await compareGet('RUNNING', api, running));
+      const still = json(await api.get(running)).job[running].status;
+      if (still !== 'RUNNING') throw new Error(`the running job became ${still} during the benchmark`);
+    } finally {
+      await api.cancel(running);
+      await api.waitFor(running, (s) => s === 'CANCELLED', 30);
+    }
+    return figures;
+  } finally {
+    await stopChild(server.proc);
+  }
+}
+
+interface JobFigures {
+  jobs: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failed: number;
+}
+
+async function runJobs(api: Api, count: number, seedBase: number): Promise<{ latencies: number[]; first: number; last: number; failed: number }> {
+  const bodies = Array.from({ length: count }, (_, i) => matrixBody(8, seedBase + i, 9));
+  const latencies: number[] = [];
+  let first = Infinity;
+  let last = -Infinity;
+  let failed = 0;
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const body = bodies[next++]!;
+      const t0 = performance.now();
+      first = Math.min(first, t0);
+      try {
+        const id = await api.start(body);
+        const job = await api.waitFor(id, (s) => terminal.has(s), 120);
+        const t1 = performance.now();
+        last = Math.max(last, t1);
+        if (job.status === 'FINISHED') latencies.push(t1 - t0);
+        else failed++;
+      } catch (error) {
+        failed++;
+        if (failed <= 3) console.error(`tiny job failed: ${(error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: settings.inFlight }, lane));
+  return { latencies, first, last, failed };
+}
+
+async function jobBenchmark(): Promise<JobFigures> {
+  const server = await startServer(2);
+  try {
+    const api = new Api(server.base);
+    await api.login();
+    await runJobs(api, settings.jobWarmup, 1_000_000);
+    const { latencies, first, last, failed } = await runJobs(api, settings.jobs, 1);
+    const seconds = (last - first) / 1000;
+    return { jobs: settings.jobs, seconds, perSecond: settings.jobs / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), failed };
+  } finally {
+    await stopChild(server.proc);
+  }
+}
+
+interface BigFigures {
+  bytes: number;
+  n: number;
+  accept: number[];
+  parse: number[];
+}
+
+async function bigBenchmark(): Promise<BigFigures> {
+  const { body, n } = bigBody();
+  // JSON.parse of the same bytes, in this process: Buffer → string → JSON.parse (one warm-up run).
+  const parse: number[] = [];
+  for (let i = 0; i <= settings.parseRuns; i++) {
+    const t0 = performance.now();
+    const value = JSON.parse(body.toString('utf8')) as { num_nodes: number };
+    const t1 = performance.now();
+    if (value.num_nodes !== n) throw new Error('parse check failed');
+    if (i > 0) parse.push(t1 - t0);
+  }
+
+  const server = await startServer(0);
+  try {
+    const api = new Api(server.base);
+    await api.login();
+    const accept: number[] = [];
+    const headers = { ...api.auth, 'content-type': 'application/json' };
+    for (let i = 0; i <= settings.bigRuns; i++) {
+      const t0 = performance.now();
+      const reply = await send(api.base, 'POST', '/problem/maxcut', { headers, body });
+      const t1 = performance.now();
+      if (reply.status !== 200) throw new Error(`4 MiB POST: ${reply.status} ${reply.body.subarray(0, 500)}`);
+      if (i > 0) accept.push(t1 - t0); // the first is a warm-up
+      await sleep(50);
+    }
+    return { bytes: body.length, n, accept, parse };
+  } finally {
+    await stopChild(server.proc);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Report
+
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const cpus = os.cpus();
+  const out: string[] = [];
+  out.push(`## jes API benchmark${quick ? ' (--quick)' : ''}`, '');
+  out.push(`- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}`);
+  out.push(`- ${started.toISOString()}`);
+  out.push(
+    `- GET: autocannon -c ${settings.connections}, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s, load generator in the bench process on the same machine; ` +
+      `server JES_WORKERS=2, LOG_LEVEL=warn, rate limits off, response validation on`,
+  );
+  out.push('');
+
+  const gets = await getBenchmark();
+  const jobs = await jobBenchmark();
+  const big = await bigBenchmark();
+
+  out.push('| Measure | jes | Reference | jes / reference | Target | |');
+  out.push('|---|---:|---:|---:|---|---|');
+  for (const g of gets) {
+    const ratio = g.server.rps / g.bare.rps;
+    const errors = g.server.bad || g.bare.bad ? ` (non-2xx/errors: ${g.server.bad} / ${g.bare.bad})` : '';
+    out.push(`| GET /job/{id}, ${g.label} job (${g.bytes} B): req/s${errors} | ${int(g.server.rps)} | ${int(g.bare.rps)} (bare Express 5) | ${ratio.toFixed(2)} | ≥ 0.50 of bare Express | ${met(ratio >= 0.5)} |`);
+    out.push(`| GET /job/{id}, ${g.label} job: p50 / p99 latency | ${g.server.p50} / ${g.server.p99} ms | ${g.bare.p50} / ${g.bare.p99} ms | ${(g.server.p99 / Math.max(1, g.bare.p99)).toFixed(1)} (p99) | | |`);
+  }
+  const failed = jobs.failed ? ` (${jobs.failed} not FINISHED)` : '';
+  out.push(`| Tiny jobs (8 nodes, exact), ${jobs.jobs} jobs, ${settings.inFlight} in flight: jobs/s${failed} | ${jobs.perSecond.toFixed(0)} | | | ≥ 200 jobs/s | ${met(jobs.perSecond >= 200 && jobs.failed === 0)} |`);
+  out.push(`| Tiny jobs: submit → FINISHED p50 / p99 | ${ms(jobs.p50)} / ${ms(jobs.p99)} ms | | | | |`);
+  out.push(`| Tiny jobs: first submit → last FINISHED | ${jobs.seconds.toFixed(2)} s | | | | |`);
+  const accept = median(big.accept);
+  const parse = median(big.parse);
+  out.push(
+    `| Accept a ${int(big.bytes)}-byte inline body (n = ${big.n}), median of ${big.accept.length} (min–max) | ${ms(accept)} ms (${ms(Math.min(...big.accept))}–${ms(Math.max(...big.accept))}) | ` +
+      `${ms(parse)} ms (${ms(Math.min(...big.parse))}–${ms(Math.max(...big.parse))}) (JSON.parse) | ${(accept / parse).toFixed(1)}× | ≤ 3× JSON.parse | ${met(accept <= 3 * parse)} |`,
+  );
+  out.push('');
+  out.push(`Total run time ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`);
+  console.log(out.join('\n'));
+}
+
+try {
+  await main();
+} finally {
+  agent.destroy();
+  await stopAll();
+}
