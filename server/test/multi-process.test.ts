@@ -94,6 +94,10 @@ describe.skipIf('skip' in database)('two API processes and two workers on one Po
     expect(rows).toEqual([{ status: 'SUCCESS', n: 200, attempts: 2 }]);
     const [{ n: jobs }] = (await db.query(`SELECT count(*)::int AS n FROM jobs WHERE status = 'FINISHED' AND ended_at IS NOT NULL`)).rows;
     expect(jobs).toBe(200);
+    // Work is shared: no worker hoards the queue (each claims only what its threads can run).
+    const byWorker = (await db.query(`SELECT worker, count(*)::int AS n FROM executions GROUP BY worker`)).rows;
+    expect(byWorker.length).toBe(2);
+    for (const { n } of byWorker) expect(n).toBeGreaterThan(10);
     } finally {
       await db.end();
     }

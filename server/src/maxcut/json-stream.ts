@@ -1,15 +1,12 @@
-// A streaming reader for a JSON data file in the inline shape `{"num_nodes": n, "adj_matrix": [[...], ...]}`
-// (up to 100 MiB). A byte-level state machine for exactly this grammar: no JS arrays for the matrix and no
-// whole-file string. Both triangles are kept in Float64Arrays (n × n × 8 bytes in all, at most 512 MiB), so
-// symmetry is checked after the last row in cache-friendly tiles, and the CSR is filled row by row.
+// A streaming reader for a JSON data file `{"num_nodes": n, "adj_matrix": [[...], ...]}` (up to 100 MiB): the
+// byte-level state machine for exactly this grammar, feeding json-number.ts and json-matrix.ts; no whole-file string.
 import type { Graph } from './graph.ts';
-import { ErrorList, InputError, jsonPointer } from './input-error.ts';
-import { FINITE_MESSAGE, rowCountDetail, rowLengthDetail, shapeMessage, SYMMETRIC_MESSAGE } from './inline.ts';
+import { InputError, jsonPointer } from './input-error.ts';
+import { JsonMatrix, MAX_JSON_NODES, tooLarge } from './json-matrix.ts';
+import { NumberScanner } from './json-number.ts';
 
-/** The most nodes a JSON data file may have: an n × n Float64Array must fit in 512 MiB. */
-export const MAX_JSON_NODES = Math.floor(Math.sqrt((512 * 1024 * 1024) / 8));
-/** Longer number literals are refused. */
-const MAX_NUMBER_BYTES = 4096;
+export { MAX_JSON_NODES };
+
 /** Longer keys are unknown keys anyway; only this much of one is kept for the message. */
 const MAX_KEY_BYTES = 256;
 
@@ -43,7 +40,6 @@ const N_EXPONENT = 22; // in the exponent digits
 const KEY_NONE = 0, KEY_NUM_NODES = 1, KEY_ADJ_MATRIX = 2;
 const NUMBER_NUM_NODES = 0, NUMBER_ENTRY = 1;
 const BOM = [0xef, 0xbb, 0xbf] as const;
-const POW10 = Float64Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 const decoder = new TextDecoder();
 
 /** Reads the JSON max-cut shape from a stream of bytes. Throws InputError with JSON pointers. */
@@ -67,34 +63,10 @@ class JsonMatrixReader {
   private haveMatrix = false;
   private numNodes = -1;
 
-  // The number being read: digits in `mantissa` while they are at most 15 significant ones.
+  /** The number being read: num_nodes or a matrix entry. */
   private numberContext = NUMBER_ENTRY;
-  private readonly numberBytes = new Uint8Array(MAX_NUMBER_BYTES);
-  private numberLength = 0;
-  private negative = false;
-  private mantissa = 0;
-  private significant = 0;
-  private fractionDigits = 0;
-  private exponent = 0;
-  private exponentNegative = false;
-
-  // The matrix: `width` is num_nodes, or row 0's length when num_nodes comes later (-1 until known).
-  private width = -1;
-  private rows = 0;
-  private column = 0;
-  private rowLengths = new Int32Array(64);
-  /** Row 0 while the width is unknown. */
-  private row0 = new Float64Array(64);
-  /** The strict upper triangle row by row: entry (i, j), i < j, at upperBase(i) + j. */
-  private upper = new Float64Array(0);
-  /** The strict lower triangle row by row: entry (i, j), j < i, at i(i-1)/2 + j. */
-  private lower = new Float64Array(0);
-  /** Non-zero entries off the diagonal, per row (the CSR's row sizes once symmetry holds). */
-  private degree = new Int32Array(0);
-  private rowUpper = 0;
-  private rowLower = 0;
-  private rowDegree = 0;
-  private readonly notFinite = new ErrorList();
+  private readonly number = new NumberScanner(() => this.where(N_INT, this.offset));
+  private readonly matrix = new JsonMatrix();
 
   push(chunk: Uint8Array): void {
     const length = chunk.length;
@@ -114,53 +86,53 @@ class JsonMatrixReader {
       switch (state) {
         case M_ENTRY:
         case M_ENTRY_OR_CLOSE:
-          if (c === 93 /* ] */ && state === M_ENTRY_OR_CLOSE) { this.endRow(); state = M_AFTER_ROW; break; }
+          if (c === 93 /* ] */ && state === M_ENTRY_OR_CLOSE) { this.matrix.endRow(); state = M_AFTER_ROW; break; }
           if (!this.startNumber(c, NUMBER_ENTRY)) this.unexpected(c, this.offset + i, state === M_ENTRY ? 'a number' : 'a number or "]"', state);
           state = c === 45 ? N_MINUS : c === 48 ? N_ZERO : N_INT;
           break;
         case M_AFTER_ENTRY:
           if (c === 44 /* , */) state = M_ENTRY;
-          else if (c === 93) { this.endRow(); state = M_AFTER_ROW; }
+          else if (c === 93) { this.matrix.endRow(); state = M_AFTER_ROW; }
           else this.unexpected(c, this.offset + i, '"," or "]"', state);
           break;
         case N_INT:
         case N_FRACTION:
-          if (c >= 48 && c <= 57) { this.digit(c, state === N_FRACTION); break; }
-          if (c === 46 /* . */ && state === N_INT) { this.keep(c); state = N_DOT; break; }
-          if (c === 101 || c === 69) { this.keep(c); state = N_E; break; }
+          if (c >= 48 && c <= 57) { this.number.digit(c, state === N_FRACTION); break; }
+          if (c === 46 /* . */ && state === N_INT) { this.number.keep(c); state = N_DOT; break; }
+          if (c === 101 || c === 69) { this.number.keep(c); state = N_E; break; }
           state = this.endNumber();
           continue; // the byte after the number is read again in the new state
         case N_ZERO:
-          if (c === 46) { this.keep(c); state = N_DOT; break; }
-          if (c === 101 || c === 69) { this.keep(c); state = N_E; break; }
+          if (c === 46) { this.number.keep(c); state = N_DOT; break; }
+          if (c === 101 || c === 69) { this.number.keep(c); state = N_E; break; }
           if (c >= 48 && c <= 57) this.unexpected(c, this.offset + i, '".", "e" or the end of the number (no leading zeros)', state);
           state = this.endNumber();
           continue;
         case N_MINUS:
-          if (c === 48) { this.keep(c); state = N_ZERO; break; }
-          if (c >= 49 && c <= 57) { this.digit(c, false); state = N_INT; break; }
+          if (c === 48) { this.number.keep(c); state = N_ZERO; break; }
+          if (c >= 49 && c <= 57) { this.number.digit(c, false); state = N_INT; break; }
           this.unexpected(c, this.offset + i, 'a digit', state);
           break;
         case N_DOT:
-          if (c >= 48 && c <= 57) { this.digit(c, true); state = N_FRACTION; break; }
+          if (c >= 48 && c <= 57) { this.number.digit(c, true); state = N_FRACTION; break; }
           this.unexpected(c, this.offset + i, 'a digit after "."', state);
           break;
         case N_E:
-          if (c === 43 || c === 45) { this.keep(c); this.exponentNegative = c === 45; state = N_EXPONENT_SIGN; break; }
-          if (c >= 48 && c <= 57) { this.exponentDigit(c); state = N_EXPONENT; break; }
+          if (c === 43 || c === 45) { this.number.exponentSign(c); state = N_EXPONENT_SIGN; break; }
+          if (c >= 48 && c <= 57) { this.number.exponentDigit(c); state = N_EXPONENT; break; }
           this.unexpected(c, this.offset + i, 'a digit or a sign after "e"', state);
           break;
         case N_EXPONENT_SIGN:
-          if (c >= 48 && c <= 57) { this.exponentDigit(c); state = N_EXPONENT; break; }
+          if (c >= 48 && c <= 57) { this.number.exponentDigit(c); state = N_EXPONENT; break; }
           this.unexpected(c, this.offset + i, 'a digit', state);
           break;
         case N_EXPONENT:
-          if (c >= 48 && c <= 57) { this.exponentDigit(c); break; }
+          if (c >= 48 && c <= 57) { this.number.exponentDigit(c); break; }
           state = this.endNumber();
           continue;
         case M_ROW:
         case M_ROW_OR_CLOSE:
-          if (c === 91 /* [ */) { this.startRow(); state = M_ENTRY_OR_CLOSE; break; }
+          if (c === 91 /* [ */) { this.matrix.startRow(); state = M_ENTRY_OR_CLOSE; break; }
           if (c === 93 && state === M_ROW_OR_CLOSE) { state = T_COMMA_OR_CLOSE; break; }
           this.unexpected(c, this.offset + i, state === M_ROW ? '"[" (a row)' : '"[" (a row) or "]"', state);
           break;
@@ -197,7 +169,7 @@ class JsonMatrixReader {
         case T_VALUE:
           if (this.key === KEY_ADJ_MATRIX) {
             if (c !== 91) this.unexpected(c, this.offset + i, '"[": adj_matrix is an array of rows', state);
-            this.startMatrix();
+            this.matrix.start(this.numNodes);
             state = M_ROW_OR_CLOSE;
           } else {
             if (!this.startNumber(c, NUMBER_NUM_NODES)) this.unexpected(c, this.offset + i, 'an integer: num_nodes is a number', state);
@@ -237,85 +209,30 @@ class JsonMatrixReader {
         missing.map((k) => ({ pointer: `/${k}`, detail: 'this required key is missing' })));
     }
 
-    const n = this.numNodes;
-    const shape = new ErrorList();
-    if (this.rows !== n) shape.add('/adj_matrix', rowCountDetail(this.rows, n));
-    for (let r = 0; r < this.rows; r++) {
-      const length = this.rowLengths[r]!;
-      if (length !== n) shape.add(`/adj_matrix/${r}`, rowLengthDetail(r, length, n));
-    }
-    if (shape.total > 0) throw shape.error(shapeMessage(n));
-    if (this.notFinite.total > 0) throw this.notFinite.error(FINITE_MESSAGE);
-    if (!this.symmetric(n)) throw this.asymmetryError(n);
-    return this.build(n);
+    return this.matrix.graph(this.numNodes);
   }
 
   // --- numbers ---------------------------------------------------------------------------------------
 
   /** Starts a number at byte `c` if it can start one. */
   private startNumber(c: number, context: number): boolean {
-    if (c !== 45 && (c < 48 || c > 57)) return false;
+    if (!this.number.start(c)) return false;
     this.numberContext = context;
-    this.numberLength = 0;
-    this.negative = c === 45;
-    this.mantissa = 0;
-    this.significant = 0;
-    this.fractionDigits = 0;
-    this.exponent = 0;
-    this.exponentNegative = false;
-    if (c === 45 || c === 48) this.keep(c);
-    else this.digit(c, false);
     return true;
-  }
-
-  private keep(c: number): void {
-    if (this.numberLength === MAX_NUMBER_BYTES) {
-      throw new InputError(`A number in the JSON file is longer than ${MAX_NUMBER_BYTES} characters.`, [{ pointer: this.where(N_INT, this.offset), detail: `the number is longer than ${MAX_NUMBER_BYTES} characters` }]);
-    }
-    this.numberBytes[this.numberLength++] = c;
-  }
-
-  private digit(c: number, fraction: boolean): void {
-    this.keep(c);
-    const d = c - 48;
-    if (fraction) this.fractionDigits++;
-    if (d !== 0 || this.significant > 0) this.significant++;
-    if (this.significant <= 15) this.mantissa = this.mantissa * 10 + d;
-  }
-
-  private exponentDigit(c: number): void {
-    this.keep(c);
-    if (this.exponent < 1e6) this.exponent = this.exponent * 10 + (c - 48);
-  }
-
-  /** The number's value: exact for up to 15 significant digits and a power of ten within ±22, else Number(). */
-  private numberValue(): number {
-    if (this.significant <= 15) {
-      const e10 = (this.exponentNegative ? -this.exponent : this.exponent) - this.fractionDigits;
-      let v = Number.NaN;
-      if (e10 === 0) v = this.mantissa;
-      else if (e10 > 0 && e10 <= 22) v = this.mantissa * POW10[e10]!;
-      else if (e10 < 0 && e10 >= -22) v = this.mantissa / POW10[-e10]!;
-      if (!Number.isNaN(v)) return this.negative ? -v : v;
-    }
-    return Number(this.numberText());
-  }
-
-  private numberText(): string {
-    return decoder.decode(this.numberBytes.subarray(0, this.numberLength));
   }
 
   /** Ends the number just read; returns the state that follows it. */
   private endNumber(): number {
-    const v = this.numberValue();
+    const v = this.number.value();
     if (this.numberContext === NUMBER_ENTRY) {
-      this.entry(v);
+      if (!Number.isFinite(v)) this.matrix.notFiniteEntry(this.number.text());
+      this.matrix.entry(v);
       return M_AFTER_ENTRY;
     }
     if (!Number.isInteger(v) || v < 1) {
-      throw new InputError('num_nodes must be an integer ≥ 1.', [{ pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${this.numberText()}` }]);
+      throw new InputError('num_nodes must be an integer ≥ 1.', [{ pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${this.number.text()}` }]);
     }
-    if (v > MAX_JSON_NODES) throw tooLarge(this.numberText(), '/num_nodes');
+    if (v > MAX_JSON_NODES) throw tooLarge(this.number.text(), '/num_nodes');
     this.numNodes = v;
     return T_COMMA_OR_CLOSE;
   }
@@ -345,145 +262,13 @@ class JsonMatrixReader {
       [{ pointer: jsonPointer(key), detail: 'unknown key; only "num_nodes" and "adj_matrix" are allowed' }]);
   }
 
-  // --- the matrix ------------------------------------------------------------------------------------
-
-  private startMatrix(): void {
-    if (this.numNodes > 0) this.allocate(this.numNodes);
-  }
-
-  /** Sets the width. The triangles grow with the rows read, so a file that only claims a size costs little. */
-  private allocate(width: number): void {
-    this.width = width;
-    this.degree = new Int32Array(width);
-    this.upper = new Float64Array(Math.min(width, 1 << 16));
-  }
-
-  private startRow(): void {
-    const r = this.rows;
-    const width = this.width;
-    this.column = 0;
-    this.rowDegree = 0;
-    this.rowUpper = upperBase(r, width);
-    this.rowLower = (r * (r - 1)) >> 1;
-    if (r >= width) return;
-    const full = (width * (width - 1)) / 2;
-    if (this.upper.length < this.rowUpper + width) this.upper = grown(this.upper, this.rowUpper + width, full);
-    if (this.lower.length < this.rowLower + r) this.lower = grown(this.lower, this.rowLower + r, full);
-  }
-
-  private endRow(): void {
-    const r = this.rows++;
-    if (r === this.rowLengths.length) {
-      const grown = new Int32Array(r * 2);
-      grown.set(this.rowLengths);
-      this.rowLengths = grown;
-    }
-    this.rowLengths[r] = this.column;
-    if (this.width < 0) {
-      // num_nodes is not known yet: row 0's length is the width (if not, the shape check fails anyway).
-      this.allocate(this.column);
-      for (let j = 1; j < this.width; j++) {
-        const v = this.row0[j]!;
-        this.upper[j - 1] = v;
-        if (v !== 0) this.rowDegree++;
-      }
-      this.row0 = new Float64Array(0);
-    }
-    if (r < this.width) this.degree[r] = this.rowDegree;
-  }
-
-  private entry(v: number): void {
-    const r = this.rows;
-    const c = this.column++;
-    if (!Number.isFinite(v)) this.notFinite.add(`/adj_matrix/${r}/${c}`, `${this.numberText()} is not a finite number`);
-    const width = this.width;
-    if (width < 0) {
-      if (c >= MAX_JSON_NODES) throw tooLarge(`more than ${MAX_JSON_NODES}`, '/adj_matrix/0');
-      if (c === this.row0.length) {
-        const grown = new Float64Array(c * 2);
-        grown.set(this.row0);
-        this.row0 = grown;
-      }
-      this.row0[c] = v;
-      return;
-    }
-    if (r >= width || c >= width || c === r) return;
-    if (c > r) this.upper[this.rowUpper + c] = v;
-    else this.lower[this.rowLower + c] = v;
-    if (v !== 0) this.rowDegree++;
-  }
-
-  /** Whether upper (i, j) equals lower (j, i) everywhere, compared in 64 × 64 tiles to stay in cache. */
-  private symmetric(n: number): boolean {
-    const { upper, lower } = this;
-    const tile = 64;
-    for (let i0 = 0; i0 < n; i0 += tile) {
-      const i1 = Math.min(n, i0 + tile);
-      for (let j0 = i0; j0 < n; j0 += tile) {
-        const j1 = Math.min(n, j0 + tile);
-        for (let i = i0; i < i1; i++) {
-          const base = upperBase(i, n);
-          for (let j = Math.max(j0, i + 1); j < j1; j++) {
-            if (upper[base + j] !== lower[((j * (j - 1)) >> 1) + i]) return false;
-          }
-        }
-      }
-    }
-    return true;
-  }
-
-  /** The error for an asymmetric matrix: pointers at the upper entries, in the order inline.ts lists them. */
-  private asymmetryError(n: number): InputError {
-    const { upper, lower } = this;
-    const asymmetric = new ErrorList();
-    for (let i = 1; i < n; i++) {
-      const base = (i * (i - 1)) >> 1;
-      for (let j = 0; j < i; j++) {
-        const u = upper[upperBase(j, n) + i]!;
-        const v = lower[base + j]!;
-        if (u !== v) asymmetric.add(`/adj_matrix/${j}/${i}`, `adj_matrix[${j}][${i}] = ${u} but adj_matrix[${i}][${j}] = ${v}`);
-      }
-    }
-    return asymmetric.error(SYMMETRIC_MESSAGE);
-  }
-
-  /** The CSR, row i being lower row i then upper row i: neighbours in increasing order, read in sequence. */
-  private build(n: number): Graph {
-    const { upper, lower, degree } = this;
-    const offsets = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + degree[i]!;
-    const size = offsets[n]!;
-    const targets = new Int32Array(size);
-    const weights = new Float64Array(size);
-    let k = 0;
-    for (let i = 0; i < n; i++) {
-      const lowerRow = (i * (i - 1)) >> 1;
-      for (let j = 0; j < i; j++) {
-        const w = lower[lowerRow + j]!;
-        if (w !== 0) {
-          targets[k] = j;
-          weights[k++] = w;
-        }
-      }
-      const upperRow = upperBase(i, n);
-      for (let j = i + 1; j < n; j++) {
-        const w = upper[upperRow + j]!;
-        if (w !== 0) {
-          targets[k] = j;
-          weights[k++] = w;
-        }
-      }
-    }
-    return { n, edges: size / 2, offsets, targets, weights };
-  }
-
   // --- errors ----------------------------------------------------------------------------------------
 
   /** Where an error in `state` points: the matrix position inside adj_matrix, else the byte offset. */
   private where(state: number, at: number): string {
-    if (state >= N_MINUS) return this.numberContext === NUMBER_ENTRY ? `/adj_matrix/${this.rows}/${this.column}` : '/num_nodes';
-    if (state >= M_ENTRY_OR_CLOSE) return `/adj_matrix/${this.rows}/${this.column}`;
-    if (state >= M_ROW_OR_CLOSE) return `/adj_matrix/${this.rows}`;
+    if (state >= N_MINUS) return this.numberContext === NUMBER_ENTRY ? `/adj_matrix/${this.matrix.rows}/${this.matrix.column}` : '/num_nodes';
+    if (state >= M_ENTRY_OR_CLOSE) return `/adj_matrix/${this.matrix.rows}/${this.matrix.column}`;
+    if (state >= M_ROW_OR_CLOSE) return `/adj_matrix/${this.matrix.rows}`;
     if (state === T_VALUE) return this.key === KEY_ADJ_MATRIX ? '/adj_matrix' : '/num_nodes';
     return `/byte/${at}`;
   }
@@ -496,25 +281,6 @@ class JsonMatrixReader {
       : `Unexpected ${describe(c)} at byte ${at} of the JSON file; expected ${expected}.`;
     throw new InputError(message, [{ pointer: this.where(state, at), detail }]);
   }
-}
-
-/** Where upper row i starts, less i + 1: entry (i, j) is at upperBase(i, n) + j. */
-function upperBase(i: number, n: number): number {
-  return i * n - ((i * (i + 3)) >> 1) - 1; // integers below 2^31 for n ≤ MAX_JSON_NODES
-}
-
-/** A copy of `array` with room for at least `needed` entries (doubling, at most `full`). */
-function grown(array: Float64Array, needed: number, full: number): Float64Array<ArrayBuffer> {
-  const copy = new Float64Array(Math.min(full, Math.max(needed, 2 * array.length)));
-  copy.set(array);
-  return copy;
-}
-
-function tooLarge(nodes: string, pointer: string): InputError {
-  return new InputError(
-    `A graph of ${nodes} nodes is too large for the JSON format (at most ${MAX_JSON_NODES} nodes); upload it as an edge list instead (a line "n m", then one line "i j w" per edge).`,
-    [{ pointer, detail: `${nodes} nodes is more than the ${MAX_JSON_NODES} the JSON format accepts; use an edge list` }],
-  );
 }
 
 function describe(c: number): string {

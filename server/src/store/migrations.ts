@@ -74,6 +74,7 @@ const migrations: string[] = [
     progress double precision,
     best_value double precision,
     attempts integer NOT NULL DEFAULT 0,
+    worker text,
     lease_owner text,
     lease_expires_at timestamptz,
     created_at timestamptz NOT NULL DEFAULT now(),

@@ -33,7 +33,7 @@ export async function claim(db: Database, worker: string, count: number, leaseSe
           LIMIT $2
           FOR UPDATE OF e SKIP LOCKED)
        UPDATE executions e
-          SET status = 'PREPARING', lease_owner = $1, lease_expires_at = now() + make_interval(secs => $3), attempts = attempts + 1
+          SET status = 'PREPARING', worker = $1, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $3), attempts = attempts + 1
          FROM next, jobs j
         WHERE e.job_id = next.job_id AND e.solver = next.solver AND j.id = e.job_id
        RETURNING e.job_id, e.solver, e.params, e.time_limit_seconds, e.seed, j.owner, j.input_mode, j.data_file_id`,

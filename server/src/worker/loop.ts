@@ -76,7 +76,8 @@ export class WorkerLoop {
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        const free = this.options.pool.idle;
+        // Runs register synchronously when they start, before their input loads: count them, not idle threads.
+        const free = this.options.pool.size - this.running.size;
         const claimed = free > 0 ? await claim(this.options.db, this.id, free, this.lease) : [];
         for (const execution of claimed) this.track(this.execute(execution));
         if (claimed.length > 0 && claimed.length === free) continue;
@@ -142,7 +143,8 @@ export class WorkerLoop {
     let outcome: Outcome;
     try {
       const graph = await this.loadGraph(execution);
-      if (state.stopped || !(await markRunning(db, this.id, execution.job_id, execution.solver))) return;
+      if (!state.stopped && !(await markRunning(db, this.id, execution.job_id, execution.solver))) state.stopped = 'lease lost';
+      if (state.stopped) throw new RunCancelledError(`stopped before it ran (${state.stopped})`);
       let lastWrite = 0;
       const handle = pool.run(
         { solver: execution.solver, graph, timeLimitSeconds: execution.time_limit_seconds, seed: execution.seed, params: execution.params },
