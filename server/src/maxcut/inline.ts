@@ -8,7 +8,7 @@ export interface MaxCutInlineInput {
   adj_matrix: number[][];
 }
 
-// The messages and details shared with the JSON data-file reader (json-stream.ts).
+// The messages and details shared with the JSON data-file reader (json-matrix.ts).
 export function shapeMessage(n: number): string {
   return `adj_matrix must be num_nodes × num_nodes (${n} × ${n}).`;
 }

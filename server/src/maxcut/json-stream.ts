@@ -223,16 +223,18 @@ class JsonMatrixReader {
 
   /** Ends the number just read; returns the state that follows it. */
   private endNumber(): number {
-    const v = this.number.value();
+    const number = this.number;
+    const v = number.value();
     if (this.numberContext === NUMBER_ENTRY) {
-      if (!Number.isFinite(v)) this.matrix.notFiniteEntry(this.number.text());
-      this.matrix.entry(v);
+      const matrix = this.matrix;
+      if (!Number.isFinite(v)) matrix.notFiniteEntry(number.text());
+      matrix.entry(v);
       return M_AFTER_ENTRY;
     }
     if (!Number.isInteger(v) || v < 1) {
-      throw new InputError('num_nodes must be an integer ≥ 1.', [{ pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${this.number.text()}` }]);
+      throw new InputError('num_nodes must be an integer ≥ 1.', [{ pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${number.text()}` }]);
     }
-    if (v > MAX_JSON_NODES) throw tooLarge(this.number.text(), '/num_nodes');
+    if (v > MAX_JSON_NODES) throw tooLarge(number.text(), '/num_nodes');
     this.numNodes = v;
     return T_COMMA_OR_CLOSE;
   }

@@ -1,0 +1,85 @@
+// Tests for the inline max-cut input (graphFromInline): the contract example, the diagonal and zero weights,
+// shape, finiteness and symmetry errors with their pointers, and the speed of a dense matrix.
+import { describe, expect, it } from 'vitest';
+import { cutValue } from '../src/maxcut/graph.ts';
+import { graphFromInline } from '../src/maxcut/inline.ts';
+import { canonical, EXAMPLE, EXAMPLE_CUT, EXAMPLE_PARTITION, inputError, pointers, random, withRow } from './support/maxcut-fixtures.ts';
+
+describe('graphFromInline', () => {
+  it('turns the contract example into 12 edges with a cut of 53 for [0,1,1,1,0,0]', () => {
+    const graph = graphFromInline(EXAMPLE);
+    expect(graph.n).toBe(6);
+    expect(graph.edges).toBe(12);
+    expect(cutValue(graph, EXAMPLE_PARTITION)).toBe(EXAMPLE_CUT);
+    canonical(graph);
+  });
+
+  it('ignores the diagonal and zero weights, and keeps negative and fractional weights', () => {
+    const graph = graphFromInline({ num_nodes: 3, adj_matrix: [[9, -1.5, 0], [-1.5, 4, 2e-3], [0, 2e-3, -7]] });
+    expect(graph.edges).toBe(2);
+    expect(canonical(graph)).toBe('0 1 -1.5\n1 2 0.002');
+  });
+
+  it('accepts a single node', () => {
+    const graph = graphFromInline({ num_nodes: 1, adj_matrix: [[5]] });
+    expect(graph).toMatchObject({ n: 1, edges: 0 });
+    expect([...graph.offsets]).toEqual([0, 0]);
+  });
+
+  it('answers a short row with the pointer of the contract example', async () => {
+    const error = await inputError(() => graphFromInline({ num_nodes: 6, adj_matrix: withRow(EXAMPLE.adj_matrix, 2, [6, 4, 0, 6, 5]) }));
+    expect(error.message).toBe('adj_matrix must be num_nodes × num_nodes (6 × 6).');
+    expect(error.errors).toEqual([{ pointer: '/adj_matrix/2', detail: 'row 2 has 5 entries; expected 6' }]);
+  });
+
+  it('answers a wrong number of rows at /adj_matrix, and every wrong row', async () => {
+    const error = await inputError(() => graphFromInline({ num_nodes: 6, adj_matrix: [...EXAMPLE.adj_matrix.slice(0, 4), [1, 2]] }));
+    expect(error.message).toBe('adj_matrix must be num_nodes × num_nodes (6 × 6).');
+    expect(error.errors).toEqual([
+      { pointer: '/adj_matrix', detail: 'adj_matrix has 5 rows; expected 6' },
+      { pointer: '/adj_matrix/4', detail: 'row 4 has 2 entries; expected 6' },
+    ]);
+  });
+
+  it('refuses numbers JSON.parse turned into Infinity', async () => {
+    const text = JSON.stringify(EXAMPLE).replace('[3,0,4,5,8,9]', '[3,0,4,1e400,8,9]').replace('[7,5,6,0,8,0]', '[7,-1e400,6,0,8,0]');
+    const error = await inputError(() => graphFromInline(JSON.parse(text) as typeof EXAMPLE));
+    expect(error.message).toBe('adj_matrix entries must be finite numbers.');
+    expect(pointers(error)).toEqual(['/adj_matrix/1/3', '/adj_matrix/3/1']);
+    expect(error.errors[0]!.detail).toMatch(/^Infinity is not a finite number/);
+  });
+
+  it('refuses an asymmetric matrix, pointing at the upper entry', async () => {
+    const matrix = withRow(EXAMPLE.adj_matrix, 1, [3, 0, 4, 2, 8, 9]);
+    const error = await inputError(() => graphFromInline({ num_nodes: 6, adj_matrix: matrix }));
+    expect(error.message).toBe('adj_matrix must be symmetric.');
+    expect(error.errors).toEqual([{ pointer: '/adj_matrix/1/3', detail: 'adj_matrix[1][3] = 2 but adj_matrix[3][1] = 5' }]);
+  });
+
+  it('reports at most 20 pointers and says how many problems there were', async () => {
+    const n = 10;
+    const matrix = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i < j ? 1 : 0)));
+    const error = await inputError(() => graphFromInline({ num_nodes: n, adj_matrix: matrix }));
+    expect(error.errors).toHaveLength(20);
+    expect(error.message).toBe('adj_matrix must be symmetric. 45 problems; the first 20 are listed.');
+    expect(error.errors[0]).toEqual({ pointer: '/adj_matrix/0/1', detail: 'adj_matrix[0][1] = 1 but adj_matrix[1][0] = 0' });
+  });
+
+  it('converts a dense 1,400 × 1,400 matrix in well under 50 ms', () => {
+    const n = 1400;
+    const next = random(7);
+    const matrix = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) matrix[i]![j] = matrix[j]![i] = 1 + Math.floor(next() * 9);
+    }
+    const body = JSON.parse(JSON.stringify({ num_nodes: n, adj_matrix: matrix })) as typeof EXAMPLE;
+    let best = Infinity;
+    for (let run = 0; run < 5; run++) {
+      const start = performance.now();
+      const graph = graphFromInline(body);
+      best = Math.min(best, performance.now() - start);
+      expect(graph.edges).toBe((n * (n - 1)) / 2);
+    }
+    expect(best).toBeLessThan(50);
+  });
+});
