@@ -13,6 +13,7 @@
 // ways". Targets are printed as met / not met, never asserted.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
@@ -231,24 +232,39 @@ interface Load {
   p99: number;
   requests: number;
   bad: number;
+  /** CPU time of the child's main (JavaScript) thread per request, µs; undefined where /proc is missing. */
+  cpuPerRequest: number | undefined;
 }
 
-async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
+/** Seconds of CPU the process's main thread has used (Linux /proc; USER_HZ = 100). */
+function mainThreadCpu(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function cannon(url: string, headers: Record<string, string>, seconds: number, pid?: number): Promise<Load> {
   if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to load ${url}`);
+  const cpu0 = mainThreadCpu(pid);
   const result = await autocannon({ url, connections: settings.connections, duration: seconds, headers });
+  const cpu1 = mainThreadCpu(pid);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
     bad: result.non2xx + result.errors + result.timeouts,
+    cpuPerRequest: cpu0 !== undefined && cpu1 !== undefined && result.requests.total > 0 ? ((cpu1 - cpu0) * 1e6) / result.requests.total : undefined,
   };
 }
 
 /** A warm-up run, then the measured one. */
-async function measureGet(url: string, headers: Record<string, string>): Promise<Load> {
-  await cannon(url, headers, settings.warmupSeconds);
-  return cannon(url, headers, settings.durationSeconds);
+async function measureGet(url: string, headers: Record<string, string>, pid: number | undefined): Promise<Load> {
+  await cannon(url, headers, settings.warmupSeconds, pid);
+  return cannon(url, headers, settings.durationSeconds, pid);
 }
 
 interface GetFigures {
@@ -259,15 +275,15 @@ interface GetFigures {
 }
 
 /** GET /job/{id} on the server, then the same bytes from a bare Express app in a child process. */
-async function compareGet(label: string, api: Api, id: string): Promise<GetFigures> {
+async function compareGet(label: string, api: Api, id: string, pid: number | undefined): Promise<GetFigures> {
   const sample = await api.get(id);
   if (sample.status !== 200) throw new Error(`GET /job/${id}: ${sample.status} ${sample.body}`);
-  const server = await measureGet(`${api.base}/job/${id}`, api.auth);
+  const server = await measureGet(`${api.base}/job/${id}`, api.auth, pid);
   const bare = await startBare(sample.body);
   try {
     const check = await send(bare.base, 'GET', `/job/${id}`);
     if (!check.body.equals(sample.body)) throw new Error('the bare app does not answer the same bytes');
-    return { label, server, bare: await measureGet(`${bare.base}/job/${id}`, {}), bytes: sample.body.length };
+    return { label, server, bare: await measureGet(`${bare.base}/job/${id}`, {}, bare.proc.pid), bytes: sample.body.length };
   } finally {
     await stopChild(bare.proc);
   }
@@ -280,12 +296,12 @@ async function getBenchmark(): Promise<GetFigures[]> {
     await api.login();
     const finished = await api.start(matrixBody(8, 7, 9));
     await api.waitFor(finished, (s) => s === 'FINISHED');
-    const figures = [await compareGet('FINISHED', api, finished)];
+    const figures = [await compareGet('FINISHED', api, finished, server.proc.pid)];
 
     const running = await api.start(matrixBody(8, 8, 9), '?solver=local-search&time_limit_seconds=3600');
     await api.waitFor(running, (s) => s === 'RUNNING');
     try {
-      figures.push(await compareGet('RUNNING', api, running));
+      figures.push(await compareGet('RUNNING', api, running, server.proc.pid));
       const still = json(await api.get(running)).job[running].status;
       if (still !== 'RUNNING') throw new Error(`the running job became ${still} during the benchmark`);
     } finally {
@@ -405,8 +421,10 @@ async function main(): Promise<void> {
   out.push(`- ${started.toISOString()}`);
   out.push(
     `- GET: autocannon -c ${settings.connections}, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s, load generator in the bench process on the same machine; ` +
-      `server JES_WORKERS=2, LOG_LEVEL=warn, rate limits off, response validation on`,
+      `server JES_WORKERS=2, LOG_LEVEL=warn, rate limits off, response validation on; ` +
+      `the RUNNING job is a local-search run, whose solver thread keeps one of the cores busy during both its measurements (jes and bare)`,
   );
+  out.push(`- Tiny jobs: ${settings.jobWarmup} warm-up jobs first (not counted); 4 MiB: one warm-up POST and one warm-up parse first (not counted)`);
   out.push('');
 
   const gets = await getBenchmark();
@@ -420,6 +438,9 @@ async function main(): Promise<void> {
     const errors = g.server.bad || g.bare.bad ? ` (non-2xx/errors: ${g.server.bad} / ${g.bare.bad})` : '';
     out.push(`| GET /job/{id}, ${g.label} job (${g.bytes} B): req/s${errors} | ${int(g.server.rps)} | ${int(g.bare.rps)} (bare Express 5) | ${ratio.toFixed(2)} | ≥ 0.50 of bare Express | ${met(ratio >= 0.5)} |`);
     out.push(`| GET /job/{id}, ${g.label} job: p50 / p99 latency | ${g.server.p50} / ${g.server.p99} ms | ${g.bare.p50} / ${g.bare.p99} ms | ${(g.server.p99 / Math.max(1, g.bare.p99)).toFixed(1)} (p99) | | |`);
+    const us = (x: number | undefined) => (x === undefined ? 'n/a' : `${x.toFixed(0)} µs`);
+    const cpuRatio = g.server.cpuPerRequest !== undefined && g.bare.cpuPerRequest ? (g.server.cpuPerRequest / g.bare.cpuPerRequest).toFixed(1) : '';
+    out.push(`| GET /job/{id}, ${g.label} job: main-thread CPU per request | ${us(g.server.cpuPerRequest)} | ${us(g.bare.cpuPerRequest)} | ${cpuRatio} | | |`);
   }
   const failed = jobs.failed ? ` (${jobs.failed} not FINISHED)` : '';
   out.push(`| Tiny jobs (8 nodes, exact), ${jobs.jobs} jobs, ${settings.inFlight} in flight: jobs/s${failed} | ${jobs.perSecond.toFixed(0)} | | | ≥ 200 jobs/s | ${met(jobs.perSecond >= 200 && jobs.failed === 0)} |`);

@@ -99,7 +99,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
         throw error;
       }
       executions = executionsFor(querySolvers, numNodes, query.time_limit_seconds);
-      job = { owner: req.user, problemId, inputMode: 'inline', dataFileId: null, inputBytes: raw.length, input: raw, executions, maxActiveJobs: config.maxActiveJobs };
+      job = { owner: req.user, problemId, inputMode: 'inline', dataFileId: null, inputBytes: raw.length, input: raw.toString('utf8'), executions, maxActiveJobs: config.maxActiveJobs };
     }
     const id = await createJob(db, job);
     res.location(`/job/${id}`).json({ detail: 'Job created', job: id });

@@ -53,8 +53,8 @@ export interface NewJob {
   inputMode: 'inline' | 'data_file';
   dataFileId: string | null;
   inputBytes: number;
-  /** The inline body as received (JSON bytes); null for a data file. */
-  input: Uint8Array | null;
+  /** The inline body as received (JSON text); null for a data file. */
+  input: string | null;
   executions: NewExecution[];
   maxActiveJobs: number;
 }
@@ -75,8 +75,9 @@ export function newJobId(): string {
 export async function createJob(db: Database, job: NewJob): Promise<string> {
   const id = newJobId();
   await db.transaction(async (tx) => {
-    // Serialise a user's submissions so the active-job count cannot be raced past the cap.
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`jobs:${job.owner}`]);
+    // Serialise a user's submissions so the active-job count cannot be raced past the cap (the embedded
+    // database runs one transaction at a time already).
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`jobs:${job.owner}`]);
     const [{ active } = { active: 0 }] = await tx.query<{ active: number }>(
       `SELECT count(*)::int AS active FROM jobs WHERE owner = $1 AND status IN ('PENDING', 'RUNNING')`,
       [job.owner],
@@ -92,7 +93,7 @@ export async function createJob(db: Database, job: NewJob): Promise<string> {
       throw new HttpProblem('too_many_active_jobs', `You have ${active} jobs that have not ended; the limit is ${job.maxActiveJobs}. Wait for one to end or cancel one.`, { headers: { 'Retry-After': '5' } });
     }
     await tx.query(
-      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input) VALUES ($1, $2, $3, 'PENDING', $4, $5, $6, $7)`,
+      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input) VALUES ($1, $2, $3, 'PENDING', $4, $5, $6, convert_to($7::text, 'UTF8'))`,
       [id, job.owner, job.problemId, job.inputMode, job.dataFileId, job.inputBytes, job.input],
     );
     for (const e of job.executions) {

@@ -57,6 +57,8 @@ const migrations: string[] = [
     ended_at timestamptz,
     seq bigserial NOT NULL
   );
+  -- The inline body is JSON of up to 4 MiB, read back whole by the worker: store it uncompressed.
+  ALTER TABLE jobs ALTER COLUMN input SET STORAGE EXTERNAL;
   CREATE INDEX jobs_listing ON jobs (owner, seq DESC);
   CREATE INDEX jobs_active ON jobs (owner) WHERE status IN ('PENDING', 'RUNNING');
   CREATE INDEX jobs_by_data_file ON jobs (owner, data_file_id) WHERE status IN ('PENDING', 'RUNNING');

@@ -145,18 +145,21 @@ export class WorkerLoop {
       const graph = await this.loadGraph(execution);
       if (!state.stopped && !(await markRunning(db, this.id, execution.job_id, execution.solver))) state.stopped = 'lease lost';
       if (state.stopped) throw new RunCancelledError(`stopped before it ran (${state.stopped})`);
-      let lastWrite = 0;
+      // Every half second while it runs: the time used and the best cut so far (runs shorter than that write nothing).
+      let best: number | undefined;
+      const started = Date.now();
+      const ticker = setInterval(() => {
+        if (best === undefined) return;
+        const progress = Math.min(1, (Date.now() - started) / 1000 / execution.time_limit_seconds);
+        void recordProgress(db, this.id, execution.job_id, execution.solver, progress, best).catch(() => {});
+      }, 500);
       const handle = pool.run(
         { solver: execution.solver, graph, timeLimitSeconds: execution.time_limit_seconds, seed: execution.seed, params: execution.params },
-        (p) => {
-          if (Date.now() - lastWrite < 500) return;
-          lastWrite = Date.now();
-          void recordProgress(db, this.id, execution.job_id, execution.solver, Math.min(1, p.elapsedSeconds / execution.time_limit_seconds), p.bestValue).catch(() => {});
-        },
+        (p) => void (best = p.bestValue),
       );
       state.cancel = () => handle.cancel();
       if (state.stopped) handle.cancel();
-      const result = await handle.result;
+      const result = await handle.result.finally(() => clearInterval(ticker));
       outcome = state.stopped
         ? { status: 'CANCELLED' }
         : {
