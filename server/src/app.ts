@@ -5,13 +5,13 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { authenticate } from './auth/authenticate.ts';
 import type { TokenIssuer } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { type Limiters, rateLimiters } from './http/rate-limits.ts';
 import { requestId } from './http/request-id.ts';
+import { requestLog } from './http/request-log.ts';
 import { streamUpload } from './http/upload.ts';
 import type { JobEvents } from './jobs/events.ts';
 import { maxInlineBytes } from './maxcut/use-case.ts';
@@ -48,7 +48,7 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestId);
-  app.use(pinoHttp({ logger: deps.logger, genReqId: (req) => (req as Request).id, quietReqLogger: true }));
+  app.use(requestLog(deps.logger));
 
   // Outside the contract: the contract itself and its rendered reference.
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));

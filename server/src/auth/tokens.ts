@@ -15,7 +15,11 @@ export class InvalidTokenError extends Error {
   override name = 'InvalidTokenError';
 }
 
+/** How many verified tokens are remembered (each until it expires), so a token is checked once, not per request. */
+const rememberedTokens = 10_000;
+
 export function tokenIssuer(secret: Uint8Array, env: string): TokenIssuer {
+  const verified = new Map<string, { user: string; expires: number }>();
   return {
     issue: (user) =>
       new SignJWT({ env })
@@ -26,9 +30,14 @@ export function tokenIssuer(secret: Uint8Array, env: string): TokenIssuer {
         .setJti(randomUUID())
         .sign(secret),
     async verify(token) {
+      const known = verified.get(token);
+      if (known && known.expires > Date.now()) return known.user;
+      if (known) verified.delete(token);
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'env'] });
         if (payload.env !== env) throw new InvalidTokenError(`The token was issued for the ${String(payload.env)} environment, not ${env}`);
+        if (verified.size >= rememberedTokens) verified.delete(verified.keys().next().value!);
+        verified.set(token, { user: payload.sub!, expires: payload.exp! * 1000 });
         return payload.sub!;
       } catch (error) {
         if (error instanceof InvalidTokenError) throw error;

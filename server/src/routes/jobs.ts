@@ -8,7 +8,9 @@ import { terminalJob } from '../jobs/status.ts';
 import { graphFromInline } from '../maxcut/inline.ts';
 import { InputError } from '../maxcut/input-error.ts';
 import { readDataFile } from '../store/data-files.ts';
-import { createJob, listJobs, type NewExecution, readJob, requestCancel } from '../store/jobs.ts';
+import type { Database } from '../store/database.ts';
+import { createJob, type JobView, listJobs, type NewExecution, readJob, requestCancel } from '../store/jobs.ts';
+import type { JobEvents } from '../jobs/events.ts';
 import { defaultSolvers, solverByName } from '../solvers/index.ts';
 import type { Solver } from '../solvers/solver.ts';
 import { useCase } from './problems.ts';
@@ -18,16 +20,33 @@ interface SolverChoice {
   params?: Record<string, unknown>;
 }
 
-/** The terminal jobs read recently: they never change, so they are served from memory. */
-class TerminalJobs {
-  private readonly jobs = new Map<string, object>();
+/**
+ * Jobs read recently, so that reading a job is not a database read per request: a terminal job never
+ * changes and is kept; another is kept at most half a second (progress is not announced), and dropped as
+ * soon as any process announces a change to it. A read that raced an announcement is not kept.
+ */
+class JobViews {
+  private readonly views = new Map<string, { view: JobView; at: number }>();
+  private epoch = 0;
   private readonly capacity = 10_000;
-  get(key: string): object | undefined {
-    return this.jobs.get(key);
+
+  constructor(events: JobEvents) {
+    events.onChange((id) => {
+      this.epoch++;
+      this.views.delete(id);
+    });
   }
-  set(key: string, job: object): void {
-    if (this.jobs.size >= this.capacity) this.jobs.delete(this.jobs.keys().next().value!);
-    this.jobs.set(key, job);
+
+  async read(db: Database, owner: string, id: string): Promise<JobView | undefined> {
+    const hit = this.views.get(id);
+    if (hit && hit.view.job.owner === owner && (terminalJob.has(hit.view.job.status) || Date.now() - hit.at < 500)) return hit.view;
+    const epoch = this.epoch;
+    const view = await readJob(db, owner, id);
+    if (view && epoch === this.epoch) {
+      if (this.views.size >= this.capacity) this.views.delete(this.views.keys().next().value!);
+      this.views.set(id, { view, at: Date.now() });
+    }
+    return view;
   }
 }
 
@@ -59,7 +78,7 @@ function preferredWait(req: Request): number | undefined {
 }
 
 export function jobRoutes({ db, config, events }: AppDeps): Router {
-  const terminal = new TerminalJobs();
+  const views = new JobViews(events);
   const router = Router();
 
   router.post('/problem/:problem_id', async (req, res) => {
@@ -113,12 +132,9 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
 
   router.get('/job/:job_id', async (req, res) => {
     const id = req.params.job_id!;
-    const key = `${req.user}/${id}`;
     const wait = preferredWait(req);
     if (wait !== undefined) res.set('Preference-Applied', `wait=${wait}`);
-    const cached = terminal.get(key);
-    if (cached) return void res.json({ job: { [id]: cached } });
-    let view = await readJob(db, req.user, id);
+    let view = await views.read(db, req.user, id);
     if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     if (wait !== undefined && !terminalJob.has(view.job.status)) {
       const initial = view.job.status;
@@ -127,12 +143,10 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       res.on('close', () => gone.abort());
       while (view!.job.status === initial && Date.now() < deadline && !gone.signal.aborted) {
         await events.waitForChange(id, deadline - Date.now(), gone.signal);
-        view = await readJob(db, req.user, id);
+        view = await views.read(db, req.user, id);
       }
     }
-    const rendered = renderJob(view!);
-    if (terminalJob.has(view!.job.status)) terminal.set(key, rendered);
-    res.json({ job: { [id]: rendered } });
+    res.json({ job: { [id]: renderJob(view!) } });
   });
 
   router.post('/job/:job_id/cancel', async (req, res) => {
@@ -142,7 +156,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
 
   router.get('/job/:job_id/output', async (req, res) => {
     const id = req.params.job_id!;
-    const view = await readJob(db, req.user, id);
+    const view = await views.read(db, req.user, id);
     if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     if (!terminalJob.has(view.job.status)) {
       throw new HttpProblem('job_not_finished', `Job ${id} is ${view.job.status}; its output is available once it has ended.`, { headers: { 'Retry-After': '2' } });
