@@ -37,6 +37,20 @@ describe('400', () => {
     expectProblem(await alice.get('/job/not-a-job-id'), 400, 'invalid_request');
     expectProblem(await alice.post('/login', { username: 'alice' }), 400, 'invalid_request');
   });
+  it('invalid_request, not a server error, for a body the database could not store', async () => {
+    const file = (await alice.upload('4 1\n1 2 1\n', 'tiny.txt')).body.data_file_identifier;
+    const seed = await alice.post('/problem/maxcut', { data_file_identifier: file, solvers: [{ name: 'local-search', params: { seed: 2 ** 40 } }] });
+    expectProblem(seed, 400, 'invalid_request');
+    expect(seed.body.errors[0].pointer).toBe('/solvers/0/params/seed');
+    const twice = await alice.post('/problem/maxcut', { data_file_identifier: file, solvers: [{ name: 'exact' }, { name: 'exact' }] });
+    expectProblem(twice, 400, 'invalid_request');
+    expect(twice.body.errors[0].pointer).toBe('/solvers/1/name');
+    const form = new FormData();
+    form.set('file', 'not a file part');
+    form.set('problem_id', 'maxcut');
+    form.set('name', 'text.txt');
+    expectProblem(await alice.request('POST', '/data_file', { body: form }), 400, 'invalid_request');
+  });
 });
 
 describe('401', () => {

@@ -84,7 +84,9 @@ export function streamUpload(db: Database) {
       return next(new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
     }
     if (tooLarge) return next(new HttpProblem('payload_too_large', `A data file must be at most ${maxDataFileBytes} bytes.`, { max_bytes: maxDataFileBytes }));
-    req.body = { ...fields, ...(req.upload ? { file: `${req.upload.bytes} bytes` } : {}) };
+    // `file` must be a file part: a text field of that name does not count (the validator then asks for the file).
+    const { file: _notAFile, ...rest } = fields;
+    req.body = { ...rest, ...(req.upload ? { file: `${req.upload.bytes} bytes` } : {}) };
     next();
   };
 }

@@ -8,9 +8,8 @@ import { terminalJob } from '../jobs/status.ts';
 import { graphFromInline } from '../maxcut/inline.ts';
 import { InputError } from '../maxcut/input-error.ts';
 import { readDataFile } from '../store/data-files.ts';
-import type { Database } from '../store/database.ts';
-import { createJob, type JobView, listJobs, type NewExecution, readJob, requestCancel } from '../store/jobs.ts';
-import type { JobEvents } from '../jobs/events.ts';
+import { createJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
+import { JobViews } from '../jobs/views.ts';
 import { defaultSolvers, solverByName } from '../solvers/index.ts';
 import type { Solver } from '../solvers/solver.ts';
 import { useCase } from './problems.ts';
@@ -20,41 +19,20 @@ interface SolverChoice {
   params?: Record<string, unknown>;
 }
 
-/**
- * Jobs read recently, so that reading a job is not a database read per request: a terminal job never
- * changes and is kept; another is kept at most half a second (progress is not announced), and dropped as
- * soon as any process announces a change to it. A read that raced an announcement is not kept.
- */
-class JobViews {
-  private readonly views = new Map<string, { view: JobView; at: number }>();
-  private epoch = 0;
-  private readonly capacity = 10_000;
-
-  constructor(events: JobEvents) {
-    events.onChange((id) => {
-      this.epoch++;
-      this.views.delete(id);
-    });
-  }
-
-  async read(db: Database, owner: string, id: string): Promise<JobView | undefined> {
-    const hit = this.views.get(id);
-    if (hit && hit.view.job.owner === owner && (terminalJob.has(hit.view.job.status) || Date.now() - hit.at < 500)) return hit.view;
-    const epoch = this.epoch;
-    const view = await readJob(db, owner, id);
-    if (view && epoch === this.epoch) {
-      if (this.views.size >= this.capacity) this.views.delete(this.views.keys().next().value!);
-      this.views.set(id, { view, at: Date.now() });
-    }
-    return view;
-  }
-}
+const maxSeed = 2 ** 31 - 1;
 
 function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | null, timeLimit: number | undefined): NewExecution[] {
   const chosen: { solver: Solver; params: Record<string, unknown> }[] = choices
-    ? choices.map((c) => {
+    ? choices.map((c, i) => {
         const solver = solverByName(c.name);
         if (!solver) throw new HttpProblem('solver_not_found', `Use case "maxcut" has no solver "${c.name}". Its solvers are listed by GET /problem/maxcut.`);
+        if (choices.findIndex((other) => other.name === c.name) !== i) {
+          throw new HttpProblem('invalid_request', `Solver "${c.name}" is chosen twice; a job runs each solver once.`, { errors: [{ pointer: `/solvers/${i}/name`, detail: 'already chosen' }] });
+        }
+        const seed = c.params?.seed;
+        if (seed !== undefined && !(Number.isInteger(seed) && (seed as number) >= 0 && (seed as number) <= maxSeed)) {
+          throw new HttpProblem('invalid_request', `A seed must be an integer from 0 to ${maxSeed}.`, { errors: [{ pointer: `/solvers/${i}/params/seed`, detail: `must be an integer from 0 to ${maxSeed}` }] });
+        }
         return { solver, params: c.params ?? {} };
       })
     : // The size of a data file still being validated is unknown: run what works for any size.
@@ -63,7 +41,7 @@ function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | n
     solver: solver.name,
     params,
     timeLimitSeconds: timeLimit ?? solver.defaultTimeLimitSeconds,
-    seed: Number.isSafeInteger(params.seed) ? (params.seed as number) : randomInt(2 ** 31),
+    seed: params.seed === undefined ? randomInt(maxSeed + 1) : (params.seed as number),
   }));
 }
 
