@@ -1,5 +1,5 @@
 // Tests for the streaming edge-list reader (graphFromEdgeList): layouts and chunkings it tolerates, weights,
-// merged repeats, agreement with graphFromEdges, and its errors with /line/N pointers.
+// merged repeats, agreement with graphFromEdges and with a naive merge, and its errors with /line/N pointers.
 import { describe, expect, it } from 'vitest';
 import { graphFromEdgeList, MAX_EDGE_LIST_NODES } from '../src/maxcut/edge-list.ts';
 import { cutValue, graphFromEdges } from '../src/maxcut/graph.ts';
@@ -45,7 +45,7 @@ describe('graphFromEdgeList', () => {
     expect(canonical(graph)).toBe('0 1 3.5\n1 3 -1');
   });
 
-  it('builds the same graph as graphFromEdges for random lists with repeats, in random chunks', async () => {
+  it('builds the same graph as graphFromEdges, and both as a naive merge, for random lists with repeats, in random chunks', async () => {
     const next = random(11);
     for (let round = 0; round < 40; round++) {
       const n = 1 + Math.floor(next() * 12);
@@ -60,9 +60,21 @@ describe('graphFromEdgeList', () => {
       }
       const graph = await graphFromEdgeList(chunksOf(rows.join('\n') + '\n', { seed: round, max: 9 }));
       expect(graph.n).toBe(n);
-      expect(canonical(graph)).toBe(canonical(graphFromEdges(n, from, to, weight)));
+      expect(canonical(graph)).toBe(naiveMerge(from, to, weight));
+      expect(canonical(graphFromEdges(n, from, to, weight))).toBe(naiveMerge(from, to, weight));
     }
   });
+
+  /** The reference: merge by pair in a map, adding in input order; the canonical form of the result. */
+  function naiveMerge(from: number[], to: number[], weight: number[]): string {
+    const sums = new Map<string, number>();
+    for (let e = 0; e < from.length; e++) {
+      const a = Math.min(from[e]!, to[e]!), b = Math.max(from[e]!, to[e]!);
+      if (a === b || weight[e] === 0) continue;
+      sums.set(`${a} ${b}`, (sums.get(`${a} ${b}`) ?? 0) + weight[e]!);
+    }
+    return [...sums].filter(([, w]) => w !== 0).map(([pair, w]) => `${pair} ${w}`).sort().join('\n');
+  }
 
   describe('errors, with /line/N pointers', () => {
     it('a header that is not "n m"', async () => {

@@ -1,7 +1,7 @@
 // A streaming parser for the Gset/rudy weighted edge list: a header line `n m`, then m lines `i j w`
 // (1-based nodes, any finite weight). Reads bytes chunk by chunk (never the file as one string), collects
 // the edges in growable typed arrays and builds the CSR directly, merging repeated edges.
-import type { Graph } from './graph.ts';
+import { type Graph, graphFromEdges } from './graph.ts';
 import { ErrorList, InputError } from './input-error.ts';
 
 /** The most nodes an edge-list header may declare (the CSR needs 4 bytes per node and more). */
@@ -274,67 +274,9 @@ class EdgeBuffer {
     this.weight = weight;
   }
 
-  /**
-   * The CSR with each row sorted by neighbour and repeated edges merged by adding their weights (a sum
-   * of zero drops the edge). Two stable counting sorts (by neighbour, then by node) keep the repeats of an
-   * edge in file order in both of its rows, so both rows add them in the same order and agree exactly.
-   * No self-loops or zero weights are pushed.
-   */
+  /** The CSR of the edges pushed so far (see graphFromEdges). */
   build(n: number): Graph {
-    const { from, to, weight, count } = this;
-    const size = 2 * count;
-    // Entry k is edge k >> 1 seen from `from` (k even) or from `to` (k odd); each node has one entry per
-    // edge end, so the row sizes are the same whether entries are grouped by node or by neighbour.
-    const offsets = new Int32Array(n + 1);
-    for (let e = 0; e < count; e++) {
-      offsets[from[e]! + 1]!++;
-      offsets[to[e]! + 1]!++;
-    }
-    for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
-
-    const byNeighbour = new Int32Array(size);
-    const fill = offsets.slice(0, n);
-    for (let k = 0; k < size; k++) {
-      const e = k >> 1;
-      const neighbour = (k & 1) === 0 ? to[e]! : from[e]!;
-      byNeighbour[fill[neighbour]!++] = k;
-    }
-    let targets = new Int32Array(size);
-    let weights = new Float64Array(size);
-    fill.set(offsets.subarray(0, n));
-    for (let x = 0; x < size; x++) {
-      const k = byNeighbour[x]!;
-      const e = k >> 1;
-      const even = (k & 1) === 0;
-      const node = even ? from[e]! : to[e]!;
-      const at = fill[node]!++;
-      targets[at] = even ? to[e]! : from[e]!;
-      weights[at] = weight[e]!;
-    }
-
-    // Merge runs of the same neighbour in place.
-    let out = 0;
-    let rowStart = 0;
-    for (let i = 0; i < n; i++) {
-      const rowEnd = offsets[i + 1]!;
-      offsets[i] = out;
-      let p = rowStart;
-      while (p < rowEnd) {
-        const t = targets[p]!;
-        let w = weights[p++]!;
-        while (p < rowEnd && targets[p] === t) w += weights[p++]!;
-        if (w !== 0) {
-          targets[out] = t;
-          weights[out++] = w;
-        }
-      }
-      rowStart = rowEnd;
-    }
-    offsets[n] = out;
-    if (out < size) {
-      targets = targets.slice(0, out);
-      weights = weights.slice(0, out);
-    }
-    return { n, edges: out / 2, offsets, targets, weights };
+    const { count } = this;
+    return graphFromEdges(n, this.from.subarray(0, count), this.to.subarray(0, count), this.weight.subarray(0, count));
   }
 }
