@@ -2,14 +2,14 @@
 // log line, JSON bodies (counted before they are parsed), bearer authentication, the rate-limit policy,
 // the streamed upload, the contract validator (requests, and responses unless switched off), the routes,
 // and the one error handler.
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { authenticate } from './auth/authenticate.ts';
 import type { TokenIssuer } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { type Limiters, rateLimiters } from './http/rate-limits.ts';
+import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { streamUpload } from './http/upload.ts';
@@ -35,8 +35,8 @@ export interface AppDeps {
 export type AppOptions = Omit<AppDeps, 'limiters'>;
 
 /** Which rate-limit policy a request counts against. */
-function policyOf(req: Request, limiters: Limiters) {
-  if (req.path === '/healthz') return undefined;
+function policyOf(req: Request, limiters: Limiters): RequestHandler {
+  if (req.path === '/healthz') return passThrough;
   if (req.method === 'POST' && req.path === '/login') return limiters.login;
   if (req.method === 'POST' && (req.path === '/data_file' || /^\/problem\/[^/]+$/.test(req.path))) return limiters.submit;
   return limiters.default;
@@ -60,7 +60,7 @@ export function createApp(options: AppOptions): express.Express {
   app.post('/login', express.json({ limit: 64 * 1024 - 1, type: 'application/json' }));
 
   app.use(authenticate(deps.tokens));
-  app.use((req: Request, res: Response, next: NextFunction) => (policyOf(req, deps.limiters) ?? ((_q, _s, n: NextFunction) => n()))(req, res, next));
+  app.use((req: Request, res: Response, next: NextFunction) => policyOf(req, deps.limiters)(req, res, next));
   app.post('/data_file', streamUpload(deps.db));
 
   app.use(

@@ -2,7 +2,7 @@
 // runs, on PostgreSQL (a database of its own for this run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
-import { backends, bruteForce, Client, cutOf, randomMatrix, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import { backends, bruteForceMaxCut, Client, cutValue, randomMatrix, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
 
 describe.each(await backends())('on %s', (_name, backend) => {
   let server: Running;
@@ -36,7 +36,7 @@ describe.each(await backends())('on %s', (_name, backend) => {
       expect(job.status).toBe('FINISHED');
       expect(Object.keys(job.executions)).toEqual(['exact']);
       expect(job.executions.exact.data).toMatchObject({ cut_value: 53, optimal: true });
-      expect(cutOf(sixNodes.adj_matrix, job.executions.exact.data.partition)).toBe(53);
+      expect(cutValue(sixNodes.adj_matrix, job.executions.exact.data.partition)).toBe(53);
       expect(job.end_at).not.toBe('');
       expect(job.input).toEqual({ mode: 'inline', bytes: Buffer.byteLength(JSON.stringify(sixNodes)) });
       expect(job.summary).toEqual({ total: 1, pending: 0, running: 0, succeeded: 1, failed: 0, cancelled: 0 });
@@ -53,7 +53,7 @@ describe.each(await backends())('on %s', (_name, backend) => {
       expect(Object.keys(job.executions).sort()).toEqual(['exact', 'local-search']);
       for (const e of Object.values<any>(job.executions)) {
         expect(e.status).toBe('SUCCESS');
-        expect(cutOf(sixNodes.adj_matrix, e.data.partition)).toBe(e.data.cut_value);
+        expect(cutValue(sixNodes.adj_matrix, e.data.partition)).toBe(e.data.cut_value);
       }
       expect(job.executions['local-search'].data.cut_value).toBe(53);
       expect(job.executions['local-search'].data.optimal).toBe(false);
@@ -65,8 +65,8 @@ describe.each(await backends())('on %s', (_name, backend) => {
       for (const [i, id] of ids.entries()) {
         const job = await alice.waitFor(id);
         const data = job.executions.exact.data;
-        expect(data.cut_value).toBeCloseTo(bruteForce(matrices[i]!), 9);
-        expect(cutOf(matrices[i]!, data.partition)).toBeCloseTo(data.cut_value, 9);
+        expect(data.cut_value).toBeCloseTo(bruteForceMaxCut(matrices[i]!), 9);
+        expect(cutValue(matrices[i]!, data.partition)).toBeCloseTo(data.cut_value, 9);
       }
     });
   });

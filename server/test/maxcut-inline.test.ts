@@ -1,8 +1,8 @@
-// Tests for the inline max-cut input (graphFromInline): the contract example, the diagonal and zero weights,
+// Tests for the inline max-cut input (graphFromInline, and checkInline which runs its checks only): the contract example, the diagonal and zero weights,
 // shape, finiteness and symmetry errors with their pointers, and the speed of a dense matrix.
 import { describe, expect, it } from 'vitest';
 import { cutValue } from '../src/maxcut/graph.ts';
-import { graphFromInline } from '../src/maxcut/inline.ts';
+import { checkInline, graphFromInline } from '../src/maxcut/inline.ts';
 import { canonical, EXAMPLE, EXAMPLE_CUT, EXAMPLE_PARTITION, inputError, pointers, random, withRow } from './support/maxcut-fixtures.ts';
 
 describe('graphFromInline', () => {
@@ -18,6 +18,16 @@ describe('graphFromInline', () => {
     const graph = graphFromInline({ num_nodes: 3, adj_matrix: [[9, -1.5, 0], [-1.5, 4, 2e-3], [0, 2e-3, -7]] });
     expect(graph.edges).toBe(2);
     expect(canonical(graph)).toBe('0 1 -1.5\n1 2 0.002');
+  });
+
+  it('checkInline runs the same checks without building the graph', async () => {
+    expect(checkInline(EXAMPLE)).toBe(6);
+    const bad = { num_nodes: 6, adj_matrix: withRow(EXAMPLE.adj_matrix, 2, [6, 4, 0, 6, 5]) };
+    const checked = await inputError(() => checkInline(bad));
+    const built = await inputError(() => graphFromInline(bad));
+    expect({ message: checked.message, errors: checked.errors }).toEqual({ message: built.message, errors: built.errors });
+    const asymmetric = { num_nodes: 2, adj_matrix: [[0, 1], [2, 0]] };
+    expect((await inputError(() => checkInline(asymmetric))).errors).toEqual((await inputError(() => graphFromInline(asymmetric))).errors);
   });
 
   it('accepts a single node', () => {

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, cutOf, freshPostgres, randomMatrix, users } from './support/server.ts';
+import { Client, cutValue, freshPostgres, randomMatrix, users } from './support/server.ts';
 
 const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
 const database = await freshPostgres();
@@ -87,7 +87,7 @@ describe.skipIf('skip' in database)('two API processes and two workers on one Po
       expect(job.status, JSON.stringify(job)).toBe('FINISHED');
       for (const execution of Object.values<any>(job.executions)) {
         expect(execution.status).toBe('SUCCESS');
-        expect(cutOf(matrix, execution.data.partition)).toBeCloseTo(execution.data.cut_value, 9);
+        expect(cutValue(matrix, execution.data.partition)).toBeCloseTo(execution.data.cut_value, 9);
       }
     }
     const { rows } = await db.query(`SELECT status, count(*)::int AS n, max(attempts) AS attempts FROM executions GROUP BY status`);

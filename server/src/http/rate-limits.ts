@@ -21,7 +21,8 @@ function limiter(name: string, policy: RateLimit, key: (req: Request) => string)
   });
 }
 
-const passThrough: RequestHandler = (_req, _res, next) => next();
+/** A policy that counts nothing (health checks, and every policy when rate limiting is off). */
+export const passThrough: RequestHandler = (_req, _res, next) => next();
 
 export interface Limiters {
   login: RequestHandler;

@@ -27,6 +27,16 @@ export const SYMMETRIC_MESSAGE = 'adj_matrix must be symmetric.';
  * symmetric; the diagonal is ignored (a self-loop never crosses a cut), and so are zero weights.
  */
 export function graphFromInline(body: MaxCutInlineInput): Graph {
+  const { n, offsets } = checked(body);
+  return fill(body.adj_matrix, n, offsets);
+}
+
+/** The checks of graphFromInline without building the graph (accepting a job needs only these): the node count. */
+export function checkInline(body: MaxCutInlineInput): number {
+  return checked(body).n;
+}
+
+function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array } {
   const n = body.num_nodes;
   const matrix = body.adj_matrix;
   if (!Number.isInteger(n) || n < 1) {
@@ -44,7 +54,7 @@ export function graphFromInline(body: MaxCutInlineInput): Graph {
 
   const offsets = rowCounts(matrix, n);
   checkSymmetric(matrix, n);
-  return fill(matrix, n, offsets);
+  return { n, offsets };
 }
 
 // Separate functions, so that the engine optimises each loop on its own.

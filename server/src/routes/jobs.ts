@@ -5,7 +5,7 @@ import type { AppDeps } from '../app.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { renderJob } from '../jobs/render.ts';
 import { terminalJob } from '../jobs/status.ts';
-import { graphFromInline } from '../maxcut/inline.ts';
+import { checkInline } from '../maxcut/inline.ts';
 import { InputError } from '../maxcut/input-error.ts';
 import { readDataFile } from '../store/data-files.ts';
 import { createJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
@@ -90,7 +90,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       const raw = (req as Request & { rawBody?: Buffer }).rawBody!;
       let numNodes: number;
       try {
-        numNodes = graphFromInline(body as { num_nodes: number; adj_matrix: number[][] }).n;
+        numNodes = checkInline(body as { num_nodes: number; adj_matrix: number[][] });
       } catch (error) {
         if (error instanceof InputError) throw new HttpProblem('invalid_input', error.message, { errors: error.errors });
         throw error;

@@ -6,6 +6,9 @@ import { pino } from 'pino';
 import { readConfig } from '../../src/config.ts';
 import { type Running, startServer } from '../../src/main.ts';
 
+// Reference computations over the contract's dense matrix, shared with the contract suite.
+export { bruteForceMaxCut, cutValue } from '../../../test/contract/maxcut.ts';
+
 export const users = { alice: 'alice-password-1', bob: 'bob-password-2' };
 export const jwtSecret = 'test-secret-that-is-at-least-32-bytes-long!';
 
@@ -142,20 +145,6 @@ export const sixNodes = {
   adj_matrix: [[0, 3, 6, 7, 3, 0], [3, 0, 4, 5, 8, 9], [6, 4, 0, 6, 5, 7], [7, 5, 6, 0, 8, 0], [3, 8, 5, 8, 0, 0], [0, 9, 7, 0, 0, 0]],
 };
 export const sixNodesEdgeList = '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
-
-/** The cut of a partition, over a dense matrix (upper triangle). */
-export function cutOf(matrix: number[][], partition: number[]): number {
-  let cut = 0;
-  for (let i = 0; i < matrix.length; i++) for (let j = i + 1; j < matrix.length; j++) if (partition[i] !== partition[j]) cut += matrix[i]![j]!;
-  return cut;
-}
-
-export function bruteForce(matrix: number[][]): number {
-  let best = -Infinity;
-  const n = matrix.length;
-  for (let mask = 0; mask < 1 << (n - 1); mask++) best = Math.max(best, cutOf(matrix, Array.from({ length: n }, (_, i) => (i === 0 ? 0 : (mask >> (i - 1)) & 1))));
-  return best;
-}
 
 /** A random symmetric matrix with some negative and fractional weights. */
 export function randomMatrix(n: number, seed: number): number[][] {
