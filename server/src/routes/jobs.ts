@@ -83,7 +83,6 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
           errors: [{ pointer: '/data_file_identifier', detail: `uploaded for use case "${file.problem_id}"` }],
         });
       }
-      if (file.status === 'INVALID') throw new HttpProblem('data_file_invalid', `Data file ${id} failed validation; see GET /data_file/${id}.`);
       executions = executionsFor(bodySolvers ?? querySolvers, file.num_nodes, bodyLimit ?? query.time_limit_seconds);
       job = { owner: req.user, problemId, inputMode: 'data_file', dataFileId: id, inputBytes: file.bytes, input: null, executions, maxActiveJobs: config.maxActiveJobs };
     } else {

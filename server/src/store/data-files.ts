@@ -4,7 +4,7 @@ import type { ProblemBody } from '../http/problems.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { Database } from './database.ts';
 import { page, type PageFilter } from './pages.ts';
-import { settleJob } from './jobs.ts';
+import { settleJob, workChannel } from './jobs.ts';
 
 export interface DataFileRow {
   owner: string;
@@ -111,7 +111,7 @@ export async function recordValidation(db: Database, owner: string, id: string, 
         `UPDATE data_files SET status = 'READY', format = $3, num_nodes = $4, num_edges = $5, validated_at = now() WHERE owner = $1 AND id = $2 AND status = 'PROCESSING'`,
         [owner, id, validation.format, validation.numNodes, validation.numEdges],
       );
-      await tx.query(`SELECT pg_notify('jes_work', $1)`, [id]);
+      await tx.query('SELECT pg_notify($1, $2)', [workChannel, id]);
     }
   });
 }

@@ -172,6 +172,7 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
     await tx.query('UPDATE jobs SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = $1', [id]);
     await tx.query(`UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING'`, [id]);
     await settleJob(tx, id);
+    // Announced even when the status stays RUNNING: the workers running it learn of the cancel at once.
     await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
     return (await readJob(tx, owner, id))!;
   });

@@ -3,7 +3,7 @@
 // worker that lost its lease (it stalled or died) cannot record anything: each execution ends exactly once.
 import { problemBody, type ProblemBody } from '../http/problems.ts';
 import type { Database } from './database.ts';
-import { settleJob } from './jobs.ts';
+import { settleJob, workChannel } from './jobs.ts';
 
 export interface Claimed {
   job_id: string;
@@ -81,7 +81,7 @@ export async function requeueExpired(db: Database): Promise<number> {
       [maxAttempts, JSON.stringify(error)],
     );
     for (const jobId of new Set(expired.map((e) => e.job_id))) await settleJob(tx, jobId);
-    await tx.query(`SELECT pg_notify('jes_work', '')`);
+    await tx.query('SELECT pg_notify($1, $2)', [workChannel, '']);
     return expired.length;
   });
 }
@@ -136,6 +136,6 @@ export async function release(db: Database, worker: string): Promise<void> {
       [worker],
     );
     for (const jobId of new Set(rows.map((r) => r.job_id))) await settleJob(tx, jobId);
-    if (rows.length) await tx.query(`SELECT pg_notify('jes_work', '')`);
+    if (rows.length) await tx.query('SELECT pg_notify($1, $2)', [workChannel, '']);
   });
 }
