@@ -1,0 +1,99 @@
+// `createJesClient`: openapi-fetch over the contract's `paths`, a session that logs in lazily, and one
+// helper per operation resolving to `{ data } | { error }`.
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from './generated/openapi.ts';
+import { pages } from './pages.ts';
+import { inOrder, settle, unwrap } from './result.ts';
+import { type Credentials, Session } from './session.ts';
+import { MAX_INLINE_BYTES, type StartedJob, type StartJobOptions, startJob } from './start-job.ts';
+import type { DataFile, DataFileInput, DataFileStatus, Health, Job, JobOutput, JobStatus, LoginResponse, Page, ProblemId, ProblemInputs, Result, UseCase } from './types.ts';
+import { uploadDataFile, type UploadOptions } from './upload.ts';
+import { type WaitOptions, waitForJob } from './wait.ts';
+
+export interface JesClientOptions {
+  /** The service's URL, for example `http://localhost:3000` (the sandbox: `http://localhost:4010`). */
+  baseUrl: string;
+  /** Credentials for logging in lazily, and again once when the token is refused. */
+  username?: string;
+  password?: string;
+  /** A token obtained earlier (used as is; with credentials too, renewed when refused). */
+  token?: string;
+  /** The `fetch` to send requests with (default: the global one). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Inline bodies of this many bytes or more are uploaded as data files (default 4 MiB, the contract's limit). */
+  maxInlineBytes?: number;
+}
+
+export interface ListQuery<S> {
+  status?: S;
+  problemId?: string;
+  /** Page size, 1 to 100 (default 20). */
+  limit?: number;
+}
+
+export interface JesClient {
+  /** The underlying openapi-fetch client, typed by the contract, for anything the helpers do not cover. */
+  readonly api: Client<paths>;
+  /** The bearer token in use, once logged in. */
+  readonly token: string | undefined;
+  login(credentials?: Credentials): Promise<Result<LoginResponse>>;
+  health(): Promise<Result<Health>>;
+  listProblems(): Promise<Result<UseCase[]>>;
+  getProblem(problemId: string): Promise<Result<UseCase>>;
+  /** Starts a job; an input whose inline body would reach the limit is uploaded as a data file first. */
+  startJob<P extends ProblemId>(problemId: P, input: ProblemInputs[P] | DataFileInput, options?: StartJobOptions): Promise<Result<StartedJob>>;
+  /** The job; with `wait` (seconds) a long poll that answers when its status changes. */
+  getJob(jobId: string, options?: { wait?: number; signal?: AbortSignal }): Promise<Result<Job>>;
+  listJobs(query?: ListQuery<JobStatus>): AsyncGenerator<Result<Page<Job>>, void, undefined>;
+  waitForJob(jobId: string, options?: WaitOptions): Promise<Result<Job>>;
+  getOutput(jobId: string): Promise<Result<JobOutput>>;
+  cancelJob(jobId: string): Promise<Result<Job>>;
+  uploadDataFile(options: UploadOptions): Promise<Result<DataFile>>;
+  getDataFile(identifier: string): Promise<Result<DataFile>>;
+  deleteDataFile(identifier: string): Promise<Result<{ deleted: string }>>;
+  listDataFiles(query?: ListQuery<DataFileStatus>): AsyncGenerator<Result<Page<DataFile>>, void, undefined>;
+}
+
+/** `query` without its undefined members (the contract's optional parameters may be absent, not undefined). */
+function listParams<S>(query: ListQuery<S>, startingAfter: string | undefined) {
+  const { status, problemId, limit } = query;
+  return {
+    ...(status !== undefined ? { status } : {}),
+    ...(problemId !== undefined ? { problem_id: problemId } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(startingAfter !== undefined ? { starting_after: startingAfter } : {}),
+  };
+}
+
+export function createJesClient(options: JesClientOptions): JesClient {
+  const { baseUrl, username, password, token, fetch, maxInlineBytes = MAX_INLINE_BYTES } = options;
+  const api = createClient<paths>({ baseUrl, ...(fetch ? { fetch } : {}) });
+  const session = new Session(api, username !== undefined && password !== undefined ? { username, password } : undefined, token);
+  const authed = session.authed.bind(session);
+
+  const getJob: JesClient['getJob'] = (jobId, { wait, signal } = {}) => authed(async () => settle(await api.GET('/job/{job_id}', {
+    params: { path: { job_id: jobId }, ...(wait !== undefined ? { header: { Prefer: `wait=${wait}` } } : {}) },
+    ...(signal ? { signal } : {}),
+  }), (data) => unwrap(data.job)));
+
+  return {
+    api,
+    get token() {
+      return session.token;
+    },
+    login: (credentials) => session.login(credentials),
+    health: async () => settle(await api.GET('/healthz'), (data) => data),
+    listProblems: () => authed(async () => settle(await api.GET('/problem'), (data) => inOrder(data.problem, data.ids))),
+    getProblem: (problemId) => authed(async () => settle(await api.GET('/problem/{problem_id}', { params: { path: { problem_id: problemId } } }), (data) => data)),
+    startJob: (problemId, input, startOptions) => startJob(api, session, maxInlineBytes, problemId, input, startOptions),
+    getJob,
+    listJobs: (query = {}) => pages((after) => authed(async () => settle(await api.GET('/job', { params: { query: listParams(query, after) } }), (data) => ({ items: inOrder(data.job, data.ids), hasMore: data.has_more })))),
+    waitForJob: (jobId, waitOptions) => waitForJob(getJob, jobId, waitOptions),
+    getOutput: (jobId) => authed(async () => settle(await api.GET('/job/{job_id}/output', { params: { path: { job_id: jobId } } }), (data) => data)),
+    cancelJob: (jobId) => authed(async () => settle(await api.POST('/job/{job_id}/cancel', { params: { path: { job_id: jobId } } }), (data) => unwrap(data.job))),
+    uploadDataFile: (uploadOptions) => uploadDataFile(api, session, uploadOptions),
+    getDataFile: (identifier) => authed(async () => settle(await api.GET('/data_file/{data_file_identifier}', { params: { path: { data_file_identifier: identifier } } }), (data) => unwrap(data.data_file))),
+    deleteDataFile: (identifier) => authed(async () => settle(await api.DELETE('/data_file/{data_file_identifier}', { params: { path: { data_file_identifier: identifier } } }), () => ({ deleted: identifier }))),
+    listDataFiles: (query = {}) => pages((after) => authed(async () => settle(await api.GET('/data_file', { params: { query: listParams(query, after) } }), (data) => ({ items: inOrder(data.data_file, data.ids), hasMore: data.has_more })))),
+  };
+}

@@ -1,0 +1,10 @@
+// @jes/client: the typed client of the Job Execution Service. Browser-compatible: it imports openapi-fetch
+// and nothing from node:. Node-only helpers (file paths, Node streams) are in `@jes/client/node`.
+export { createJesClient, type JesClient, type JesClientOptions, type ListQuery } from './client.ts';
+export type { paths, components } from './generated/openapi.ts';
+export { formatProblem, toProblem } from './result.ts';
+export type { Credentials } from './session.ts';
+export { MAX_INLINE_BYTES, type StartedJob, type StartJobOptions } from './start-job.ts';
+export type * from './types.ts';
+export type { UploadOptions } from './upload.ts';
+export { isTerminal, type WaitOptions } from './wait.ts';

@@ -1,0 +1,46 @@
+// The client's public types, named after the contract's schemas (client/src/generated/openapi.ts).
+import type { components } from './generated/openapi.ts';
+
+type Schemas = components['schemas'];
+
+/** An RFC 9457 problem with the contract's stable `code` (print it as `code: detail`). */
+export type Problem = Schemas['Problem'];
+export type JobStatus = Schemas['JobStatus'];
+export type ExecutionStatus = Schemas['ExecutionStatus'];
+export type Execution = Schemas['Execution'];
+export type UseCase = Schemas['UseCase'];
+export type SolverChoice = Schemas['SolverChoice'];
+export type MaxCutInput = Schemas['MaxCutInput'];
+export type MaxCutOutput = Schemas['MaxCutOutput'];
+export type JobOutput = Schemas['JobOutput'];
+export type LoginResponse = Schemas['LoginResponse'];
+export type Health = Schemas['Health'];
+export type DataFileStatus = Schemas['DataFileStatus'];
+
+/** A job as the contract describes it, with the id it is keyed by in the envelope. */
+export type Job = Schemas['Job'] & { id: string };
+/** A data file as the contract describes it, with its identifier (the SHA-1 of its bytes). */
+export type DataFile = Schemas['DataFile'] & { id: string };
+
+/** Each use case's inline input: `startJob('maxcut', input)` takes a `MaxCutInput` and nothing else. */
+export interface ProblemInputs {
+  maxcut: MaxCutInput;
+}
+export type ProblemId = keyof ProblemInputs;
+
+/** A job's input given as an uploaded data file instead of inline. */
+export interface DataFileInput {
+  data_file_identifier: string;
+}
+
+/**
+ * What every helper resolves to: the data, or the problem the API answered with. HTTP errors never
+ * throw; a network failure or an aborted signal rejects as `fetch` does.
+ */
+export type Result<T> = { data: T; error?: undefined; response: Response } | { data?: undefined; error: Problem; response: Response };
+
+/** One page of a listing, in the service's order (newest first). */
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+}

@@ -1,0 +1,44 @@
+// Uploading a data file (POST /data_file, multipart): a Blob or text goes as FormData, a stream as a
+// streamed multipart body. The service detects the format (the inline JSON shape or an edge list).
+import type { Client } from 'openapi-fetch';
+import type { paths } from './generated/openapi.ts';
+import { type ByteStream, streamingMultipart } from './multipart.ts';
+import { settle, unwrap } from './result.ts';
+import type { Session } from './session.ts';
+import type { DataFile, ProblemId, Result } from './types.ts';
+
+export interface UploadOptions {
+  problemId: ProblemId;
+  /** The bytes: a Blob (a browser File, Node's `openAsBlob`), text, or a stream of bytes (sent once). */
+  file: Blob | string | ByteStream;
+  /** A name for the file, for example its file name. */
+  name: string;
+  description?: string;
+}
+
+type UploadBody = paths['/data_file']['post']['requestBody']['content']['multipart/form-data'];
+
+/**
+ * Uploads a data file; resolves to its record (`PROCESSING` until the service has validated it). A
+ * stream cannot be sent twice, so a stream upload refused with `invalid_token` is returned, not retried.
+ */
+export function uploadDataFile(api: Client<paths>, session: Session, options: UploadOptions): Promise<Result<DataFile>> {
+  const { problemId, file, name, description } = options;
+  const fields: Record<string, string> = { problem_id: problemId, name, ...(description !== undefined ? { description } : {}) };
+  // openapi-fetch types the body from the contract (the file as a string); the serializer sends the real one.
+  const post = (body: BodyInit, init: { headers?: Record<string, string>; duplex?: 'half' } = {}) =>
+    api.POST('/data_file', { body: { ...fields, file: name } as UploadBody, bodySerializer: () => body, ...init }).then((answer) => settle(answer, (data) => unwrap(data.data_file)));
+
+  if (typeof file === 'string' || file instanceof Blob) {
+    return session.authed(() => {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(fields)) form.set(key, value);
+      form.set('file', typeof file === 'string' ? new Blob([file]) : file, name);
+      return post(form);
+    });
+  }
+  return session.authed(() => {
+    const { body, contentType } = streamingMultipart(fields, 'file', name, file);
+    return post(body, { headers: { 'Content-Type': contentType }, duplex: 'half' });
+  }, { replayable: false });
+}
