@@ -1,0 +1,46 @@
+// jes submit <problem> <file> [--solver …] [--time-limit …] [--wait]: JSON under the inline limit goes
+// inline; an edge list, or JSON at the limit or above, is uploaded as a data file and the job started from it.
+import { Argument, type Command } from 'commander';
+import { MAX_INLINE_BYTES, type MaxCutInput, type StartJobOptions, type StartedJob } from '../../index.ts';
+import { collect, positiveNumber } from '../arguments.ts';
+import { context } from '../context.ts';
+import { must, usageError } from '../errors.ts';
+import { fileSize, looksLikeJson, readJson, uploadFromPath } from '../files.ts';
+import { waitAndShow } from './jobs.ts';
+
+export const problemIds = ['maxcut'] as const;
+
+export function submitCommand(program: Command): void {
+  program
+    .command('submit')
+    .description('start a job from a graph file: JSON ({"num_nodes", "adj_matrix"}) or an edge list (Gset/rudy: "n m", then "i j w" lines)')
+    .addArgument(new Argument('<problem>', 'the use case').choices(problemIds))
+    .argument('[file]', 'the input, for example graph.json or G22.txt')
+    .option('--data-file <identifier>', 'start from a data file uploaded before, instead of a file')
+    .option('--solver <name>', 'a solver to run; repeat for several (default: the service chooses for the input)', collect)
+    .option('--time-limit <seconds>', 'the time limit of each solver run', positiveNumber)
+    .option('--wait', 'then wait for the job, showing its progress, and show its result')
+    .action(async (problemId: (typeof problemIds)[number], file: string | undefined, options: { dataFile?: string; solver?: string[]; timeLimit?: number; wait?: boolean }, command: Command) => {
+      const ctx = context(command);
+      if ((file === undefined) === (options.dataFile === undefined)) throw usageError('give either a file or --data-file <identifier>');
+      const client = await ctx.client();
+      const startOptions: StartJobOptions = { ...(options.solver ? { solvers: options.solver } : {}), ...(options.timeLimit !== undefined ? { timeLimitSeconds: options.timeLimit } : {}) };
+      let started: StartedJob;
+      if (file === undefined) {
+        started = must(await client.startJob(problemId, { data_file_identifier: options.dataFile! }, startOptions));
+      } else if ((await fileSize(file)) < MAX_INLINE_BYTES && (await looksLikeJson(file))) {
+        started = must(await client.startJob(problemId, (await readJson(file)) as MaxCutInput, startOptions));
+      } else {
+        const dataFile = await uploadFromPath(client, problemId, file);
+        started = { ...must(await client.startJob(problemId, { data_file_identifier: dataFile.id }, startOptions)), dataFile };
+      }
+      const how = started.dataFile ? `${started.dataFile.name} uploaded as data file ${started.dataFile.id}` : file === undefined ? `data file ${options.dataFile}` : 'input inline';
+      if (options.wait) {
+        if (!ctx.json) process.stderr.write(`Started job ${started.id} (${problemId}, ${how}).\n`);
+        await waitAndShow(ctx, client, started.id);
+        return;
+      }
+      ctx.print({ job: started.id, detail: started.detail, ...(started.dataFile ? { data_file: started.dataFile } : {}) },
+        () => `Started job ${started.id} (${problemId}, ${how}).\nFollow it with: jes wait ${started.id}\n`);
+    });
+}

@@ -1,0 +1,48 @@
+// What every command needs: the service URL (--base-url, --sandbox, JES_BASE_URL, else the local server),
+// --json, and a client carrying the token (JES_TOKEN, else the one `jes login` stored for that URL).
+import type { Command } from 'commander';
+import { createJesClient, type JesClient } from '../index.ts';
+import { ExitError, exitCodes } from './errors.ts';
+import { json } from './format.ts';
+import { readToken } from './token-store.ts';
+
+export const defaultBaseUrl = 'http://localhost:3000';
+export const sandboxUrl = () => `http://localhost:${process.env.SANDBOX_PORT || 4010}`;
+
+export interface GlobalOptions {
+  baseUrl?: string;
+  sandbox?: boolean;
+  json?: boolean;
+}
+
+export interface Context {
+  baseUrl: string;
+  json: boolean;
+  /** Prints `human()` for people, or `data` as JSON with --json. */
+  print(data: unknown, human: () => string): void;
+  /** A client with the token for this URL; an ExitError (`missing_token`) when there is none. */
+  client(): Promise<JesClient>;
+}
+
+/** --base-url, else --sandbox, else $JES_BASE_URL, else the local server; without a trailing slash. */
+export function baseUrlOf(options: GlobalOptions): string {
+  return (options.baseUrl ?? (options.sandbox ? sandboxUrl() : process.env.JES_BASE_URL || defaultBaseUrl)).replace(/\/+$/, '');
+}
+
+export function context(command: Command): Context {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  const baseUrl = baseUrlOf(options);
+  const asJson = options.json ?? false;
+  return {
+    baseUrl,
+    json: asJson,
+    print(data, human) {
+      process.stdout.write(asJson ? json(data) : human());
+    },
+    async client() {
+      const token = process.env.JES_TOKEN || (await readToken(baseUrl))?.token;
+      if (!token) throw new ExitError(`missing_token: not logged in to ${baseUrl}`, exitCodes.problem, 'log in with: jes login --username NAME (or set JES_TOKEN)');
+      return createJesClient({ baseUrl, token });
+    },
+  };
+}
