@@ -36,7 +36,7 @@ function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | n
         return { solver, params: c.params ?? {} };
       })
     : // The size of a data file still being validated is unknown: run what works for any size.
-      (numNodes === null ? [solverByName('local-search')!] : defaultSolvers({ n: numNodes })).map((solver) => ({ solver, params: {} }));
+      defaultSolvers({ n: numNodes ?? Infinity }).map((solver) => ({ solver, params: {} }));
   return chosen.map(({ solver, params }) => ({
     solver: solver.name,
     params,

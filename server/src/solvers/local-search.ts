@@ -142,7 +142,7 @@ export const localSearch: Solver = {
   name: 'local-search',
   description: 'Randomised one-flip local search with restarts until the time limit; any size.',
   exact: false,
-  default: true,
+  default: false,
   defaultTimeLimitSeconds: 10,
   solve,
 };

@@ -1,0 +1,44 @@
+// Runs a heuristic search on the kernel that maxcut/reduce.ts leaves, and maps its answer back: progress
+// and the result are in terms of the whole graph. A graph the reductions solve outright (no edge left in
+// the kernel) comes back at once, proven optimal.
+import type { Graph } from '../maxcut/graph.ts';
+import { cutValue } from '../maxcut/graph.ts';
+import { reduceGraph } from '../maxcut/reduce.ts';
+import type { SolveOptions, SolveResult } from './solver.ts';
+
+/** What a search over the kernel returns. */
+export interface Found {
+  side: Uint8Array;
+  /** performance.now() when it found `side`. */
+  foundAt: number;
+  iterations: number;
+}
+
+/** A search over a graph with at least one edge; it calls `report(cut)` when it finds a better cut. */
+export type Search = (graph: Graph, options: SolveOptions, report: (cut: number) => void) => Found;
+
+export function solveReduced(graph: Graph, options: SolveOptions, search: Search): SolveResult {
+  const start = performance.now();
+  const reduction = reduceGraph(graph);
+  const { kernel, offset } = reduction;
+  const report = (cut: number): void => {
+    const seconds = (performance.now() - start) / 1000;
+    options.onProgress?.({ bestValue: cut + offset, foundAtSeconds: seconds, elapsedSeconds: seconds });
+  };
+  if (kernel.edges === 0) {
+    const partition = reduction.expand(new Uint8Array(kernel.n));
+    const value = cutValue(graph, partition);
+    report(0);
+    return { cutValue: value, partition, optimal: true, upperBound: value, iterations: 0, timeToBestSeconds: (performance.now() - start) / 1000 };
+  }
+  const remaining = options.maxIterations === undefined ? { ...options, timeLimitSeconds: Math.max(0, options.timeLimitSeconds - (performance.now() - start) / 1000) } : options;
+  const found = search(kernel, remaining, report);
+  const partition = reduction.expand(found.side);
+  return {
+    cutValue: cutValue(graph, partition),
+    partition,
+    optimal: false,
+    iterations: found.iterations,
+    timeToBestSeconds: Math.max(0, found.foundAt - start) / 1000,
+  };
+}
