@@ -66,7 +66,8 @@ export function startServer(env: Record<string, string> = {}): Promise<Started> 
   }, /listening on (http:\/\/\S+)/, 'the reference server');
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on (just now). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
