@@ -1,5 +1,6 @@
 // jes submit <problem> <file> [--solver …] [--time-limit …] [--wait]: JSON under the inline limit goes
 // inline; an edge list, or JSON at the limit or above, is uploaded as a data file and the job started from it.
+import { basename } from 'node:path';
 import { Argument, type Command } from 'commander';
 import { MAX_INLINE_BYTES, type MaxCutInput, type StartJobOptions, type StartedJob } from '../../index.ts';
 import { collect, positiveNumber } from '../arguments.ts';
@@ -26,15 +27,18 @@ export function submitCommand(program: Command): void {
       const client = await ctx.client();
       const startOptions: StartJobOptions = { ...(options.solver ? { solvers: options.solver } : {}), ...(options.timeLimit !== undefined ? { timeLimitSeconds: options.timeLimit } : {}) };
       let started: StartedJob;
+      let how: string;
       if (file === undefined) {
         started = must(await client.startJob(problemId, { data_file_identifier: options.dataFile! }, startOptions));
+        how = `data file ${options.dataFile}`;
       } else if ((await fileSize(file)) < MAX_INLINE_BYTES && (await looksLikeJson(file))) {
         started = must(await client.startJob(problemId, (await readJson(file)) as MaxCutInput, startOptions));
+        how = started.dataFile ? `${basename(file)} uploaded as data file ${started.dataFile.id}` : 'input inline';
       } else {
         const dataFile = await uploadFromPath(client, problemId, file);
         started = { ...must(await client.startJob(problemId, { data_file_identifier: dataFile.id }, startOptions)), dataFile };
+        how = `${basename(file)} uploaded as data file ${dataFile.id}`;
       }
-      const how = started.dataFile ? `${started.dataFile.name} uploaded as data file ${started.dataFile.id}` : file === undefined ? `data file ${options.dataFile}` : 'input inline';
       if (options.wait) {
         if (!ctx.json) process.stderr.write(`Started job ${started.id} (${problemId}, ${how}).\n`);
         await waitAndShow(ctx, client, started.id);

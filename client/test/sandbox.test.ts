@@ -1,0 +1,69 @@
+// The client and the command line against the sandbox: Prism (spawned) serving the contract's examples.
+// Prism checks each request against the contract, so these also show the client sends valid requests.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJesClient, type JesClient } from '../src/index.ts';
+import { configHome, jes } from './support/cli.ts';
+import { gsetFile, sixNodes, sixNodesEdgeList } from './support/graphs.ts';
+import { type Started, startSandbox } from './support/processes.ts';
+import { blockAfter, runBash } from './support/readme.ts';
+
+let sandbox: Started;
+let client: JesClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  client = createJesClient({ baseUrl: sandbox.url, username: 'anyone', password: 'any-password' });
+});
+afterAll(() => sandbox?.stop());
+
+describe('the library against the sandbox', () => {
+  it('logs in, starts the example job, waits for it and reads the cut 53', async () => {
+    expect((await client.listProblems()).data?.map((u) => u.id)).toEqual(['maxcut']);
+    const started = await client.startJob('maxcut', sixNodes, { solvers: ['exact', 'local-search'], timeLimitSeconds: 5 });
+    expect(started.data).toEqual({ id: 'K7Q2M9X4TB1R', detail: 'Job created' });
+    const ended = await client.waitForJob(started.data!.id);
+    expect(ended.data).toMatchObject({ id: 'K7Q2M9X4TB1R', status: 'FINISHED' });
+    expect((await client.getOutput('K7Q2M9X4TB1R')).data?.outputs.exact?.cut_value).toBe(53);
+  });
+
+  it('uploads a data file, starts a job from it, lists, cancels', async () => {
+    const upload = await client.uploadDataFile({ problemId: 'maxcut', file: sixNodesEdgeList, name: 'six-nodes.txt' });
+    expect(upload.data?.id).toBe('d6e02699b78918a5032ec7a872e2de7800c3a15a');
+    const started = await client.startJob('maxcut', { data_file_identifier: upload.data!.id }, { solvers: [{ name: 'local-search', params: { seed: 42 } }] });
+    expect(started.data?.id).toBe('K7Q2M9X4TB1R');
+    const page = (await client.listJobs().next()).value;
+    expect(page?.data).toMatchObject({ items: [{ id: 'P3WZ8N5C2V0H' }, { id: 'K7Q2M9X4TB1R' }], hasMore: false });
+    expect((await client.cancelJob('P3WZ8N5C2V0H')).data?.cancel_requested_at).toEqual(expect.any(String));
+  });
+
+  it("answers a request the contract refuses with the sandbox's problem", async () => {
+    const result = await client.getJob('not-an-id');
+    expect(result.error).toMatchObject({ status: 400, code: 'invalid_request' });
+    expect(result.response.headers.get('sl-violations')).toContain('job_id');
+  });
+});
+
+describe('the command line against the sandbox', () => {
+  it('jes --sandbox logs in and submits with --wait (SANDBOX_PORT names the port)', async () => {
+    const env = { XDG_CONFIG_HOME: configHome(), SANDBOX_PORT: new URL(sandbox.url).port };
+    const graph = join(env.XDG_CONFIG_HOME, 'triangle.txt');
+    writeFileSync(graph, '3 3\n1 2 1\n2 3 1\n1 3 1\n');
+    expect((await jes(['--sandbox', 'login', '--username', 'anyone', '--password-stdin'], env, 'x')).code).toBe(0);
+    const run = await jes(['--sandbox', 'submit', 'maxcut', graph, '--wait'], env);
+    expect(run.stderr).toMatch(/^Started job K7Q2M9X4TB1R \(maxcut, triangle.txt uploaded as data file d6e02699b78918a5032ec7a872e2de7800c3a15a\)\./);
+    expect(run.stdout).toMatch(/^exact +SUCCESS +0\.002 s +53 +yes/m);
+    expect(run.code).toBe(0);
+  });
+
+  const g22 = gsetFile('G22.txt');
+  const skip = 'skip' in g22 ? ` (skipped: ${g22.skip})` : '';
+  it.skipIf(skip)(`the README's walkthrough runs as written${skip}`, async () => {
+    const script = blockAfter('tested: cli-walkthrough', 'sh').replace('../shared/data/gset/G22.txt', (g22 as { path: string }).path);
+    const run = await runBash(script, { JES_BASE_URL: sandbox.url, XDG_CONFIG_HOME: configHome() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Status +FINISHED$/m);
+    expect(run.stdout).toMatch(/^exact +53 +yes +53 /m);
+  });
+});
