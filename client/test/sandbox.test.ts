@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJesClient, type JesClient } from '../src/index.ts';
 import { configHome, jes } from './support/cli.ts';
-import { gsetFile, sixNodes, sixNodesEdgeList } from './support/graphs.ts';
+import { sixNodes, sixNodesEdgeList } from './support/graphs.ts';
 import { type Started, startSandbox } from './support/processes.ts';
-import { blockAfter, runBash } from './support/readme.ts';
+import { runBash, walkthrough } from './support/readme.ts';
 
 let sandbox: Started;
 let client: JesClient;
@@ -57,11 +57,10 @@ describe('the command line against the sandbox', () => {
     expect(run.code).toBe(0);
   });
 
-  const g22 = gsetFile('G22.txt');
-  const skip = 'skip' in g22 ? ` (skipped: ${g22.skip})` : '';
+  const walk = walkthrough();
+  const skip = walk.skip ? ` (skipped: ${walk.skip})` : '';
   it.skipIf(skip)(`the README's walkthrough runs as written${skip}`, async () => {
-    const script = blockAfter('tested: cli-walkthrough', 'sh').replace('../shared/data/gset/G22.txt', (g22 as { path: string }).path);
-    const run = await runBash(script, { JES_BASE_URL: sandbox.url, XDG_CONFIG_HOME: configHome() });
+    const run = await runBash(walk.script!, { JES_BASE_URL: sandbox.url, XDG_CONFIG_HOME: configHome() });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Status +FINISHED$/m);
     expect(run.stdout).toMatch(/^exact +53 +yes +53 /m);

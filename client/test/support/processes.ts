@@ -6,8 +6,16 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const repoRoot = join(import.meta.dirname, '../../..');
-export const users = { alice: 'alice-password-1', bob: 'bob-password-2', demo: 'correct-horse-battery-staple' };
+export const users = { alice: 'alice-password-1', bob: 'bob-password-2', carol: 'carol-password-3', demo: 'correct-horse-battery-staple' };
 export const jwtSecret = 'client-tests-secret-that-is-at-least-32-bytes';
+
+/** The URLs of the servers a test file started (filled in by its beforeAll, read by the suites' tests). */
+export interface Servers {
+  /** No rate limits. */
+  main: string;
+  /** A `default` quota of 2 requests per second per user. */
+  rateLimited: string;
+}
 
 export interface Started {
   url: string;

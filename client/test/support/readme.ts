@@ -1,8 +1,9 @@
 // The runnable parts of client/README.md: the quick start (its ts block) and the command-line walkthrough.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Run } from './cli.ts';
+import { gsetFile } from './graphs.ts';
 import { repoRoot } from './processes.ts';
 
 export const readme = readFileSync(join(repoRoot, 'client/README.md'), 'utf8');
@@ -28,4 +29,15 @@ export function runBash(script: string, env: Record<string, string>): Promise<Ru
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
+}
+
+/**
+ * The README's command-line walkthrough as a bash script (with G22's path where Gset is here), or why it
+ * cannot run here: it needs bash, jq and Gset's G22.
+ */
+export function walkthrough(): { script: string; skip?: undefined } | { script?: undefined; skip: string } {
+  const g22 = gsetFile('G22.txt');
+  if ('skip' in g22) return g22;
+  for (const tool of ['bash', 'jq']) if (spawnSync(tool, ['--version']).error) return { skip: `no ${tool} on PATH (apt-get install ${tool})` };
+  return { script: blockAfter('tested: cli-walkthrough', 'sh').replace('../shared/data/gset/G22.txt', g22.path) };
 }

@@ -1,0 +1,25 @@
+// Everything that needs the reference server, in one file so that the servers start once: the server
+// (spawned through its command line, never imported) and a second one with a tiny rate limit, started
+// side by side. Each suite lives in suites/.
+import { afterAll, beforeAll } from 'vitest';
+import { type Servers, type Started, startServer } from './support/processes.ts';
+import { cliSuite } from './suites/cli.ts';
+import { clientSuite } from './suites/client.ts';
+import { dataFilesSuite } from './suites/data-files.ts';
+import { readmeSuite } from './suites/readme.ts';
+import { waitingSuite } from './suites/waiting.ts';
+
+const servers: Servers = { main: '', rateLimited: '' };
+let started: Started[] = [];
+
+beforeAll(async () => {
+  started = await Promise.all([startServer(), startServer({ JES_RATE_LIMITS: 'default=2/1' })]);
+  [servers.main, servers.rateLimited] = started.map((s) => s.url) as [string, string];
+});
+afterAll(() => Promise.all(started.map((s) => s.stop())));
+
+clientSuite(servers);
+waitingSuite(servers);
+dataFilesSuite(servers);
+cliSuite(servers);
+readmeSuite(servers);
