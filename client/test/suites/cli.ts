@@ -86,13 +86,11 @@ export function cliSuite(servers: Servers): void {
       const { job: id, data_file } = JSON.parse(submitted.stdout);
       expect(data_file).toMatchObject({ id: createHash('sha1').update(sixNodesEdgeList).digest('hex'), name: 'six.txt' });
       expect((await jes(['wait', id], env)).code).toBe(0);
-      const status = await jes(['status', id], env);
+      const [status, output, json] = await Promise.all([jes(['status', id], env), jes(['output', id], env), jes(['--json', 'output', id], env)]);
       expect(status.stdout).toMatch(new RegExp(`^Job +${id}\\nStatus +FINISHED\\nUse case +maxcut\\nInput +data file ${data_file.id} \\(77 bytes\\)`));
-      const output = await jes(['output', id], env);
       expect(output.stdout).toMatch(/^exact +53 +yes +53 /m);
       expect(output.stdout).toMatch(/^local-search +53 +no /m);
-      const json = JSON.parse((await jes(['--json', 'output', id], env)).stdout);
-      expect(json.outputs.exact.partition).toHaveLength(6);
+      expect(JSON.parse(json.stdout).outputs.exact.partition).toHaveLength(6);
     });
 
     it('cancels a job; waiting for it then exits 1', async () => {
@@ -114,8 +112,8 @@ export function cliSuite(servers: Servers): void {
 
     const noScript = spawnSync('script', ['--version']).error ? ' (skipped: no `script` command to give it a terminal; apt-get install bsdutils)' : '';
     it.skipIf(noScript)(`on a terminal, the wait keeps one live line (status, best cut, elapsed) rewritten in place${noScript}`, async () => {
-      // A job of 2 s seen through long polls of 1 s: at least one RUNNING line before the FINISHED one.
-      const command = [process.execPath, jesBin, 'submit', 'maxcut', sixJson, '--solver', 'local-search', '--time-limit', '2', '--wait'].map((part) => `'${part}'`).join(' ');
+      // A job of 1.5 s seen through long polls of 1 s: at least one RUNNING line before the FINISHED one.
+      const command = [process.execPath, jesBin, 'submit', 'maxcut', sixJson, '--solver', 'local-search', '--time-limit', '1.5', '--wait'].map((part) => `'${part}'`).join(' ');
       const screen = execFileSync('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env }, encoding: 'utf8' });
       const id = /Started job ([A-Z0-9]{12})/.exec(screen)?.[1];
       const line = (status: string, best: string) => new RegExp(`\\r\\x1b\\[2K${id} ${status} +best cut +${best} +elapsed \\d`);
@@ -142,17 +140,18 @@ export function cliSuite(servers: Servers): void {
   });
 
   describe('exit codes and error lines', () => {
-    it.each([
-      [['bogus']],
-      [['submit', 'tsp', 'graph.json']],
-      [['submit', 'maxcut', '/nonexistent/graph.json']],
-      [['submit', 'maxcut']],
-      [['submit', 'maxcut', 'graph.json', '--time-limit', 'soon']],
-      [['--sandbox', '--base-url', 'http://localhost:1', 'problems']],
-    ])('jes %j is a usage error: exit 2', async (args) => {
-      const run = await jes(args, env);
-      expect(run.code).toBe(2);
-      expect(run.stderr).not.toBe('');
+    it('usage errors exit 2 with a message: unknown command, unknown use case, missing file, bad value, conflicting options', async () => {
+      const cases = [
+        ['bogus'],
+        ['submit', 'tsp', sixJson],
+        ['submit', 'maxcut', '/nonexistent/graph.json'],
+        ['submit', 'maxcut'],
+        ['submit', 'maxcut', sixJson, '--data-file', 'd6e02699b78918a5032ec7a872e2de7800c3a15a'],
+        ['submit', 'maxcut', sixJson, '--time-limit', 'soon'],
+        ['--sandbox', '--base-url', 'http://localhost:1', 'problems'],
+      ];
+      const runs = await Promise.all(cases.map((args) => jes(args, env)));
+      runs.forEach((run, i) => expect({ args: cases[i], code: run.code, message: run.stderr !== '' }).toEqual({ args: cases[i], code: 2, message: true }));
     });
 
     it('an unknown job is job_not_found (exit 3); an unreachable service is connection_failed (exit 3)', async () => {

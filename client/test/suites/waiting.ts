@@ -1,6 +1,6 @@
 // Waiting for jobs against the real reference server: long polls, backoff when the long poll is not
 // honoured, aborting, and a 429's Retry-After under the real rate limits of a server with a tiny quota.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createJesClient } from '../../src/index.ts';
 import { recordingFetch, withHeader } from '../support/fetches.ts';
 import { sixNodes } from '../support/graphs.ts';
@@ -9,11 +9,6 @@ import { type Servers, users } from '../support/processes.ts';
 const jobGets = <E extends { method: string; path: string }>(exchanges: E[]) => exchanges.filter((e) => e.method === 'GET' && e.path.startsWith('/job/'));
 
 export function waitingSuite(servers: Servers): void {
-  let alice: ReturnType<typeof createJesClient>;
-  beforeAll(() => {
-    alice = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice });
-  });
-
   describe('waiting', () => {
     it('long-polls: a few requests for a job of half a second', async () => {
       const { fetch, exchanges } = recordingFetch();
@@ -41,6 +36,7 @@ export function waitingSuite(servers: Servers): void {
     });
 
     it('stops when its signal aborts', async () => {
+      const alice = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice });
       const id = (await alice.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 20 })).data!.id;
       const waiting = alice.waitForJob(id, { signal: AbortSignal.timeout(300) });
       await expect(waiting).rejects.toMatchObject({ name: 'TimeoutError' });

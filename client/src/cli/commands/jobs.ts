@@ -1,9 +1,9 @@
 // jes jobs | status <id> | wait <id> | output <id> | cancel <id>.
-import { type Command, Option } from 'commander';
-import type { Job, JesClient } from '../../index.ts';
-import { type Context, context } from '../context.ts';
+import type { Command } from 'commander';
+import type { JesClient } from '../../index.ts';
+import { type Context, withClient } from '../context.ts';
 import { ExitError, exitCodes, must } from '../errors.ts';
-import { positiveInteger } from '../arguments.ts';
+import { listing } from '../listing.ts';
 import { progress } from '../progress.ts';
 import { jobsView, jobView, outputView } from '../views.ts';
 
@@ -21,59 +21,38 @@ export async function waitAndShow(ctx: Context, client: JesClient, id: string): 
 }
 
 export function jobCommands(program: Command): void {
-  program
-    .command('jobs')
-    .description('list your jobs, newest first')
-    .addOption(new Option('--status <status>', 'only jobs in this status').choices(['PENDING', 'RUNNING', 'FINISHED', 'ERROR', 'CANCELLED']))
-    .option('--limit <n>', 'show at most this many', positiveInteger, 20)
-    .action(async (options: { status?: Job['status']; limit: number }, command: Command) => {
-      const ctx = context(command);
-      const jobs: Job[] = [];
-      const client = await ctx.client();
-      for await (const page of client.listJobs({ ...(options.status ? { status: options.status } : {}), limit: Math.min(100, options.limit) })) {
-        jobs.push(...must(page).items);
-        if (jobs.length >= options.limit) break;
-      }
-      const shown = jobs.slice(0, options.limit);
-      ctx.print(shown, () => jobsView(shown));
-    });
+  listing(program.command('jobs').description('list your jobs, newest first'), ['PENDING', 'RUNNING', 'FINISHED', 'ERROR', 'CANCELLED'], (client, query) => client.listJobs(query), jobsView);
 
   program
     .command('status')
     .description("show a job: status, timestamps, each solver's state and cut")
     .argument('<job-id>')
-    .action(async (id: string, _options: object, command: Command) => {
-      const ctx = context(command);
-      const job = must(await (await ctx.client()).getJob(id));
+    .action(withClient(async (ctx, client, id: string) => {
+      const job = must(await client.getJob(id));
       ctx.print(job, () => jobView(job));
-    });
+    }));
 
   program
     .command('wait')
     .description('wait for a job to end, showing its status, best cut so far and elapsed time; exit 1 if it ends in ERROR or CANCELLED')
     .argument('<job-id>')
-    .action(async (id: string, _options: object, command: Command) => {
-      const ctx = context(command);
-      await waitAndShow(ctx, await ctx.client(), id);
-    });
+    .action(withClient((ctx, client, id: string) => waitAndShow(ctx, client, id)));
 
   program
     .command('output')
     .description("show each solver's result of an ended job (the partitions with --json)")
     .argument('<job-id>')
-    .action(async (id: string, _options: object, command: Command) => {
-      const ctx = context(command);
-      const output = must(await (await ctx.client()).getOutput(id));
+    .action(withClient(async (ctx, client, id: string) => {
+      const output = must(await client.getOutput(id));
       ctx.print(output, () => outputView(output));
-    });
+    }));
 
   program
     .command('cancel')
     .description('ask the service to cancel a job')
     .argument('<job-id>')
-    .action(async (id: string, _options: object, command: Command) => {
-      const ctx = context(command);
-      const job = must(await (await ctx.client()).cancelJob(id));
+    .action(withClient(async (ctx, client, id: string) => {
+      const job = must(await client.cancelJob(id));
       ctx.print(job, () => `Cancel requested for job ${job.id} (now ${job.status}); its solvers stop within a second.\n`);
-    });
+    }));
 }

@@ -1,6 +1,6 @@
 // jes problems: the use cases the service runs, with their solvers and limits.
 import type { Command } from 'commander';
-import { context } from '../context.ts';
+import { withClient } from '../context.ts';
 import { must } from '../errors.ts';
 import { problemsView } from '../views.ts';
 
@@ -8,9 +8,8 @@ export function problemsCommand(program: Command): void {
   program
     .command('problems')
     .description('list the use cases, their solvers and limits')
-    .action(async (_options: object, command: Command) => {
-      const ctx = context(command);
-      const useCases = must(await (await ctx.client()).listProblems());
+    .action(withClient(async (ctx, client) => {
+      const useCases = must(await client.listProblems());
       ctx.print(useCases, () => problemsView(useCases));
-    });
+    }));
 }

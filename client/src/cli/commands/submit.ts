@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { Argument, type Command } from 'commander';
 import { MAX_INLINE_BYTES, type MaxCutInput, type StartJobOptions, type StartedJob } from '../../index.ts';
 import { collect, positiveNumber } from '../arguments.ts';
-import { context } from '../context.ts';
+import { withClient } from '../context.ts';
 import { must, usageError } from '../errors.ts';
 import { fileSize, looksLikeJson, readJson, uploadFromPath } from '../files.ts';
 import { waitAndShow } from './jobs.ts';
@@ -21,10 +21,8 @@ export function submitCommand(program: Command): void {
     .option('--solver <name>', 'a solver to run; repeat for several (default: the service chooses for the input)', collect)
     .option('--time-limit <seconds>', 'the time limit of each solver run', positiveNumber)
     .option('--wait', 'then wait for the job, showing its progress, and show its result')
-    .action(async (problemId: (typeof problemIds)[number], file: string | undefined, options: { dataFile?: string; solver?: string[]; timeLimit?: number; wait?: boolean }, command: Command) => {
-      const ctx = context(command);
+    .action(withClient(async (ctx, client, problemId: (typeof problemIds)[number], file: string | undefined, options: { dataFile?: string; solver?: string[]; timeLimit?: number; wait?: boolean }) => {
       if ((file === undefined) === (options.dataFile === undefined)) throw usageError('give either a file or --data-file <identifier>');
-      const client = await ctx.client();
       const startOptions: StartJobOptions = { ...(options.solver ? { solvers: options.solver } : {}), ...(options.timeLimit !== undefined ? { timeLimitSeconds: options.timeLimit } : {}) };
       let started: StartedJob;
       let how: string;
@@ -46,5 +44,5 @@ export function submitCommand(program: Command): void {
       }
       ctx.print({ job: started.id, detail: started.detail, ...(started.dataFile ? { data_file: started.dataFile } : {}) },
         () => `Started job ${started.id} (${problemId}, ${how}).\nFollow it with: jes wait ${started.id}\n`);
-    });
+    }));
 }
