@@ -1,12 +1,14 @@
 // The `annealing` solver: simulated annealing over one-flip moves, on the kernel left by the exact
 // reductions of maxcut/reduce.ts.
 //
-// Each step picks a random node and flips it if that does not lower the cut, or else with probability
-// exp(gain / T) (Metropolis). The gain array is updated in O(deg) per flip, so a rejected step costs O(1).
-// T falls geometrically from HOT (times the typical |gain| of a random partition, sqrt(sum of w^2) per
-// node) to COLD (times the mean |w|). The time limit is split into anneals of growing length (SCHEDULE):
-// the short ones find the easy optima early, the last takes half the time for the hard graphs. Each anneal
-// starts from a random partition and ends with a greedy descent. Any real weights work.
+// Sweeps step through the nodes in order; a node flips if that does not lower the cut, or else with
+// probability exp(gain / T) (Metropolis). Stepping in order, not at random, halved the mean gap on the
+// sparse Gset graphs (and reads memory in order). The gain array is updated in O(deg) per flip, so a
+// refused step costs O(1). T falls geometrically from HOT times the typical |gain| of a random partition
+// (the root mean square of the weighted degrees' spread, sqrt(sum of w^2 / n)) to COLD times the mean |w|.
+// The time limit is split into anneals of growing length (SCHEDULE): the short ones find the easy optima
+// early, the last takes half the time for the hard graphs. Each anneal starts from a random partition and
+// ends with a greedy descent. Any real weights work.
 //
 // One iteration = one sweep (n steps). With `maxIterations` the anneals get their share of that many
 // sweeps and the clock is ignored (the stop signal still applies): a seed and a budget give one answer.
@@ -19,10 +21,15 @@ import type { SolveOptions, Solver } from './solver.ts';
 
 /** The share of the time limit (or of the sweeps) each anneal gets, in order. */
 const SCHEDULE = [1 / 16, 1 / 16, 1 / 8, 1 / 4, 1 / 2];
-const HOT = 0.7;
-const COLD = 0.2;
-/** Steps between two looks at the clock and the stop signal (and two progress reports), at most. */
+/** Tuned on Gset (G11-G14, G18, G22, G32-G35, G39, G51 at 2 s, two seeds each). */
+const HOT = 0.5;
+const COLD = 0.15;
+/** Steps between two looks at the clock and the stop signal, at most. */
 const CHUNK = 1 << 14;
+/** exp(-x) for x from 0 to 20 in steps of 1/EXP_STEPS: a table read instead of Math.exp (a third faster). */
+const EXP_STEPS = 256;
+const EXP_SIZE = 20 * EXP_STEPS;
+const EXP = Float64Array.from({ length: EXP_SIZE }, (_, i) => Math.exp(-(i + 0.5) / EXP_STEPS));
 
 function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => void): Found {
   const { n, offsets, targets, weights } = graph;
@@ -30,7 +37,6 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   const start = performance.now();
   const budgetMs = options.timeLimitSeconds * 1000;
   const sweepBudget = options.maxIterations;
-  const signal = options.signal;
   const eps = gainEpsilon(graph);
 
   let sumAbs = 0, sumSquares = 0;
@@ -38,7 +44,9 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   const hot = HOT * Math.sqrt(sumSquares / n), cold = COLD * (sumAbs / weights.length);
 
   const side = new Uint8Array(n), gain = new Float64Array(n), bestSide = new Uint8Array(n);
-  let cur = 0, best = -Infinity, foundAt = start, unsaved = false, sweeps = 0, stopped = false;
+  let cur = 0, best = -Infinity, foundAt = start, sweeps = 0, stopped = false;
+  // A new best is copied out lazily, just before the next flip that lowers the cut.
+  let unsaved = false, improved = false;
   const flip = (v: number): void => {
     const sv = side[v]! ^ 1;
     side[v] = sv;
@@ -51,40 +59,43 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
     }
   };
   const noteBest = (): void => {
-    if (cur > best + eps) { best = cur; unsaved = true; foundAt = performance.now(); }
+    if (cur > best + eps) { best = cur; unsaved = true; improved = true; }
   };
   const save = (): void => {
     if (unsaved) { bestSide.set(side); unsaved = false; report(best); }
   };
 
-  let done = 0; // share of the schedule used up by earlier anneals
+  let v = n - 1; // the node stepped on, in order, sweep after sweep
+  let x = 0;
+  let done = 0; // the share of the schedule used by earlier anneals
   for (const share of SCHEDULE) {
     if (stopped) break;
-    const from = done, to = done + share;
-    done = to;
-    for (let v = 0; v < n; v++) side[v] = rng.uint32() & 1;
+    const beganAt = start + done * budgetMs;
+    const sweepsBefore = Math.round(done * (sweepBudget ?? 0));
+    done += share;
+    const endsAt = start + done * budgetMs;
+    const sweepsHere = sweepBudget === undefined ? Infinity : Math.max(1, Math.round(done * sweepBudget) - sweepsBefore);
+    for (let i = 0; i < n; i++) side[i] = rng.uint32() & 1;
     cur = computeGains(graph, side, gain);
     noteBest();
     let annealSweeps = 0, f = 0;
-    const sweepsHere = sweepBudget === undefined ? Infinity : Math.max(1, Math.round(share * sweepBudget));
-    const endsAt = start + to * budgetMs, beganAt = start + from * budgetMs;
     while (f < 1) {
       const inverseT = 1 / (hot * (cold / hot) ** f);
       const steps = Math.min(n, CHUNK);
       for (let s = 0; s < steps; s++) {
-        const v = rng.int(n);
+        v = v + 1 === n ? 0 : v + 1;
         const g = gain[v]!;
         if (g >= 0) {
           flip(v);
-          if (cur > best + eps) { best = cur; unsaved = true; }
-        } else if (rng.float() < Math.exp(g * inverseT)) {
+          if (cur > best + eps) { best = cur; unsaved = true; improved = true; }
+        } else if ((x = -g * inverseT * EXP_STEPS) < EXP_SIZE && rng.float() < EXP[x | 0]!) {
           save();
           flip(v);
         }
       }
       annealSweeps += steps / n;
-      if (unsaved) foundAt = performance.now();
-      if (signal.aborted) { stopped = true; break; }
+      if (improved) { foundAt = performance.now(); improved = false; }
+      if (options.signal.aborted) { stopped = true; break; }
       if (sweepBudget === undefined) {
         const now = performance.now();
         if (now >= start + budgetMs) { stopped = true; break; }
@@ -92,12 +103,13 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
       } else f = annealSweeps / sweepsHere;
     }
     sweeps += annealSweeps;
-    // Finish at a local optimum: SA ends cold, so few flips are left.
+    // End at a local optimum: the anneal ends cold, so few flips are left.
     for (let again = true; again; ) {
       again = false;
-      for (let v = 0; v < n; v++) if (gain[v]! > eps) { flip(v); again = true; }
+      for (let i = 0; i < n; i++) if (gain[i]! > eps) { flip(i); again = true; }
     }
     noteBest();
+    if (improved) { foundAt = performance.now(); improved = false; }
     save();
   }
   save();
@@ -106,7 +118,7 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
 
 export const annealing: Solver = {
   name: 'annealing',
-  description: 'Simulated annealing over one-flip moves, in anneals of growing length, after exact reductions of nodes of degree 0 to 2; any size, any real weights.',
+  description: 'Simulated annealing over one-flip moves, in anneals of growing length, after exact reductions of nodes of degree 0 to 2 (which alone solve trees, cycles and series-parallel graphs); any size, any real weights.',
   exact: false,
   default: true,
   defaultTimeLimitSeconds: 10,

@@ -11,6 +11,7 @@
 // no edges returns cut 0, which is then trivially optimal.
 import type { Graph } from '../maxcut/graph.ts';
 import { cutValue } from '../maxcut/graph.ts';
+import { computeGains, gainEpsilon } from './gains.ts';
 import { createRandom } from './random.ts';
 import type { SolveOptions, SolveResult, Solver } from './solver.ts';
 
@@ -30,9 +31,7 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
   const maxDescents = options.maxIterations ?? Infinity;
   const signal = options.signal;
 
-  let maxAbs = 0;
-  for (let k = 0; k < weights.length; k++) maxAbs = Math.max(maxAbs, Math.abs(weights[k]!));
-  const eps = maxAbs * 1e-9; // a flip must gain more than this: guards against rounding noise in the gains
+  const eps = gainEpsilon(graph);
 
   const side = new Uint8Array(n), gain = new Float64Array(n);
   const incSide = new Uint8Array(n), incGain = new Float64Array(n); // the incumbent of the current run
@@ -83,17 +82,7 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
   };
   const randomStart = (): void => {
     for (let v = 0; v < n; v++) side[v] = rng.uint32() & 1;
-    cur = 0;
-    for (let v = 0; v < n; v++) {
-      let g = 0;
-      for (let k = offsets[v]!; k < offsets[v + 1]!; k++) {
-        const w = weights[k]!;
-        if (side[targets[k]!] === side[v]) g += w;
-        else { g -= w; cur += w; } // each cut edge is seen from both ends
-      }
-      gain[v] = g;
-    }
-    cur /= 2;
+    cur = computeGains(graph, side, gain);
     work += offsets[n]! + n;
     qHead = 0; qLen = 0; queued.fill(0);
     for (let v = 0; v < n; v++) if (gain[v]! > eps) push(v);
