@@ -1,6 +1,6 @@
 // The `jes` command line as a user runs it (a child process) against the real reference server:
 // login and the kept token, submit/wait/status/output/cancel, data files, exit codes and error lines.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { sixNodes, sixNodesEdgeList } from '../support/graphs.ts';
 import { freePort, type Servers, users } from '../support/processes.ts';
 
 export function cliSuite(servers: Servers): void {
+  const noScript = spawnSync('script', ['--version']).error ? ' (skipped: no `script` command to give it a terminal; apt-get install bsdutils)' : '';
   let env: Record<string, string>;
   const files = configHome();
   const sixJson = join(files, 'six.json');
@@ -42,6 +43,20 @@ export function cliSuite(servers: Servers): void {
       const again = await jes(['--json', 'login', '--username', 'demo', '--password-stdin'], env, users.demo);
       expect(again.stdout).not.toContain(stored.token);
       expect(JSON.parse(again.stdout)).toMatchObject({ base_url: servers.main, username: 'demo', credentials_file: file });
+    });
+
+    it.skipIf(noScript)(`on a terminal asks for the password without echoing it${noScript}`, async () => {
+      const fresh = { ...env, XDG_CONFIG_HOME: configHome() };
+      const child = spawn('script', ['-qec', `'${process.execPath}' '${jesBin}' login --username demo`, '/dev/null'], { env: { ...process.env, ...fresh } });
+      let screen = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        screen += chunk.toString();
+        if (screen.endsWith(`Password for demo at ${servers.main}: `)) child.stdin.write(`${users.demo}\r`);
+      });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(0);
+      expect(screen).toMatch(/^Password for demo at http:\/\/localhost:\d+: \r?\nLogged in to /);
+      expect(screen).not.toContain(users.demo);
     });
 
     it('prints a refused login as code: detail and exits 3', async () => {
@@ -110,8 +125,7 @@ export function cliSuite(servers: Servers): void {
       expect(list.stdout.split('\n')[1]).toMatch(new RegExp(`^${id} +(PENDING|RUNNING|FINISHED) +maxcut +inline `));
     });
 
-    const noScript = spawnSync('script', ['--version']).error ? ' (skipped: no `script` command to give it a terminal; apt-get install bsdutils)' : '';
-    it.skipIf(noScript)(`on a terminal, the wait keeps one live line (status, best cut, elapsed) rewritten in place${noScript}`, async () => {
+      it.skipIf(noScript)(`on a terminal, the wait keeps one live line (status, best cut, elapsed) rewritten in place${noScript}`, async () => {
       // A job of 1.5 s seen through long polls of 1 s: at least one RUNNING line before the FINISHED one.
       const command = [process.execPath, jesBin, 'submit', 'maxcut', sixJson, '--solver', 'local-search', '--time-limit', '1.5', '--wait'].map((part) => `'${part}'`).join(' ');
       const screen = execFileSync('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env }, encoding: 'utf8' });
