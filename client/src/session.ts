@@ -39,7 +39,7 @@ export class Session {
 
   /** Logs in with the given credentials (remembered for later renewals) or the client's own. */
   login(credentials: Credentials | undefined = this.#credentials): Promise<Result<LoginResponse>> {
-    if (!credentials) throw new TypeError('login needs a username and password (none were given to createJesClient)');
+    if (!credentials) return Promise.reject(new TypeError('login needs a username and password (none were given to createJesClient)'));
     this.#credentials = credentials;
     this.#loggingIn ??= this.#api.POST('/login', { body: credentials }).then((answer) => {
       this.#loggingIn = undefined;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createJesClient } from '../../src/index.ts';
 import { configHome, jes, jesBin } from '../support/cli.ts';
+import { forgedToken } from '../support/fetches.ts';
 import { sixNodes, sixNodesEdgeList } from '../support/graphs.ts';
 import { freePort, type Servers, users } from '../support/processes.ts';
 
@@ -71,13 +72,15 @@ export function cliSuite(servers: Servers): void {
       expect(run.stderr).toContain('--password-stdin');
     });
 
-    it('before any login a command exits 3 with missing_token; JES_TOKEN stands in for a login', async () => {
+    it('before any login a command exits 3 with missing_token; JES_TOKEN stands in for a login, a refused one is invalid_token', async () => {
       const fresh = { ...env, XDG_CONFIG_HOME: configHome() };
       const before = await jes(['problems'], fresh);
       expect(before.code).toBe(3);
       expect(before.stderr).toMatch(/^missing_token: not logged in to http:\/\/localhost:\d+\nhint: /);
       const client = createJesClient({ baseUrl: servers.main });
       const token = (await client.login({ username: 'demo', password: users.demo })).data!.access_token;
+      const refused = await jes(['problems'], { ...fresh, JES_TOKEN: forgedToken });
+      expect(refused).toMatchObject({ code: 3, stderr: expect.stringMatching(/^invalid_token: .+\nhint: log in again with: jes login --username NAME\n$/) });
       const withToken = await jes(['problems'], { ...fresh, JES_TOKEN: token });
       expect(withToken.code).toBe(0);
       expect(withToken.stdout).toMatch(/^ID +NAME +SOLVERS/);
