@@ -39,8 +39,9 @@ export async function run(args: string[]): Promise<number> {
     return exitCodes.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Commander has printed the message or the help already.
-      return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code) ? exitCodes.ok : exitCodes.usage;
+      // Commander has printed the message or the help already; help asked for exits 0, help instead of a
+      // missing command is a usage error.
+      return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
     }
     const known = error instanceof ExitError ? error : connectionError(error, baseUrlOf(jes.opts<GlobalOptions>()));
     if (!known) throw error;

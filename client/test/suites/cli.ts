@@ -157,9 +157,10 @@ export function cliSuite(servers: Servers): void {
   });
 
   describe('exit codes and error lines', () => {
-    it('usage errors exit 2 with a message: unknown command, unknown use case, missing file, bad value, conflicting options', async () => {
+    it('usage errors exit 2 with a message: unknown or missing command, unknown use case, missing file, bad value, conflicting options', async () => {
       const cases = [
         ['bogus'],
+        ['data-files'],
         ['submit', 'tsp', sixJson],
         ['submit', 'maxcut', '/nonexistent/graph.json'],
         ['submit', 'maxcut'],
