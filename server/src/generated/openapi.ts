@@ -78,8 +78,8 @@ export interface paths {
          *     (`?solver=exact&solver=local-search&time_limit_seconds=5`), so no field of the use case's input
          *     is shadowed; with a data file they may also go in the body beside the identifier (giving both
          *     is a `400`). Without a choice the service runs its default solvers for the input (`exact` when
-         *     the graph is within its `max_nodes`, else `local-search`; for a data file still being
-         *     validated, whose size is not known yet, `local-search`).
+         *     the graph is within its `max_nodes`, else `annealing`; for a data file still being
+         *     validated, whose size is not known yet, `annealing`).
          *
          *     The job is accepted at once (`200`, with `Location: /job/{id}`); it starts `PENDING`. An
          *     adjacency matrix must be square, `num_nodes` × `num_nodes`, symmetric, with finite numbers;
