@@ -11,10 +11,11 @@ export async function readStdin(): Promise<string> {
 /** Asks on stderr and reads one line from the terminal with echo off (Ctrl-C exits with 130). */
 export function promptHidden(question: string): Promise<string> {
   const { stdin, stderr } = process;
-  stderr.write(question);
+  // Echo off before the question shows, so that nothing typed after it is echoed.
   stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   stdin.resume();
+  stderr.write(question);
   return new Promise((resolve) => {
     let typed = '';
     const done = () => {
