@@ -8,7 +8,7 @@ import { repoRoot } from './support/processes.ts';
 const client = join(repoRoot, 'client');
 const pkg = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
 
-/** Every module specifier that `entry` reaches, following relative imports (type-only ones included). */
+/** Every module specifier that `entry` reaches, following relative imports (type-only and dynamic ones included). */
 function reachable(entry: string): { files: string[]; packages: Set<string> } {
   const files: string[] = [];
   const packages = new Set<string>();
@@ -16,7 +16,9 @@ function reachable(entry: string): { files: string[]; packages: Set<string> } {
     if (files.includes(file)) return;
     files.push(file);
     const source = readFileSync(file, 'utf8');
-    for (const [, specifier] of source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm)) {
+    const imports = /^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
+    for (const match of source.matchAll(imports)) {
+      const specifier = match[1] ?? match[2] ?? match[3];
       if (specifier === undefined) continue;
       if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
       else packages.add(specifier);

@@ -1,6 +1,6 @@
 // client/README.md as a newcomer follows it, against the real reference server: the library's
 // quick start is examples/quick-start.ts verbatim and runs; the command-line walkthrough runs as written.
-// (The same walkthrough against the sandbox is in sandbox.test.ts.)
+// (The same walkthrough against the sandbox is in ../sandbox.test.ts.)
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
