@@ -61,14 +61,15 @@ try {
       for (const solver of solverNames) {
         for (let seed = 1; seed <= seeds; seed++) {
           runs.push(pool.run({ solver, graph, timeLimitSeconds: time, seed }).result.then((result) => {
-            process.stderr.write(`\r${++done}/${total} runs`);
+            done++;
+            if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} runs`);
             return { instance: known.get(name)!, solver, seed, cut: result.cutValue, timeToBest: result.timeToBestSeconds, optimal: result.optimal };
           }));
         }
       }
     }
     const finished = await Promise.all(runs);
-    process.stderr.write('\n');
+    if (process.stderr.isTTY) process.stderr.write('\n');
     printReport(finished, time);
     if (values.csv) {
       const header = 'instance,solver,seed,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds';
