@@ -3,7 +3,7 @@
 //   --instances G1-G10,G43   Gset instances (default G1-G54), read from GSET_DIR or ../shared/data/gset
 //   --time 2                 seconds per run (default 2)
 //   --seeds 3                runs per instance and solver, seeds 1..N (default 1)
-//   --solvers bls            comma-separated solver names (default bls)
+//   --solvers annealing      comma-separated solver names (default: the default heuristic, annealing)
 //   --parallel 2             runs at once, one worker thread each (default: the CPU count)
 //   --csv runs.csv --json runs.json   also write every run
 //   --exact 28,30,32         instead: time the exact solver on dense random graphs of these sizes
@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { defaultSolvers } from '../server/src/solvers/index.ts';
 import { SolverPool } from '../server/src/worker/pool.ts';
 import { expandInstances, gsetDir, loadGraph, readBestKnown } from './support/gset.ts';
 import { runExact } from './support/exact-timing.ts';
@@ -25,7 +26,7 @@ const { values } = parseArgs({
     instances: { type: 'string', default: 'G1-G54' },
     time: { type: 'string', default: '2' },
     seeds: { type: 'string', default: '1' },
-    solvers: { type: 'string', default: 'bls' },
+    solvers: { type: 'string', default: defaultSolvers({ n: Infinity }).map((s) => s.name).join(',') },
     parallel: { type: 'string', default: String(os.availableParallelism()) },
     csv: { type: 'string' },
     json: { type: 'string' },
