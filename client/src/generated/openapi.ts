@@ -388,8 +388,21 @@ export interface components {
         /** @description A solver to run and its parameters. */
         SolverChoice: {
             name: components["schemas"]["SolverName"];
-            /** @description Solver parameters, for example `seed` (an integer making a run repeatable). */
+            /**
+             * @description Solver parameters. `seed` and `max_iterations` together make a run repeatable: the same
+             *     input, solver, seed and iteration budget give the same answer, as long as the budget ends
+             *     before the time limit. Other members are accepted and ignored.
+             */
             params?: {
+                /** @description Seeds the solver's random choices; without it the service draws one. */
+                seed?: number;
+                /**
+                 * @description Stop after this many iterations, in the solver's own unit (`exact`: partitions examined;
+                 *     `annealing`: sweeps of one step per node; `local-search`: descents to a local optimum), or
+                 *     at the time limit if that comes first. The execution's `iterations` reports the count.
+                 */
+                max_iterations?: number;
+            } & {
                 [key: string]: unknown;
             };
         };

@@ -36,7 +36,11 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   if (type === 'entity.parse.failed') return new HttpProblem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`);
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new HttpProblem('unsupported_media_type', (error as Error).message);
   if (!isValidatorError(error)) return undefined;
-  const errors: FieldError[] = (error.errors ?? []).slice(0, 20).map((e) => ({ pointer: pointer(e.path), detail: e.message }));
+  // Deepest first: of a body that matches neither form of a oneOf, the entry that is wrong (say
+  // /solvers/0/params/seed) says more than the other form's missing members.
+  const depth = (p: string) => p.split('/').length;
+  const errors: FieldError[] = (error.errors ?? []).map((e) => ({ pointer: pointer(e.path), detail: e.message }))
+    .sort((a, b) => depth(b.pointer) - depth(a.pointer)).slice(0, 20);
   const byStatus: Record<number, ProblemCode> = { 400: 'invalid_request', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
   const code = byStatus[error.status];
   if (!code) return undefined;

@@ -19,6 +19,7 @@ interface SolverChoice {
   params?: Record<string, unknown>;
 }
 
+/** The largest seed (the contract's SolverChoice.params.seed maximum, which the validator enforces). */
 const maxSeed = 2 ** 31 - 1;
 
 function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | null, timeLimit: number | undefined): NewExecution[] {
@@ -28,10 +29,6 @@ function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | n
         if (!solver) throw new HttpProblem('solver_not_found', `Use case "maxcut" has no solver "${c.name}". Its solvers are listed by GET /problem/maxcut.`);
         if (choices.findIndex((other) => other.name === c.name) !== i) {
           throw new HttpProblem('invalid_request', `Solver "${c.name}" is chosen twice; a job runs each solver once.`, { errors: [{ pointer: `/solvers/${i}/name`, detail: 'already chosen' }] });
-        }
-        const seed = c.params?.seed;
-        if (seed !== undefined && !(Number.isInteger(seed) && (seed as number) >= 0 && (seed as number) <= maxSeed)) {
-          throw new HttpProblem('invalid_request', `A seed must be an integer from 0 to ${maxSeed}.`, { errors: [{ pointer: `/solvers/${i}/params/seed`, detail: `must be an integer from 0 to ${maxSeed}` }] });
         }
         return { solver, params: c.params ?? {} };
       })

@@ -11,9 +11,9 @@
 // ends with a greedy descent. Any real weights work.
 //
 // One iteration = one sweep (n steps). With `maxIterations` the anneals get their share of that many
-// sweeps and the clock is ignored (the stop signal still applies): a seed and a budget give one answer.
+// sweeps instead of the time limit's, so a seed and a budget that ends before the time limit give one answer.
 import type { Graph } from '../maxcut/graph.ts';
-import { computeGains, gainEpsilon } from './gains.ts';
+import { computeGains, flipNode, gainEpsilon } from './gains.ts';
 import { createRandom } from './random.ts';
 import { solveReduced } from './reduced.ts';
 import type { Found } from './reduced.ts';
@@ -32,7 +32,7 @@ const EXP_SIZE = 20 * EXP_STEPS;
 const EXP = Float64Array.from({ length: EXP_SIZE }, (_, i) => Math.exp(-(i + 0.5) / EXP_STEPS));
 
 function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => void): Found {
-  const { n, offsets, targets, weights } = graph;
+  const { n, weights } = graph;
   const rng = createRandom(options.seed);
   const start = performance.now();
   const budgetMs = options.timeLimitSeconds * 1000;
@@ -48,15 +48,7 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   // A new best is copied out lazily, just before the next flip that lowers the cut.
   let unsaved = false, improved = false;
   const flip = (v: number): void => {
-    const sv = side[v]! ^ 1;
-    side[v] = sv;
-    cur += gain[v]!;
-    gain[v] = -gain[v]!;
-    const end = offsets[v + 1]!;
-    for (let k = offsets[v]!; k < end; k++) {
-      const j = targets[k]!;
-      gain[j] = gain[j]! + (side[j] === sv ? 2 : -2) * weights[k]!;
-    }
+    cur += flipNode(graph, side, gain, v);
   };
   const noteBest = (): void => {
     if (cur > best + eps) { best = cur; unsaved = true; improved = true; }
@@ -74,7 +66,8 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
     const sweepsBefore = Math.round(done * (sweepBudget ?? 0));
     done += share;
     const endsAt = start + done * budgetMs;
-    const sweepsHere = sweepBudget === undefined ? Infinity : Math.max(1, Math.round(done * sweepBudget) - sweepsBefore);
+    const sweepsHere = sweepBudget === undefined ? Infinity : Math.round(done * sweepBudget) - sweepsBefore;
+    if (sweepsHere === 0) continue; // a budget of fewer sweeps than anneals skips some
     for (let i = 0; i < n; i++) side[i] = rng.uint32() & 1;
     cur = computeGains(graph, side, gain);
     noteBest();
@@ -95,12 +88,9 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
       }
       annealSweeps += steps / n;
       if (improved) { foundAt = performance.now(); improved = false; }
-      if (options.signal.aborted) { stopped = true; break; }
-      if (sweepBudget === undefined) {
-        const now = performance.now();
-        if (now >= start + budgetMs) { stopped = true; break; }
-        f = (now - beganAt) / (endsAt - beganAt);
-      } else f = annealSweeps / sweepsHere;
+      const now = performance.now();
+      if (options.signal.aborted || now >= start + budgetMs) { stopped = true; break; }
+      f = sweepBudget === undefined ? (now - beganAt) / (endsAt - beganAt) : annealSweeps / sweepsHere;
     }
     sweeps += annealSweeps;
     // End at a local optimum: the anneal ends cold, so few flips are left.

@@ -77,7 +77,7 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
   let base = 0;
 
   const hStates = 2 ** m;
-  const deadline = options.maxIterations === undefined ? start + options.timeLimitSeconds * 1000 : Infinity;
+  const deadline = start + options.timeLimitSeconds * 1000;
   const maxStates = options.maxIterations ?? Infinity;
   let best = -Infinity, bestLow = 0, bestHigh = 0, foundAt = start;
   let states = 0;

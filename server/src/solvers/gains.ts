@@ -24,3 +24,18 @@ export function gainEpsilon(graph: Graph): number {
   for (let k = 0; k < graph.weights.length; k++) maxAbs = Math.max(maxAbs, Math.abs(graph.weights[k]!));
   return maxAbs * 1e-9;
 }
+
+/** Moves node v to the other side and updates the gains of v and its neighbours; returns the cut's change. */
+export function flipNode(graph: Graph, side: Uint8Array, gain: Float64Array, v: number): number {
+  const { offsets, targets, weights } = graph;
+  const sv = side[v]! ^ 1;
+  side[v] = sv;
+  const change = gain[v]!;
+  gain[v] = -change;
+  const end = offsets[v + 1]!;
+  for (let k = offsets[v]!; k < end; k++) {
+    const j = targets[k]!;
+    gain[j] = gain[j]! + (side[j] === sv ? 2 : -2) * weights[k]!;
+  }
+  return change;
+}

@@ -6,12 +6,12 @@
 // four random flips) and descends again, keeping the result if it is not worse (so it also walks plateaus). After STALL_LIMIT descents
 // without improving the incumbent, it restarts from a new random partition. Any real weights work.
 //
-// One iteration = one descent to a local optimum. With `maxIterations` the time limit is ignored (only the
-// stop signal still applies), so a seed and an iteration budget always give the same answer. A graph with
+// One iteration = one descent to a local optimum. With `maxIterations` a seed and an iteration budget that
+// ends before the time limit always give the same answer. A graph with
 // no edges returns cut 0, which is then trivially optimal.
 import type { Graph } from '../maxcut/graph.ts';
 import { cutValue } from '../maxcut/graph.ts';
-import { computeGains, gainEpsilon } from './gains.ts';
+import { computeGains, flipNode, gainEpsilon } from './gains.ts';
 import { createRandom } from './random.ts';
 import type { SolveOptions, SolveResult, Solver } from './solver.ts';
 
@@ -22,12 +22,12 @@ const CHECK_WORK = 1 << 18;
 
 function solve(graph: Graph, options: SolveOptions): SolveResult {
   const start = performance.now();
-  const { n, offsets, targets, weights } = graph;
+  const { n, offsets, targets } = graph;
   if (graph.edges === 0) {
     return { cutValue: 0, partition: new Uint8Array(n), optimal: true, upperBound: 0, iterations: 0, timeToBestSeconds: 0 };
   }
   const rng = createRandom(options.seed);
-  const deadline = options.maxIterations === undefined ? start + options.timeLimitSeconds * 1000 : Infinity;
+  const deadline = start + options.timeLimitSeconds * 1000;
   const maxDescents = options.maxIterations ?? Infinity;
   const signal = options.signal;
 
@@ -50,18 +50,10 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
     qLen++;
   };
   const flip = (v: number): void => {
-    const sv = side[v]! ^ 1;
-    side[v] = sv;
-    cur += gain[v]!;
-    gain[v] = -gain[v]!;
+    cur += flipNode(graph, side, gain, v);
     const end = offsets[v + 1]!;
-    for (let k = offsets[v]!; k < end; k++) {
-      const j = targets[k]!;
-      const g = gain[j]! + (side[j] === sv ? 2 : -2) * weights[k]!;
-      gain[j] = g;
-      if (g > eps) push(j);
-    }
-    work += end - offsets[v]! + 1;
+    for (let k = offsets[v]!; k < end; k++) if (gain[targets[k]!]! > eps) push(targets[k]!);
+    work += 2 * (end - offsets[v]!) + 1;
   };
   const shouldStop = (): boolean => {
     nextCheck = work + CHECK_WORK;

@@ -31,7 +31,7 @@ export function solveReduced(graph: Graph, options: SolveOptions, search: Search
     report(0);
     return { cutValue: value, partition, optimal: true, upperBound: value, iterations: 0, timeToBestSeconds: (performance.now() - start) / 1000 };
   }
-  const remaining = options.maxIterations === undefined ? { ...options, timeLimitSeconds: Math.max(0, options.timeLimitSeconds - (performance.now() - start) / 1000) } : options;
+  const remaining = { ...options, timeLimitSeconds: Math.max(0, options.timeLimitSeconds - (performance.now() - start) / 1000) };
   const found = search(kernel, remaining, report);
   const partition = reduction.expand(found.side);
   return {

@@ -25,7 +25,10 @@ export interface SolveOptions {
   signal: StopSignal;
   /** Called when a better cut is found (the caller throttles what it forwards). */
   onProgress?: (progress: Progress) => void;
-  /** For tests and benchmarks: stop after this many iterations (the solver's own unit) instead of by time. */
+  /**
+   * Stop after this many iterations (the solver's own unit), or at the time limit if that comes first. The
+   * work is then planned in iterations, not seconds: a seed and a budget that ends first give one answer.
+   */
   maxIterations?: number;
 }
 

@@ -23,7 +23,7 @@ export interface RunRequest {
   graph: Graph;
   timeLimitSeconds: number;
   seed: number;
-  /** Solver-specific options, spread into the solver's options (e.g. `{ maxIterations: 1000 }`). */
+  /** The run's parameters as the API takes them (SolverChoice.params): `max_iterations` becomes the solver's `maxIterations`. */
   params?: Record<string, unknown>;
 }
 

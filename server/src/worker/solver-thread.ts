@@ -96,8 +96,10 @@ function runJob(port: MessagePort, job: JobMessage): void {
     flush();
   };
 
-  // `params` carries solver-specific options (such as maxIterations); it cannot override the core ones.
-  const options: SolveOptions = { ...job.params, timeLimitSeconds: job.timeLimitSeconds, seed: job.seed, signal, onProgress };
+  // Of the job's `params` (the contract's SolverChoice.params) only `max_iterations` reaches the solver.
+  const options: SolveOptions = { timeLimitSeconds: job.timeLimitSeconds, seed: job.seed, signal, onProgress };
+  const maxIterations = job.params?.max_iterations;
+  if (typeof maxIterations === 'number') options.maxIterations = maxIterations;
   let result: SolveResult;
   try {
     result = solver.solve(graph, options);
