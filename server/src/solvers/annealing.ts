@@ -93,8 +93,8 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
       f = sweepBudget === undefined ? (now - beganAt) / (endsAt - beganAt) : annealSweeps / sweepsHere;
     }
     sweeps += annealSweeps;
-    // End at a local optimum: the anneal ends cold, so few flips are left.
-    for (let again = true; again; ) {
+    // End at a local optimum: the anneal ends cold, so few flips are left (none after an abort: it must be quick).
+    for (let again = !options.signal.aborted; again; ) {
       again = false;
       for (let i = 0; i < n; i++) if (gain[i]! > eps) { flip(i); again = true; }
     }
