@@ -64,3 +64,16 @@ describe('reduceGraph', () => {
     expect(cutValue(graph, reduction.expand([]))).toBe(2);
   });
 });
+
+describe('reduceGraph with a stop flag', () => {
+  it('gives up and returns the graph whole once the flag is up', () => {
+    const n = 20_000;
+    const nodes = Array.from({ length: n }, (_, i) => i);
+    const cycle = graphFromEdges(n, nodes, nodes.map((i) => (i + 1) % n), nodes.map(() => 1));
+    expect(reduceGraph(cycle).kernel.n).toBe(0);
+    let reads = 0;
+    const stopped = reduceGraph(cycle, { get aborted() { return ++reads > 2; } });
+    expect(stopped.kernel).toBe(cycle);
+    expect(stopped.offset).toBe(0);
+  });
+});

@@ -19,7 +19,7 @@ export type Search = (graph: Graph, options: SolveOptions, report: (cut: number)
 
 export function solveReduced(graph: Graph, options: SolveOptions, search: Search): SolveResult {
   const start = performance.now();
-  const reduction = reduceGraph(graph);
+  const reduction = reduceGraph(graph, options.signal);
   const { kernel, offset } = reduction;
   const report = (cut: number): void => {
     const seconds = (performance.now() - start) / 1000;
