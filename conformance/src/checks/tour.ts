@@ -1,0 +1,30 @@
+// A short walk over every operation (successes and the common refusals), made once per run by whichever
+// response check runs first, so that the response checks have every operation's answers to validate even
+// when they run alone (`--only response_schema_conformance`).
+import type { CheckContext } from '../context.ts';
+import { uploadDataFile } from '../jobs.ts';
+import { edgeList } from '../maxcut.ts';
+
+export function tour(ctx: CheckContext): Promise<void> {
+  return ctx.fixtures.shared('tour', async () => {
+    const { username, password } = ctx.options;
+    await ctx.send({ method: 'GET', path: '/healthz', auth: 'none' });
+    await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password } });
+    await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password: `${password}-wrong` } });
+    await ctx.send({ method: 'GET', path: '/problem' });
+    await ctx.send({ method: 'GET', path: '/problem/maxcut' });
+    await ctx.send({ method: 'GET', path: `/problem/${ctx.unique('problem').replaceAll('-', '_').toLowerCase()}` });
+    const { id } = await ctx.fixtures.finishedJob(ctx);
+    await ctx.send({ method: 'GET', path: `/job/${id}`, headers: { prefer: 'wait=1' } });
+    await ctx.send({ method: 'GET', path: `/job/${id}/output` });
+    await ctx.send({ method: 'POST', path: `/job/${id}/cancel` });
+    const page = await ctx.send({ method: 'GET', path: '/job', query: { limit: 1 } });
+    const last = page.json?.ids?.[0];
+    if (typeof last === 'string') await ctx.send({ method: 'GET', path: '/job', query: { limit: 1, starting_after: last } });
+    const file = await ctx.fixtures.dataFile(ctx);
+    await ctx.send({ method: 'GET', path: '/data_file', query: { limit: 1, problem_id: 'maxcut' } });
+    await ctx.send({ method: 'GET', path: `/data_file/${file.id}` });
+    const doomed = await uploadDataFile(ctx, edgeList(ctx.fixtures.uniqueGraph(ctx, 1)), 'tour.txt');
+    await ctx.send({ method: 'DELETE', path: `/data_file/${doomed.id}` });
+  });
+}

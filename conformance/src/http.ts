@@ -1,0 +1,117 @@
+// Every request of the suite goes through here: sent with fetch, recorded as an Exchange (so that every
+// response of every check is validated against the contract), with the user's token added, and repeated
+// after `Retry-After` when a rate limit answers 429 (the suite may run against a shared deployment).
+import type { Contract } from './contract/contract.ts';
+import type { Exchange } from './types.ts';
+
+export type Auth = 'user' | 'user2' | 'none' | { authorization: string };
+
+export interface RequestSpec {
+  method: string;
+  /** The path, with its query string if any. */
+  path: string;
+  /** Query parameters added to `path` (arrays repeat the name). */
+  query?: Record<string, string | number | readonly (string | number)[] | undefined>;
+  /** Whose token goes in `Authorization` (default: the main user's), none, or a literal header value. */
+  auth?: Auth;
+  headers?: Record<string, string>;
+  /** A body sent as JSON (`Content-Type: application/json`). */
+  json?: unknown;
+  /** A raw body (with `headers['content-type']` set by the caller), or a form. */
+  body?: string | Uint8Array<ArrayBuffer> | FormData;
+  timeoutMs?: number;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed body when it is JSON, else undefined. */
+  json: any;
+  exchange: Exchange;
+}
+
+/** A check's request failed for a reason that stops the check; carries the exchange that shows it. */
+export class CheckAbort extends Error {
+  override name = 'CheckAbort';
+  readonly exchange: Exchange | undefined;
+  constructor(message: string, exchange?: Exchange) {
+    super(message);
+    this.exchange = exchange;
+  }
+}
+
+const maxPreview = 2000;
+
+function preview(body: RequestSpec['body'] | undefined, text: string | undefined): string | undefined {
+  if (text !== undefined) return text.length > maxPreview ? `${text.slice(0, maxPreview)}… (${Buffer.byteLength(text)} bytes)` : text;
+  if (body instanceof FormData) return `(multipart/form-data: ${[...body.keys()].join(', ')})`;
+  if (body instanceof Uint8Array) return `(${body.length} bytes)`;
+  return undefined;
+}
+
+export function withQuery(path: string, query: RequestSpec['query']): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const item of [value].flat()) params.append(name, String(item));
+  }
+  const text = params.toString();
+  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class Http {
+  readonly exchanges: Exchange[] = [];
+  readonly baseUrl: string;
+  readonly contract: Contract;
+  /** Supplies the `Authorization` value of a user (logging in on first use). */
+  tokenOf: (user: 'user' | 'user2', check: string) => Promise<string> = () => Promise.reject(new Error('no session'));
+
+  constructor(baseUrl: string, contract: Contract) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.contract = contract;
+  }
+
+  async send(check: string, spec: RequestSpec): Promise<Reply> {
+    const path = withQuery(spec.path, spec.query);
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...spec.headers };
+    const auth = spec.auth ?? 'user';
+    if (auth === 'user' || auth === 'user2') headers.authorization = `Bearer ${await this.tokenOf(auth, check)}`;
+    else if (auth !== 'none') headers.authorization = auth.authorization;
+    let text: string | undefined;
+    let body = spec.body;
+    if (spec.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = text = JSON.stringify(spec.json);
+    } else if (typeof body === 'string') text = body;
+    const operationId = this.contract.find(spec.method, path.split('?')[0]!)?.operation.operationId as string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      const exchange: Exchange = { check, operationId, request: { method: spec.method, url: this.baseUrl + path, headers, ...(preview(body, text) !== undefined ? { body: preview(body, text)! } : {}) } };
+      this.exchanges.push(exchange);
+      const started = Date.now();
+      try {
+        const res = await fetch(this.baseUrl + path, { method: spec.method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000) });
+        const responseText = await res.text();
+        const responseHeaders = Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
+        let json: unknown;
+        if (/json/i.test(responseHeaders['content-type'] ?? '')) {
+          try {
+            json = JSON.parse(responseText);
+          } catch {}
+        }
+        exchange.response = { status: res.status, headers: responseHeaders, text: responseText, ...(json !== undefined ? { json } : {}), ms: Date.now() - started };
+        const retryAfter = Number(responseHeaders['retry-after']);
+        if (res.status === 429 && attempt < 3 && Number.isFinite(retryAfter)) {
+          await sleep(Math.min(30, Math.max(1, retryAfter)) * 1000);
+          continue;
+        }
+        return { status: res.status, headers: responseHeaders, text: responseText, json, exchange };
+      } catch (error) {
+        exchange.error = `${(error as Error).name}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
+        throw new CheckAbort(`${spec.method} ${path}: no response (${exchange.error})`, exchange);
+      }
+    }
+  }
+}

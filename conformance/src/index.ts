@@ -1,0 +1,5 @@
+// @jes/conformance: holds a deployment of the Job Execution Service to the contract (openapi.yaml).
+export { checks } from './checks/registry.ts';
+export type { Check } from './checks/check.ts';
+export { checkNames, defaultRuns, defaultSeed, runConformance } from './run.ts';
+export type { CheckResult, CheckStatus, ConformanceOptions, Exchange, Failure, Profile, Report } from './types.ts';
