@@ -27,6 +27,15 @@ describe('400', () => {
   it('malformed_json for a body that is not JSON', async () => {
     expectProblem(await alice.request('POST', '/problem/maxcut', { body: '{"num_nodes": 6,', headers: { 'content-type': 'application/json' } }), 400, 'malformed_json');
   });
+  it('invalid_request, not malformed_json, for a body that is JSON but not an object (found by the conformance suite)', async () => {
+    for (const body of ['42', 'null', '"text"', 'true']) {
+      for (const path of ['/problem/maxcut', '/login']) {
+        const reply = await alice.request('POST', path, { body, headers: { 'content-type': 'application/json' } });
+        expectProblem(reply, 400, 'invalid_request');
+        expect(reply.body.errors).toEqual([{ pointer: '/', detail: 'must be object' }]);
+      }
+    }
+  });
   it('invalid_request with pointers for a body or query that breaks the contract', async () => {
     const body = await alice.post('/problem/maxcut', { num_nodes: '6', adj_matrix: sixNodes.adj_matrix });
     expectProblem(body, 400, 'invalid_request');

@@ -25,6 +25,16 @@ function pointer(path: string): string {
   return `/${location}${tail ? `/${tail}` : ''}`;
 }
 
+function isJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   if (error instanceof HttpProblem) return error;
   const type = (error as { type?: string } | null)?.type;
@@ -33,7 +43,12 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
     const hint = req.path === '/login' ? '' : '; upload larger inputs with POST /data_file';
     return new HttpProblem('payload_too_large', `The body must be smaller than ${limit} bytes${hint}.`, { max_bytes: limit });
   }
-  if (type === 'entity.parse.failed') return new HttpProblem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`);
+  if (type === 'entity.parse.failed') {
+    // body-parser refuses JSON that is not an object or array (42, "text", null) the same way as broken
+    // JSON; such a body is valid JSON of the wrong shape.
+    if (isJson((error as { body?: unknown }).body)) return new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [{ pointer: '/', detail: 'must be object' }] });
+    return new HttpProblem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`);
+  }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new HttpProblem('unsupported_media_type', (error as Error).message);
   if (!isValidatorError(error)) return undefined;
   // Deepest first: of a body that matches neither form of a oneOf, the entry that is wrong (say
