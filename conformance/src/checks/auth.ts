@@ -1,0 +1,74 @@
+// missing_auth and ignored_auth: every secured operation refuses a request without a token (401
+// `missing_token`) and every kind of bad token (401 `invalid_token`), with the bearer challenge in
+// `WWW-Authenticate`.
+import { createHmac, randomBytes } from 'node:crypto';
+import type { CheckContext } from '../context.ts';
+import { isSecured } from '../contract/document.ts';
+import type { Reply } from '../http.ts';
+import type { Check } from './check.ts';
+import { probe } from './probes.ts';
+
+const secured = (ctx: CheckContext) => ctx.contract.operations.filter((op) => isSecured(ctx.contract.doc, op));
+const securedIds = ['listProblems', 'getProblem', 'startJob', 'listJobs', 'getJob', 'cancelJob', 'getJobOutput', 'listDataFiles', 'uploadDataFile', 'getDataFile', 'deleteDataFile'];
+
+const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
+
+/** A JWT over `payload` signed with a key the deployment cannot know. */
+function signed(header: object, payload: object): string {
+  const body = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+  return `${body}.${createHmac('sha256', randomBytes(32)).update(body).digest('base64url')}`;
+}
+
+/** Tokens that must be refused, made from the user's real token where that makes them more convincing. */
+function badTokens(realToken: string, username: string, password: string): { name: string; authorization: string; codes: string[] }[] {
+  const [, payloadPart = ''] = realToken.split('.');
+  let payload: Record<string, unknown> = {};
+  try {
+    payload = JSON.parse(Buffer.from(payloadPart, 'base64url').toString('utf8'));
+  } catch {}
+  const now = Math.floor(Date.now() / 1000);
+  const invalid = ['invalid_token'];
+  return [
+    { name: 'a bad signature', authorization: `Bearer ${signed({ alg: 'HS256', typ: 'JWT' }, payload)}`, codes: invalid },
+    { name: 'alg: none', authorization: `Bearer ${base64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${payloadPart}.`, codes: invalid },
+    { name: 'garbage', authorization: 'Bearer not-a-token', codes: invalid },
+    { name: 'an expired token', authorization: `Bearer ${signed({ alg: 'HS256', typ: 'JWT' }, { ...payload, iat: now - 7200, exp: now - 3600 })}`, codes: invalid },
+    { name: 'the password as Basic credentials', authorization: `Basic ${base64url(`${username}:${password}`).replaceAll('-', '+').replaceAll('_', '/')}`, codes: ['invalid_token', 'missing_token'] },
+  ];
+}
+
+function expectRefusal(ctx: CheckContext, reply: Reply, what: string, codes: string[], challenge: RegExp): void {
+  const code = reply.json?.code;
+  if (!ctx.expect(reply.status === 401 && codes.includes(code), `${what}: expected 401 ${codes.join(' or ')}, got ${reply.status}${code ? ` ${code}` : ''}`, reply.exchange)) return;
+  const header = reply.headers['www-authenticate'] ?? '';
+  ctx.expect(challenge.test(header), `${what}: WWW-Authenticate is "${header}", expected to match ${challenge}`, reply.exchange);
+}
+
+export const missingAuth: Check = {
+  name: 'missing_auth',
+  description: 'Every secured operation answers a request without Authorization with 401 missing_token and WWW-Authenticate: Bearer realm="jes".',
+  operations: securedIds,
+  async run(ctx) {
+    for (const op of secured(ctx)) {
+      const reply = await ctx.send({ ...probe(ctx, op), auth: 'none' });
+      expectRefusal(ctx, reply, `${op.operation.operationId} without a token`, ['missing_token'], /^Bearer realm="jes"/);
+    }
+  },
+};
+
+export const ignoredAuth: Check = {
+  name: 'ignored_auth',
+  description: 'Every secured operation refuses a bad signature, alg: none, garbage, an expired token and Basic credentials with 401 invalid_token (error="invalid_token" in WWW-Authenticate).',
+  operations: securedIds,
+  skip: ({ profile }) => (profile === 'sandbox' ? 'the sandbox accepts any well-formed bearer token by design (it checks that one is present, not what it holds)' : undefined),
+  async run(ctx) {
+    const real = await ctx.http.tokenOf('user', ctx.name);
+    for (const token of badTokens(real, ctx.options.username, ctx.options.password)) {
+      const challenge = token.codes.includes('missing_token') ? /^Bearer realm="jes"/ : /^Bearer realm="jes".*error="invalid_token"/;
+      for (const op of secured(ctx)) {
+        const reply = await ctx.send({ ...probe(ctx, op), auth: { authorization: token.authorization } });
+        expectRefusal(ctx, reply, `${op.operation.operationId} with ${token.name}`, token.codes, challenge);
+      }
+    }
+  },
+};
