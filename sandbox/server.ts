@@ -109,6 +109,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const read = await readBody(req, maxBytes(method, url.pathname));
     if ('tooLarge' in read) return mock(req, url, undefined, { ...prefer, code: 413 });
     let body: unknown = read.bytes ? read.text : undefined;
+    // Prism's multipart parser throws on some file names (one with "=" in it): hand it a neutral one.
+    if (read.bytes && /^multipart\//i.test(req.headers['content-type'] ?? '')) body = read.text.replace(/(;\s*filename\*?=)("(?:[^"\\]|\\.)*"|[^;\r\n]*)/gi, '$1"upload"');
     if (read.bytes && /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? '')) {
       try {
         body = JSON.parse(read.text);

@@ -3,7 +3,8 @@
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
 import { negativeDataRejection } from './negative-data.ts';
+import { positiveDataAcceptance } from './positive-data.ts';
 import { responseChecks } from './response-conformance.ts';
 import { unsupportedMethod } from './unsupported-method.ts';
 
-export const checks: readonly Check[] = [missingAuth, ignoredAuth, unsupportedMethod, negativeDataRejection, ...responseChecks];
+export const checks: readonly Check[] = [missingAuth, ignoredAuth, unsupportedMethod, negativeDataRejection, positiveDataAcceptance, ...responseChecks];
