@@ -15,6 +15,7 @@ export interface Problem {
   code: string;
   request_id: string;
   errors?: { pointer: string; detail: string }[];
+  max_bytes?: number;
 }
 
 const titles: Record<string, [number, string]> = {
@@ -22,6 +23,7 @@ const titles: Record<string, [number, string]> = {
   invalid_request: [400, 'Invalid request'],
   not_found: [404, 'Not found'],
   method_not_allowed: [405, 'Method not allowed'],
+  payload_too_large: [413, 'Payload too large'],
   internal_error: [500, 'Internal error'],
 };
 

@@ -107,7 +107,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const prefer = preferences(req.headers.prefer as string | undefined);
     const read = await readBody(req, maxBytes(method, url.pathname));
-    if ('tooLarge' in read) return mock(req, url, undefined, { ...prefer, code: 413 });
+    if ('tooLarge' in read) {
+      const limit = maxBytes(method, url.pathname);
+      return problemAnswer({ ...problem('payload_too_large', `The body must be smaller than ${limit} bytes.`, url.pathname), max_bytes: limit });
+    }
     let body: unknown = read.bytes ? read.text : undefined;
     // Prism's multipart parser throws on some file names (one with "=" in it): hand it a neutral one.
     if (read.bytes && /^multipart\//i.test(req.headers['content-type'] ?? '')) body = read.text.replace(/(;\s*filename\*?=)("(?:[^"\\]|\\.)*"|[^;\r\n]*)/gi, '$1"upload"');

@@ -2,7 +2,7 @@
 // the contract's example graph, a READY data file of a graph unique to this run. Whatever the run creates
 // is cleaned up at its end (data files deleted, jobs still running cancelled).
 import type { CheckContext } from './context.ts';
-import { CheckAbort } from './http.ts';
+import { CheckAbort, type Reply } from './http.ts';
 import { pollJob, startJob, uploadDataFile } from './jobs.ts';
 import { edgeList, type Graph } from './maxcut.ts';
 
@@ -70,24 +70,25 @@ export class Fixtures {
   }
 
   /** A FINISHED job of the example graph, run by the exact solver (if any) and the heuristic for a second. */
-  finishedJob(ctx: CheckContext): Promise<{ id: string; job: any }> {
+  finishedJob(ctx: CheckContext): Promise<{ id: string; job: any; started: Reply; reply: Reply; statuses: string[] }> {
     return this.shared('finished job', async () => {
       const { exact, heuristic } = await this.useCase(ctx);
       const solver = exact ? [exact.name, heuristic.name] : [heuristic.name];
-      const { id } = await startJob(ctx, this.exampleGraph(ctx), { solver, time_limit_seconds: 1 });
-      const { job, reply } = await pollJob(ctx, id);
+      const { id, reply: started } = await startJob(ctx, this.exampleGraph(ctx), { solver, time_limit_seconds: 1 });
+      const { job, reply, statuses } = await pollJob(ctx, id);
       if (job.status !== 'FINISHED') throw new CheckAbort(`the example job ${id} ended ${job.status}, not FINISHED`, reply.exchange);
-      return { id, job };
+      return { id, job, started, reply, statuses };
     });
   }
 
-  /** A READY data file of `uniqueGraph`, deleted when the run ends. */
-  dataFile(ctx: CheckContext): Promise<{ id: string; file: any; graph: Graph }> {
+  /** A READY data file of `uniqueGraph` (as an edge list), deleted when the run ends. */
+  dataFile(ctx: CheckContext): Promise<{ id: string; file: any; graph: Graph; text: string; uploaded: Reply }> {
     return this.shared('data file', async () => {
       const graph = this.uniqueGraph(ctx);
-      const { id, file, reply } = await uploadDataFile(ctx, edgeList(graph), 'graph.txt');
+      const text = edgeList(graph);
+      const { id, file, reply } = await uploadDataFile(ctx, text, 'graph.txt');
       if (file?.status !== 'READY') throw new CheckAbort(`data file ${id} is ${file?.status}, not READY`, reply.exchange);
-      return { id, file, graph };
+      return { id, file, graph, text, uploaded: reply };
     });
   }
 }

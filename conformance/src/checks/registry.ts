@@ -2,9 +2,11 @@
 // resources), the response checks last (they validate every response the run received).
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
+import { lifecycle } from './lifecycle.ts';
+import { limits } from './limits.ts';
 import { negativeDataRejection } from './negative-data.ts';
 import { positiveDataAcceptance } from './positive-data.ts';
 import { responseChecks } from './response-conformance.ts';
 import { unsupportedMethod } from './unsupported-method.ts';
 
-export const checks: readonly Check[] = [missingAuth, ignoredAuth, unsupportedMethod, negativeDataRejection, positiveDataAcceptance, ...responseChecks];
+export const checks: readonly Check[] = [lifecycle, missingAuth, ignoredAuth, unsupportedMethod, negativeDataRejection, positiveDataAcceptance, limits, ...responseChecks];
