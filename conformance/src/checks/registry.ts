@@ -2,11 +2,29 @@
 // resources), the response checks last (they validate every response the run received).
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
+import { isolation } from './isolation.ts';
 import { lifecycle } from './lifecycle.ts';
 import { limits } from './limits.ts';
+import { maxcutSemantics } from './maxcut-semantics.ts';
 import { negativeDataRejection } from './negative-data.ts';
 import { positiveDataAcceptance } from './positive-data.ts';
+import { ensureResourceAvailability, useAfterFree } from './resources.ts';
 import { responseChecks } from './response-conformance.ts';
+import { timestamps } from './timestamps.ts';
 import { unsupportedMethod } from './unsupported-method.ts';
 
-export const checks: readonly Check[] = [lifecycle, missingAuth, ignoredAuth, unsupportedMethod, negativeDataRejection, positiveDataAcceptance, limits, ...responseChecks];
+export const checks: readonly Check[] = [
+  lifecycle,
+  ensureResourceAvailability,
+  useAfterFree,
+  missingAuth,
+  ignoredAuth,
+  unsupportedMethod,
+  negativeDataRejection,
+  positiveDataAcceptance,
+  limits,
+  maxcutSemantics,
+  isolation,
+  timestamps,
+  ...responseChecks,
+];

@@ -1,0 +1,63 @@
+// timestamps: every job and data file the run has seen (in any check's answers) keeps the documented
+// format, in UTC, with end_at "" until the end and never before started_at; a job started now says now
+// (against the server's own Date header). Probes of its own: a running job read before and after a cancel
+// (in the sandbox: each of the contract's job examples, chosen with Prefer: example=…).
+import type { CheckContext } from '../context.ts';
+import { jobOf, pollJob, startLongJob } from '../jobs.ts';
+import { dataFileTimestampProblems, jobTimestampProblems, parseTimestamp } from '../timestamps.ts';
+import type { Exchange } from '../types.ts';
+import { longGraph } from './cancellation.ts';
+import type { Check } from './check.ts';
+
+/** Every job and data file record in an answer (envelopes and pages alike). */
+function records(exchange: Exchange): { kind: 'job' | 'data_file'; id: string; record: any }[] {
+  const body = exchange.response?.json as Record<string, unknown> | undefined;
+  const found: { kind: 'job' | 'data_file'; id: string; record: any }[] = [];
+  for (const kind of ['job', 'data_file'] as const) {
+    const members = body?.[kind];
+    if (!members || typeof members !== 'object') continue;
+    for (const [id, record] of Object.entries(members)) if (record && typeof record === 'object' && 'status' in record) found.push({ kind, id, record });
+  }
+  return found;
+}
+
+async function probes(ctx: CheckContext): Promise<void> {
+  if (ctx.sandbox) {
+    for (const example of ['pending', 'running', 'finished', 'error', 'cancelled']) await ctx.send({ method: 'GET', path: '/job/K7Q2M9X4TB1R', headers: { prefer: `example=${example}` } });
+    ctx.note('skipped in the sandbox profile: that a job started now says now (the examples carry fixed instants)');
+    return;
+  }
+  const { heuristic } = await ctx.fixtures.useCase(ctx);
+  const id = await startLongJob(ctx, heuristic.name, longGraph);
+  const started = ctx.exchanges.findLast((e) => e.request.method === 'POST' && (e.response?.json as { job?: unknown } | undefined)?.job === id);
+  const read = await ctx.send({ method: 'GET', path: `/job/${id}` });
+  const job = jobOf(read)?.job;
+  const serverNow = Date.parse(started?.response?.headers.date ?? '') || Date.now();
+  const at = parseTimestamp(job?.started_at);
+  if (at !== undefined) ctx.expect(Math.abs(at - serverNow) <= 120_000, `job ${id} started at ${job.started_at}, but the server's Date header said ${new Date(serverNow).toUTCString()}; the timestamps are in UTC`, read.exchange);
+  await ctx.send({ method: 'POST', path: `/job/${id}/cancel` });
+  await pollJob(ctx, id, { timeoutMs: 15_000 });
+}
+
+export const timestamps: Check = {
+  name: 'timestamps',
+  description: 'Every started_at, end_at and created_at the run sees is MM/DD/YYYY, HH:MM:SS in UTC (the same instant as its RFC 3339 twin, and a new job says now); end_at is "" until the record ends and never before started_at.',
+  operations: ['getJob', 'listJobs', 'cancelJob', 'getDataFile', 'listDataFiles', 'uploadDataFile'],
+  async run(ctx) {
+    await ctx.fixtures.finishedJob(ctx);
+    await ctx.fixtures.dataFile(ctx);
+    await probes(ctx);
+    const seen = new Set<string>();
+    let count = 0;
+    for (const exchange of ctx.exchanges) {
+      for (const { kind, id, record } of records(exchange)) {
+        count++;
+        for (const problem of kind === 'job' ? jobTimestampProblems(id, record) : dataFileTimestampProblems(id, record)) {
+          if (!seen.has(problem)) ctx.fail(problem, exchange);
+          seen.add(problem);
+        }
+      }
+    }
+    ctx.note(`${count} job and data-file records checked`);
+  },
+};
