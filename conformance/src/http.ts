@@ -43,8 +43,12 @@ export class CheckAbort extends Error {
 
 const maxPreview = 2000;
 
+/** The body as it goes into reports: shortened, with any password hidden. */
 function preview(body: RequestSpec['body'] | undefined, text: string | undefined): string | undefined {
-  if (text !== undefined) return text.length > maxPreview ? `${text.slice(0, maxPreview)}… (${Buffer.byteLength(text)} bytes)` : text;
+  if (text !== undefined) {
+    const hidden = text.replace(/("password"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"(hidden)"');
+    return hidden.length > maxPreview ? `${hidden.slice(0, maxPreview)}… (${Buffer.byteLength(text)} bytes)` : hidden;
+  }
   if (body instanceof FormData) return `(multipart/form-data: ${[...body.keys()].join(', ')})`;
   if (body instanceof Uint8Array) return `(${body.length} bytes)`;
   return undefined;

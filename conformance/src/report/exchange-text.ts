@@ -1,0 +1,28 @@
+// An exchange as text for reports: the request (token shortened) and the response, bodies cut short.
+import type { Exchange } from '../types.ts';
+
+const shown = ['content-type', 'location', 'x-request-id', 'www-authenticate', 'allow', 'retry-after', 'preference-applied', 'cache-control', 'date'];
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+}
+
+/** Lines describing the exchange (without indentation). */
+export function exchangeLines(exchange: Exchange, maxBody = 800): string[] {
+  const { request, response } = exchange;
+  const lines = [`→ ${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name === 'accept') continue;
+    lines.push(`  ${name}: ${name === 'authorization' ? cut(value, 20) : value}`);
+  }
+  if (request.body !== undefined) lines.push(`  ${cut(request.body, maxBody)}`);
+  if (!response) return [...lines, `← no response: ${exchange.error ?? 'unknown error'}`];
+  lines.push(`← ${response.status} (${response.ms} ms)`);
+  for (const name of shown) if (response.headers[name] !== undefined) lines.push(`  ${name}: ${response.headers[name]}`);
+  if (response.text) lines.push(`  ${cut(response.text, maxBody)}`);
+  return lines;
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
