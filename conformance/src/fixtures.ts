@@ -69,12 +69,12 @@ export class Fixtures {
     });
   }
 
-  /** A FINISHED job of the example graph, run by the exact solver (if any) and the heuristic for a second. */
+  /** A FINISHED job of the example graph, run by the exact solver (if any) and the heuristic for half a second. */
   finishedJob(ctx: CheckContext): Promise<{ id: string; job: any; started: Reply; reply: Reply; statuses: string[] }> {
     return this.shared('finished job', async () => {
       const { exact, heuristic } = await this.useCase(ctx);
       const solver = exact ? [exact.name, heuristic.name] : [heuristic.name];
-      const { id, reply: started } = await startJob(ctx, this.exampleGraph(ctx), { solver, time_limit_seconds: 1 });
+      const { id, reply: started } = await startJob(ctx, this.exampleGraph(ctx), { solver, time_limit_seconds: 0.5 });
       const { job, reply, statuses } = await pollJob(ctx, id);
       if (job.status !== 'FINISHED') throw new CheckAbort(`the example job ${id} ended ${job.status}, not FINISHED`, reply.exchange);
       return { id, job, started, reply, statuses };

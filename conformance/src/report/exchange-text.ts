@@ -10,7 +10,7 @@ function cut(text: string, max: number): string {
 /** Lines describing the exchange (without indentation). */
 export function exchangeLines(exchange: Exchange, maxBody = 800): string[] {
   const { request, response } = exchange;
-  const lines = [`→ ${request.method} ${request.url}`];
+  const lines = [`→ ${request.method} ${request.url} (sent by ${exchange.check})`];
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'accept') continue;
     lines.push(`  ${name}: ${name === 'authorization' ? cut(value, 20) : value}`);

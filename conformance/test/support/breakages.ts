@@ -1,0 +1,90 @@
+// One deliberately broken behaviour per important check, each as a Breakage of the proxy: the suite run
+// against the proxy with `only: [check]` must fail that check.
+import { type Answer, type Breakage, editJson, type Exchanged, jsonAnswer } from './broken-proxy.ts';
+import { users } from './targets.ts';
+
+const pathOf = (r: Exchanged) => r.url.split('?')[0]!;
+const queryOf = (r: Exchanged) => new URLSearchParams(r.url.split('?')[1] ?? '');
+const alice = (tools: { token(user: string, password: string): Promise<string> }) => tools.token('alice', users.alice);
+
+function problem(status: number, code: string, extra: Record<string, unknown> = {}): Answer {
+  const requestId = 'broken-proxy-request';
+  return jsonAnswer(status, { type: `urn:jes:problem:${code}`, title: code, status, detail: 'from the broken proxy', code, request_id: requestId, ...extra }, { 'x-request-id': requestId });
+}
+
+/** Every job object in a body (an envelope or a page), changed by `edit`. */
+function eachJob(answer: Answer, edit: (job: any) => void): Answer {
+  return editJson(answer, (body) => {
+    for (const job of Object.values<any>(body?.job && typeof body.job === 'object' ? body.job : {})) if (job?.status) edit(job);
+  });
+}
+
+/** Every max-cut answer in a body (executions' data and outputs), changed by `edit`. */
+function eachCut(answer: Answer, edit: (data: any) => void): Answer {
+  const answerWithJobs = eachJob(answer, (job) => Object.values<any>(job.executions ?? {}).forEach((e) => e.data && edit(e.data)));
+  return editJson(answerWithJobs, (body) => Object.values<any>(body?.outputs ?? {}).forEach((o) => o && edit(o)));
+}
+
+const shiftHours = (stamp: string, hours: number) => stamp.replace(/, (\d\d):/, (_, h: string) => `, ${String((Number(h) + hours) % 24).padStart(2, '0')}:`);
+
+export interface BrokenBehaviour {
+  what: string;
+  /** The check that must fail. */
+  check: string;
+  /** What one of its failures must say. */
+  message: RegExp;
+  breakage: Breakage;
+}
+
+export const brokenBehaviours: BrokenBehaviour[] = [
+  { what: 'answers 500 to GET /data_file', check: 'not_a_server_error', message: /server error \(500/, breakage: { request: (r) => (r.method === 'GET' && pathOf(r) === '/data_file' ? problem(500, 'internal_error') : r) } },
+  { what: 'answers GET /problem with 203', check: 'status_code_conformance', message: /203 is not documented/, breakage: { response: (r, a) => (pathOf(r) === '/problem' ? { ...a, status: 203 } : a) } },
+  { what: 'sends problems as application/json', check: 'content_type_conformance', message: /Content-Type is "application\/json"/, breakage: { response: (_, a) => (a.status >= 400 ? { ...a, headers: { ...a.headers, 'content-type': 'application/json' } } : a) } },
+  { what: 'leaves X-Request-Id out of its 404s', check: 'response_headers_conformance', message: /X-Request-Id is missing/, breakage: { response: (_, a) => (a.status === 404 ? { ...a, headers: Object.fromEntries(Object.entries(a.headers).filter(([k]) => k.toLowerCase() !== 'x-request-id')) } : a) } },
+  { what: 'leaves summary out of jobs', check: 'response_schema_conformance', message: /required property 'summary'/, breakage: { response: (_, a) => eachJob(a, (job) => delete job.summary) } },
+  {
+    what: 'skips authentication on GET /problem', check: 'missing_auth', message: /listProblems without a token: expected 401 missing_token, got 200/,
+    breakage: { request: async (r, tools) => (pathOf(r) === '/problem' && !r.headers.authorization ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } } : r) },
+  },
+  {
+    what: 'accepts any token on GET /job', check: 'ignored_auth', message: /listJobs with .*: expected 401 invalid_token, got 200/,
+    breakage: { request: async (r, tools) => (r.method === 'GET' && pathOf(r) === '/job' && r.headers.authorization ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } } : r) },
+  },
+  { what: 'names a method too many in Allow', check: 'unsupported_method', message: /Allow is ".*PATCH"/, breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: { ...a.headers, allow: `${a.headers.allow}, PATCH` } } : a) } },
+  {
+    what: 'answers contract mismatches of a job with 422', check: 'negative_data_rejection', message: /expected 400 invalid_request, got 422 invalid_input/,
+    breakage: { response: (r, a) => (r.method === 'POST' && pathOf(r) === '/problem/maxcut' && a.status === 400 ? editJson({ ...a, status: 422 }, (b) => Object.assign(b, { status: 422, code: 'invalid_input', type: 'urn:jes:problem:invalid_input' })) : a) },
+  },
+  { what: 'refuses a status filter', check: 'positive_data_acceptance', message: /refused as invalid: 400 invalid_request/, breakage: { request: (r) => (pathOf(r) === '/job' && queryOf(r).has('status') ? problem(400, 'invalid_request', { errors: [{ pointer: '/query/status', detail: 'not here' }] }) : r) } },
+  { what: 'refuses job bodies from 4,000,000 bytes', check: 'limits', message: /4194303 bytes .*expected 200, got 413/, breakage: { request: (r) => (r.body.length >= 4_000_000 ? problem(413, 'payload_too_large', { max_bytes: 4_000_000 }) : r) } },
+  { what: 'leaves a solver out of the output', check: 'lifecycle', message: /output of .* differs/, breakage: { response: (r, a) => (/\/output$/.test(pathOf(r)) ? editJson(a, (b) => delete b.outputs?.[Object.keys(b.outputs ?? {})[0]!]) : a) } },
+  { what: 'does not delete data files', check: 'use_after_free', message: /reading a deleted data file: expected 404/, breakage: { request: (r) => (r.method === 'DELETE' ? { status: 204, headers: { 'x-request-id': 'broken-proxy' }, body: Buffer.alloc(0) } : r) } },
+  { what: 'cannot find a job at its first read', check: 'ensure_resource_availability', message: /right after it started: expected 200, got 404/, breakage: firstReadMissing() },
+  { what: 'adds 1 to every cut', check: 'maxcut_semantics', message: /but its partition cuts/, breakage: { response: (_, a) => eachCut(a, (d) => (d.cut_value += 1)) } },
+  { what: 'claims a cut of nothing optimal', check: 'maxcut_semantics', message: /claims optimal with 0/, breakage: { response: (_, a) => eachCut(a, (d) => Object.assign(d, { cut_value: 0, partition: d.partition.map(() => 0), optimal: true })) } },
+  {
+    what: "shows bob alice's jobs", check: 'isolation', message: /reading the job of another user: expected 404 job_not_found, got 200/,
+    breakage: {
+      request: async (r, tools) => {
+        const payload = r.headers.authorization?.split('.')[1];
+        const user = payload ? JSON.parse(Buffer.from(payload, 'base64url').toString()).sub : undefined;
+        return user === 'bob' && /^\/job\/[A-Z0-9]{12}$/.test(pathOf(r)) ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } } : r;
+      },
+    },
+  },
+  { what: 'writes timestamps as YYYY-MM-DD HH:MM:SS', check: 'timestamps', message: /is not MM\/DD\/YYYY, HH:MM:SS/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = job.started_at.replace(/^(\d\d)\/(\d\d)\/(\d{4}),/, '$3-$1-$2'))) } },
+  { what: 'writes local time (UTC+2), not UTC', check: 'timestamps', message: /are 7200 s apart/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = shiftHours(job.started_at, 2))) } },
+  { what: 'sets end_at before a job ends', check: 'timestamps', message: /end_at is ".*" while it is (PENDING|RUNNING)/, breakage: { response: (_, a) => eachJob(a, (job) => job.end_at || (job.end_at = job.started_at)) } },
+];
+
+function firstReadMissing(): Breakage {
+  const seen = new Set<string>();
+  return {
+    request: (r) => {
+      const id = /^\/job\/([A-Z0-9]{12})$/.exec(pathOf(r))?.[1];
+      if (r.method !== 'GET' || !id || seen.has(id)) return r;
+      seen.add(id);
+      return problem(404, 'job_not_found');
+    },
+  };
+}

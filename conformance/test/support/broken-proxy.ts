@@ -1,0 +1,94 @@
+// A deliberately broken deployment: a small HTTP proxy in front of the real reference server that changes
+// one behaviour (a Breakage: rewrite the request, answer it itself, or rewrite the answer). The suite must
+// fail the check that behaviour breaks.
+import { createServer, type IncomingMessage } from 'node:http';
+
+export interface Exchanged {
+  method: string;
+  /** Path and query. */
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Breakage {
+  /** Change the request before it is forwarded, or answer it here (the server never sees it). */
+  request?(request: Exchanged, tools: Tools): Promise<Exchanged | Answer> | Exchanged | Answer;
+  /** Change the server's answer. */
+  response?(request: Exchanged, answer: Answer, tools: Tools): Promise<Answer> | Answer;
+}
+
+export interface Tools {
+  /** A valid token of a user of the server behind (logged in once). */
+  token(user: string, password: string): Promise<string>;
+  /** Sends a request to the server behind, as is. */
+  forward(request: Exchanged): Promise<Answer>;
+}
+
+const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'content-encoding']);
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A JSON answer's body parsed, changed by `edit`, and serialised again; other answers as they are. */
+export function editJson(answer: Answer, edit: (body: any) => void): Answer {
+  if (!/json/.test(answer.headers['content-type'] ?? '')) return answer;
+  const body = JSON.parse(answer.body.toString('utf8'));
+  edit(body);
+  return { ...answer, body: Buffer.from(JSON.stringify(body)) };
+}
+
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)) };
+}
+
+export async function startBrokenProxy(target: string, breakage: Breakage): Promise<{ url: string; close(): Promise<void> }> {
+  const tokens = new Map<string, Promise<string>>();
+  const forward = async (request: Exchanged): Promise<Answer> => {
+    const res = await fetch(target + request.url, { method: request.method, headers: request.headers, ...(request.body.length ? { body: new Uint8Array(request.body) } : {}) });
+    const headers = Object.fromEntries([...res.headers].filter(([k]) => !hopByHop.has(k.toLowerCase())));
+    return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
+  };
+  const tools: Tools = {
+    forward,
+    token(user, password) {
+      if (!tokens.has(user)) {
+        tokens.set(user, forward({ method: 'POST', url: '/login', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ username: user, password })) })
+          .then((answer) => JSON.parse(answer.body.toString()).access_token as string));
+      }
+      return tokens.get(user)!;
+    },
+  };
+  const server = createServer(async (req, res) => {
+    try {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !hopByHop.has(k)).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      const request: Exchanged = { method: req.method ?? 'GET', url: req.url ?? '/', headers, body: await readBody(req) };
+      const changed = breakage.request ? await breakage.request(request, tools) : request;
+      let answer = 'status' in changed ? changed : await forward(changed);
+      if (breakage.response && !('status' in changed)) answer = await breakage.response(changed, answer, tools);
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+    } catch (error) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy failure: ${(error as Error).message}`);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

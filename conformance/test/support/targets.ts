@@ -1,0 +1,28 @@
+// What the suite's own tests run it against: the reference server (its CLI as a child process, on a free
+// port, PGlite in memory or a throw-away PostgreSQL database) and the sandbox (in this process, on a free
+// port). The spawning is the client tests' (test support shared across packages, never their sources).
+import { startSandbox } from '../../../sandbox/server.ts';
+import { type Started, startServer, users } from '../../../client/test/support/processes.ts';
+import type { ConformanceOptions, Report } from '../../src/index.ts';
+import { closingLine, resultText } from '../../src/report/console.ts';
+
+export type { Started };
+export { users };
+
+/** alice runs the suite, bob is the second user. */
+export const credentials = { username: 'alice', password: users.alice, username2: 'bob', password2: users.bob } satisfies Partial<ConformanceOptions>;
+
+/** The reference server with two solver threads, no rate limits, an in-memory database unless `env` names one. */
+export function startReference(env: Record<string, string> = {}): Promise<Started> {
+  return startServer({ JES_WORKERS: '2', ...env });
+}
+
+export async function startSandboxTarget(): Promise<Started> {
+  const sandbox = await startSandbox({ port: 0 });
+  return { url: sandbox.url, stop: () => sandbox.close() };
+}
+
+/** The report as the command prints it (for a test's output, and its failure message). */
+export function printed(report: Report): string {
+  return [...report.results.map(resultText), closingLine(report)].join('\n');
+}
