@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checks } from './checks/registry.ts';
+import { fromEnvironment, splitUser } from './environment.ts';
 import { closingLine, heading, resultText } from './report/console.ts';
 import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
@@ -25,7 +26,7 @@ interface Options {
   list?: boolean;
 }
 
-const env = process.env;
+const env = fromEnvironment();
 
 function integer(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
@@ -42,11 +43,11 @@ function checkList(value: string, previous: string[]): string[] {
 export function program(): Command {
   return new Command('jes-conformance')
     .description('Checks a deployment of the Job Execution Service against the contract (openapi.yaml).')
-    .option('--base-url <url>', 'the deployment (default: $JES_CONFORMANCE_BASE_URL, else http://localhost:3000)', env.JES_CONFORMANCE_BASE_URL ?? 'http://localhost:3000')
-    .option('--username <name>', 'the user to run as (default: $JES_CONFORMANCE_USERNAME)', env.JES_CONFORMANCE_USERNAME)
-    .option('--password <password>', 'its password (default: $JES_CONFORMANCE_PASSWORD)', env.JES_CONFORMANCE_PASSWORD)
-    .option('--second-user <name:password>', 'a second user, for isolation (default: $JES_CONFORMANCE_SECOND_USER)', env.JES_CONFORMANCE_SECOND_USER)
-    .addOption(new Option('--profile <profile>', 'full: every check; sandbox: what a stateless mock can pass').choices(['full', 'sandbox']).default(env.JES_CONFORMANCE_PROFILE ?? 'full'))
+    .option('--base-url <url>', 'the deployment (default: $JES_CONFORMANCE_BASE_URL, else http://localhost:3000)', env.baseUrl ?? 'http://localhost:3000')
+    .option('--username <name>', 'the user to run as (default: $JES_CONFORMANCE_USERNAME)', env.username)
+    .option('--password <password>', 'its password (default: $JES_CONFORMANCE_PASSWORD)', env.password)
+    .option('--second-user <name:password>', 'a second user, for isolation (default: $JES_CONFORMANCE_SECOND_USER)', env.secondUser)
+    .addOption(new Option('--profile <profile>', 'full: every check; sandbox: what a stateless mock can pass').choices(['full', 'sandbox']).default(env.profile ?? 'full'))
     .option('--only <check>', 'run only this check (repeat, or separate with commas)', checkList, [])
     .option('--junit <file>', 'also write a JUnit XML report')
     .option('--report <file.md>', 'also write a markdown report')
@@ -63,12 +64,12 @@ function conformanceOptions(o: Options): ConformanceOptions {
   const sandbox = o.profile === 'sandbox';
   const username = o.username ?? (sandbox ? 'sandbox' : undefined);
   const password = o.password ?? (sandbox ? 'sandbox' : undefined);
-  if (username === undefined || password === undefined) throw new InvalidArgumentError('--username and --password are required (or JES_CONFORMANCE_USERNAME and JES_CONFORMANCE_PASSWORD)');
-  const second = o.secondUser?.match(/^([^:]+):(.+)$/);
-  if (o.secondUser !== undefined && !second) throw new InvalidArgumentError('--second-user takes name:password');
+  if (username === undefined || password === undefined) throw new Error('--username and --password are required (or JES_CONFORMANCE_USERNAME and JES_CONFORMANCE_PASSWORD)');
+  const second = o.secondUser === undefined ? undefined : splitUser(o.secondUser);
+  if (o.secondUser !== undefined && !second) throw new Error('--second-user takes name:password');
   return {
     baseUrl: o.baseUrl, username, password, profile: o.profile, only: o.only, seed: o.seed, runs: o.runs,
-    ...(second ? { username2: second[1]!, password2: second[2]! } : {}),
+    ...(second ? { username2: second.username, password2: second.password } : {}),
     ...(o.contract ? { contractPath: o.contract } : {}),
   };
 }

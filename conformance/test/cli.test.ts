@@ -1,0 +1,65 @@
+// The jes-conformance command as a child process, against the sandbox: its output (one line per check, the
+// closing line), the JUnit and markdown files, the variables, and its exit codes.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { checkNames } from '../src/index.ts';
+import { type Started, startSandboxTarget } from './support/targets.ts';
+
+const cli = join(import.meta.dirname, '../src/cli.ts');
+let sandbox: Started;
+beforeAll(async () => {
+  sandbox = await startSandboxTarget();
+});
+afterAll(() => sandbox?.stop());
+
+function conformance(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+it('passes against the sandbox with --profile sandbox, printing a line per check and writing JUnit and markdown', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'jes-conformance-'));
+  const run = await conformance(['--base-url', sandbox.url, '--profile', 'sandbox', '--junit', join(dir, 'junit.xml'), '--report', join(dir, 'report.md')]);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  const lines = run.stdout.trim().split('\n');
+  expect(lines[0]).toBe(`jes-conformance: ${sandbox.url} (profile sandbox; fast-check seed 20261122, 8 cases per target)`);
+  expect(lines.at(-1)).toBe('14 passed, 0 failed, 3 skipped');
+  for (const name of checkNames()) expect(run.stdout).toMatch(new RegExp(`^(passed|skipped) +${name}\\b`, 'm'));
+  expect(run.stdout).toMatch(/^skipped +ignored_auth: the sandbox accepts any well-formed bearer token/m);
+  const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="17" failures="0" skipped="3"/);
+  expect(junit).toMatch(/<testcase classname="jes-conformance.sandbox" name="isolation" time="[\d.]+">\s*<properties>.*<\/properties>\s*<skipped message="the sandbox is stateless/);
+  const report = readFileSync(join(dir, 'report.md'), 'utf8');
+  expect(report).toMatch(/^# Conformance report: http/);
+  expect(report).toMatch(/^\| `use_after_free` \| .* \| skipped \| the sandbox is stateless/m);
+});
+
+it('exits 1 when a check fails, printing the request and response that broke it', async () => {
+  // The sandbox is no deployment: it takes any token, which the full profile refuses.
+  const run = await conformance(['--only', 'ignored_auth'], { JES_CONFORMANCE_BASE_URL: sandbox.url, JES_CONFORMANCE_USERNAME: 'a', JES_CONFORMANCE_PASSWORD: 'b' });
+  expect(run.code).toBe(1);
+  expect(run.stdout).toMatch(/^failed +ignored_auth \[/m);
+  expect(run.stdout).toMatch(/✗ listProblems with a bad signature: expected 401 invalid_token, got 200/);
+  expect(run.stdout).toMatch(/→ GET http:\/\/127\.0\.0\.1:\d+\/problem \(sent by ignored_auth\)\n +authorization: Bearer eyJ/);
+  expect(run.stdout).toMatch(/← 200 \(\d+ ms\)/);
+  expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed, 0 skipped');
+});
+
+it('exits 2 on a usage error, and lists the checks with --list', async () => {
+  expect((await conformance(['--only', 'no_such_check'])).code).toBe(2);
+  const missing = await conformance(['--base-url', sandbox.url], { JES_CONFORMANCE_USERNAME: '', JES_CONFORMANCE_PASSWORD: '' });
+  expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/--username and --password are required/) });
+  expect((await conformance(['--second-user', 'nopassword', '--profile', 'sandbox'])).code).toBe(2);
+  const list = await conformance(['--list']);
+  expect(list.code).toBe(0);
+  expect(list.stdout.trim().split('\n').map((l) => l.split(' ')[0])).toEqual(checkNames());
+});

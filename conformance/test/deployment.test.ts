@@ -1,0 +1,32 @@
+// The suite as vitest tests, one per check, against the deployment the JES_CONFORMANCE_* variables name:
+//   JES_CONFORMANCE_BASE_URL=https://jes.example.org JES_CONFORMANCE_USERNAME=… JES_CONFORMANCE_PASSWORD=… \
+//     npx vitest run conformance/test/deployment.test.ts
+// Skipped (with that reason) when JES_CONFORMANCE_BASE_URL is unset, as in `npm test`.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fromEnvironment, splitUser } from '../src/environment.ts';
+import { checkNames, type Report, runConformance } from '../src/index.ts';
+import { exchangeLines } from '../src/report/exchange-text.ts';
+
+const env = fromEnvironment();
+const skip = env.baseUrl ? undefined : 'JES_CONFORMANCE_BASE_URL is not set';
+let report: Report;
+
+describe.skipIf(skip)(`the deployment at ${env.baseUrl ?? '$JES_CONFORMANCE_BASE_URL'}${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  beforeAll(async () => {
+    const second = env.secondUser ? splitUser(env.secondUser) : undefined;
+    report = await runConformance({
+      baseUrl: env.baseUrl!,
+      username: env.username ?? 'sandbox',
+      password: env.password ?? 'sandbox',
+      profile: env.profile ?? 'full',
+      ...(second ? { username2: second.username, password2: second.password } : {}),
+    });
+  }, 600_000);
+
+  it.each(checkNames())('%s', (name) => {
+    const result = report.results.find((r) => r.name === name)!;
+    if (result.status === 'skipped') return console.log(`${name} skipped: ${result.reason}`);
+    const details = result.failures.map((f) => [f.message, ...(f.exchange ? exchangeLines(f.exchange) : [])].join('\n  ')).join('\n');
+    expect(result.status, details).toBe('passed');
+  });
+});
