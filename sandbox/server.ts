@@ -82,7 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const violations = validations.input.filter((v) => v.severity === 0 && v.code !== 401);
     const answer: Answer = { status: output.statusCode, headers: { ...output.headers }, body: output.body };
     if (violations.length) answer.headers['sl-violations'] = JSON.stringify(violations.map((v) => ({ location: ['request', ...(v.path ?? [])], code: v.code, message: v.message }))).slice(0, 8000);
-    if (prefer.code === undefined && violations.length && (output.statusCode === 400 || output.statusCode === 422)) {
+    if (violations.length && (output.statusCode === 400 || output.statusCode === 422)) {
       // A missing member is reported at its parent; point at the member itself, as the contract's examples do.
       const missing = (v: { code?: unknown; message: string }) => (v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined);
       const errors = violations.map((v) => ({ pointer: pointer([...(v.path ?? []), ...[missing(v)].filter((m) => m !== undefined)]), detail: v.message }));
