@@ -68,6 +68,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Http {
   readonly exchanges: Exchange[] = [];
+  /** Milliseconds each check spent waiting out rate limits (429 with Retry-After). */
+  readonly waited = new Map<string, number>();
   readonly baseUrl: string;
   readonly contract: Contract;
   /** Supplies the `Authorization` value of a user (logging in on first use). */
@@ -108,7 +110,9 @@ export class Http {
         exchange.response = { status: res.status, headers: responseHeaders, text: responseText, ...(json !== undefined ? { json } : {}), ms: Date.now() - started };
         const retryAfter = Number(responseHeaders['retry-after']);
         if (res.status === 429 && attempt < 3 && Number.isFinite(retryAfter)) {
-          await sleep(Math.min(30, Math.max(1, retryAfter)) * 1000);
+          const ms = Math.min(30, Math.max(1, retryAfter)) * 1000;
+          this.waited.set(check, (this.waited.get(check) ?? 0) + ms);
+          await sleep(ms);
           continue;
         }
         return { status: res.status, headers: responseHeaders, text: responseText, json, exchange };

@@ -58,6 +58,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         if (error instanceof CheckAbort) ctx.fail(error.message, error.exchange);
         else ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
       }
+      const waited = http.waited.get(check.name);
+      if (waited) ctx.note(`waited ${Math.round(waited / 1000)} s in all for the deployment's rate limits (429 with Retry-After)`);
       result = { ...base, status: ctx.failures.length ? 'failed' : 'passed', failures: ctx.failures, notes: ctx.notes, requests: ctx.requests, ms: Date.now() - from };
     }
     results.push(result);
