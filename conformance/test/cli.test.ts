@@ -54,6 +54,11 @@ it('exits 1 when a check fails, printing the request and response that broke it'
   expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed, 0 skipped');
 });
 
+it('conformance/README.md describes every check in its table', () => {
+  const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+  for (const name of checkNames()) expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
+});
+
 it('exits 2 on a usage error, and lists the checks with --list', async () => {
   expect((await conformance(['--only', 'no_such_check'])).code).toBe(2);
   const missing = await conformance(['--base-url', sandbox.url], { JES_CONFORMANCE_USERNAME: '', JES_CONFORMANCE_PASSWORD: '' });
