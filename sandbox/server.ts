@@ -73,7 +73,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
     const input = { method: req.method!.toLowerCase() as 'get', url: { path: url.pathname, query }, headers, body };
-    const result = await prism.request(input, operations, { ...base, mock: { dynamic: false, ...prefer } })();
+    // Prism answers the lowest success status; an operation that documents 201 (an upload) creates by default.
+    const operation = operations.find((op) => op.method === input.method && allowedMethods([op], url.pathname).length);
+    const created = prefer.code === undefined && operation?.responses.some((r) => r.code === '201') ? { code: 201 } : {};
+    const result = await prism.request(input, operations, { ...base, mock: { dynamic: false, ...created, ...prefer } })();
     if (result._tag === 'Left') {
       const error = result.left as Error & { status?: number; detail?: string };
       return problemAnswer(problem('invalid_request', `The sandbox cannot answer this request: ${error.message}. ${error.detail ?? ''}`.trim(), url.pathname));
