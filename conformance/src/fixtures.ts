@@ -53,9 +53,10 @@ export class Fixtures {
     const graph = this.exampleGraph(ctx);
     const hash = [...`${ctx.runId}/${salt}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000_000, 7);
     const weight = Number((1 + hash / 1_000_000).toFixed(6));
+    const n = graph.num_nodes + 1;
     graph.adj_matrix.forEach((row, i) => row.push(i === 0 ? weight : 0));
-    graph.adj_matrix.push([weight, 0, 0, 0, 0, 0, 0]);
-    graph.num_nodes = 7;
+    graph.adj_matrix.push(Array.from({ length: n }, (_, i) => (i === 0 ? weight : 0)));
+    graph.num_nodes = n;
     return graph;
   }
 
