@@ -52,22 +52,6 @@ function preferredWait(req: Request): number | undefined {
   return match ? Math.min(60, Number(match[1])) : undefined;
 }
 
-/**
- * Runs a transaction again when PostgreSQL aborted it to break a deadlock (code 40P01). A cancel locks the
- * job, then its executions; a worker claiming them locks the executions, then the job: when both meet,
- * PostgreSQL aborts one after its deadlock timeout, and the cancel is simply tried again (found by the
- * conformance suite: a cancel right after a start answered 500 on PostgreSQL).
- */
-async function retriedOnDeadlock<T>(transaction: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transaction();
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== '40P01' || attempt === 3) throw error;
-    }
-  }
-}
-
 export function jobRoutes({ db, config, events }: AppDeps): Router {
   const views = new JobViews(events);
   const router = Router();
@@ -141,7 +125,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
 
   router.post('/job/:job_id/cancel', async (req, res) => {
     const id = req.params.job_id!;
-    res.status(202).json({ job: { [id]: renderJob(await retriedOnDeadlock(() => requestCancel(db, req.user, id))) } });
+    res.status(202).json({ job: { [id]: renderJob(await requestCancel(db, req.user, id)) } });
   });
 
   router.get('/job/:job_id/output', async (req, res) => {

@@ -166,6 +166,9 @@ function jobError(executions: { error: ProblemBody | null; solver: string }[]): 
 /** Asks for a job to be cancelled: executions not yet running end at once, running ones are stopped by their worker. */
 export async function requestCancel(db: Database, owner: string, id: string): Promise<JobView> {
   return db.transaction(async (tx) => {
+    // Executions before the job, in the order a worker's claim locks them (claim, then settle the job):
+    // the opposite order deadlocked with a claim of this job's executions on PostgreSQL.
+    await tx.query('SELECT 1 FROM executions WHERE job_id = $1 ORDER BY seq FOR UPDATE', [id]);
     const [job] = await tx.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE', [id, owner]);
     if (!job) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     if (terminalJob.has(job.status)) throw new HttpProblem('job_already_terminal', `Job ${id} is ${job.status} and can no longer be cancelled.`);
