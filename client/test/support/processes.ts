@@ -1,7 +1,6 @@
 // Real processes for the client's tests: the reference server (its CLI, never its source) and the Prism
 // sandbox, each on a free port, stopped by the pid this file started.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -85,7 +84,6 @@ export async function freePort(): Promise<number> {
 
 /** The Prism sandbox (`npm run sandbox`) on a free port. */
 export async function startSandbox(): Promise<Started> {
-  const prism = realpathSync(join(repoRoot, 'node_modules/.bin/prism'));
   const port = await freePort();
-  return startProcess([prism, 'mock', 'openapi.yaml', '--port', String(port)], process.env, /Prism is listening on (http:\/\/\S+)/, 'the Prism sandbox');
+  return startProcess([join(repoRoot, 'sandbox/main.ts')], { ...process.env, SANDBOX_PORT: String(port) }, /listening on (http:\/\/\S+)/, 'the Prism sandbox');
 }
