@@ -11,6 +11,7 @@ const env = fromEnvironment();
 const skip = env.baseUrl ? undefined : 'JES_CONFORMANCE_BASE_URL is not set';
 let report: Report;
 
+if (skip) console.warn(`conformance deployment test: skipping the run against your deployment: ${skip} (see conformance/README.md).`);
 if (skip) it.skip(`the suite against the deployment named by JES_CONFORMANCE_* (skipped: ${skip})`, () => {});
 else describe(`the deployment at ${env.baseUrl}`, () => {
   beforeAll(async () => {
