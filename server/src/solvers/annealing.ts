@@ -80,7 +80,7 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
         const g = gain[v]!;
         if (g >= 0) {
           flip(v);
-          if (cur > best + eps) { best = cur; unsaved = true; improved = true; }
+          noteBest();
         } else if ((x = -g * inverseT * EXP_STEPS) < EXP_SIZE && rng.float() < EXP[x | 0]!) {
           save();
           flip(v);

@@ -8,6 +8,7 @@
 // tabulated per H state, so the inner loop is one table read and two additions per partition.
 import type { Graph } from '../maxcut/graph.ts';
 import { cutValue } from '../maxcut/graph.ts';
+import { flipNode } from './gains.ts';
 import { SolverLimitError } from './solver.ts';
 import type { SolveOptions, SolveResult, Solver } from './solver.ts';
 
@@ -55,7 +56,7 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
   if (n <= 1) {
     return { cutValue: 0, partition: new Uint8Array(n), optimal: true, upperBound: 0, iterations: 1, timeToBestSeconds: 0 };
   }
-  const { offsets, targets, weights } = graph;
+  const { offsets, weights } = graph;
   const free = n - 1;
   const b = Math.min(free, LOW_BITS);
   const m = free - b;
@@ -107,15 +108,7 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
     if (t === hStates) { complete = true; break; }
     if (options.signal.aborted || states >= maxStates || performance.now() >= deadline) break;
     // Flip the next high node in Gray-code order and update its neighbours' gains.
-    const v = b + lowestBit(t);
-    const sv = (side[v]! ^ 1);
-    side[v] = sv;
-    base += gain[v]!;
-    gain[v] = -gain[v]!;
-    for (let k = offsets[v]!; k < offsets[v + 1]!; k++) {
-      const j = targets[k]!;
-      gain[j] = gain[j]! + (side[j] === sv ? 2 : -2) * weights[k]!;
-    }
+    base += flipNode(graph, side, gain, b + lowestBit(t));
   }
 
   const partition = new Uint8Array(n);
