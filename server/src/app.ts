@@ -1,17 +1,22 @@
-// The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id and
-// log line, JSON bodies (counted before they are parsed), bearer authentication, the rate-limit policy,
-// the streamed upload, the contract validator (requests, and responses unless switched off), the routes,
-// and the one error handler.
+// The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
+// context and log line; routing (404 and 405 need no token); the login body and its rate limits; bearer
+// authentication; the rate-limit policy; only then the body (JSON counted before it is parsed, or the streamed
+// upload); the contract validator (requests, and responses unless switched off); the routes; the one error
+// handler. So a request without a token never has its body read.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { authenticate } from './auth/authenticate.ts';
 import type { TokenIssuer } from './auth/tokens.ts';
 import type { Config } from './config.ts';
+import { contract } from './contract.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { jsonBody } from './http/json-body.ts';
 import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts';
+import { withRequestContext } from './http/request-context.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
+import { routeFirst } from './http/route-first.ts';
 import { streamUpload } from './http/upload.ts';
 import type { JobEvents } from './jobs/events.ts';
 import { maxInlineBytes } from './maxcut/use-case.ts';
@@ -34,10 +39,9 @@ export interface AppDeps {
 
 export type AppOptions = Omit<AppDeps, 'limiters'>;
 
-/** Which rate-limit policy a request counts against. */
+/** Which rate-limit policy an authenticated request counts against (login has its own, before authentication). */
 function policyOf(req: Request, limiters: Limiters): RequestHandler {
-  if (req.path === '/healthz') return passThrough;
-  if (req.method === 'POST' && req.path === '/login') return limiters.login;
+  if (req.path === '/healthz' || req.path === '/login') return passThrough;
   if (req.method === 'POST' && (req.path === '/data_file' || /^\/problem\/[^/]+$/.test(req.path))) return limiters.submit;
   return limiters.default;
 }
@@ -46,21 +50,20 @@ export function createApp(options: AppOptions): express.Express {
   const deps: AppDeps = { ...options, limiters: rateLimiters(options.config.rateLimits) };
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  app.use(requestId);
-  app.use(requestLog(deps.logger));
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(requestId, withRequestContext, requestLog(deps.logger));
 
   // Outside the contract: the contract itself and its rendered reference.
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));
   app.get(['/docs', '/docs/'], (_req, res) => res.sendFile(docsPath));
 
-  // JSON bodies: the size is counted (Content-Length, then bytes read) before anything is parsed; the raw
-  // bytes of an inline job are kept, as they are what the job stores.
-  app.post('/problem/:problem_id', express.json({ limit: maxInlineBytes - 1, type: 'application/json', verify: (req, _res, buf) => void ((req as Request & { rawBody?: Buffer }).rawBody = buf) }));
-  app.post('/login', express.json({ limit: 64 * 1024 - 1, type: 'application/json' }));
-
+  app.use(routeFirst(contract.paths));
+  // Login is public: its small body is read first, as its rate limits count per username.
+  app.post('/login', ...jsonBody(64 * 1024), ...deps.limiters.login);
   app.use(authenticate(deps.tokens));
   app.use((req: Request, res: Response, next: NextFunction) => policyOf(req, deps.limiters)(req, res, next));
+  // An inline job keeps the bytes it was sent: they are what the job stores.
+  app.post('/problem/:problem_id', ...jsonBody(maxInlineBytes, true));
   app.post('/data_file', streamUpload(deps.db));
 
   app.use(

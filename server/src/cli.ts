@@ -2,8 +2,10 @@
 // `jes-server` (or `jes-server serve`): the API server with solver workers. `jes-server worker`: solver
 // workers only, against DATABASE_URL. Settings come from the environment (see README).
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { ConfigError, readConfig } from './config.ts';
 import { startServer, startWorker } from './main.ts';
+import { guardProcess } from './process-guard.ts';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const command = positionals[0] ?? 'serve';
@@ -14,14 +16,16 @@ if (command !== 'serve' && command !== 'worker') {
 
 try {
   const config = readConfig();
+  const logger = pino({ level: config.logLevel });
+  guardProcess(logger);
   let running: { close(): Promise<void> };
   if (command === 'serve') {
-    const server = await startServer(config);
+    const server = await startServer(config, logger);
     console.log(`jes server listening on ${server.url} (reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml)`);
     if (server.demoPassword) console.log(`created user "demo" with password "${server.demoPassword}" (shown once; set JES_USERS to choose users)`);
     running = server;
   } else {
-    const worker = await startWorker(config);
+    const worker = await startWorker(config, logger);
     console.log(`jes worker running ${worker.threads} solver threads`);
     running = worker;
   }

@@ -1,5 +1,6 @@
 // The server's settings, read once from the environment (contract decisions, section 10). An invalid
 // setting stops start-up with one line naming it.
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 export interface RateLimit {
@@ -18,14 +19,25 @@ export interface Config {
   workers: number;
   env: 'production' | 'sandbox';
   /** undefined when rate limiting is off. */
-  rateLimits: { login: RateLimit; submit: RateLimit; default: RateLimit } | undefined;
+  rateLimits: Record<RatePolicy, RateLimit> | undefined;
   maxActiveJobs: number;
   logLevel: string;
   /** Validate responses against the contract (on unless JES_VALIDATE_RESPONSES=off). */
   validateResponses: boolean;
   /** Seconds a worker's claim on an execution lasts without renewal (a dead worker's work is retried after it). */
   leaseSeconds: number;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client's address. */
+  trustProxy: boolean | number | string;
+  /** Node's HTTP server limits, in milliseconds (timeouts) and sockets. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
 }
+
+/**
+ * login: per client address and username; login_account: failed logins per username from any address;
+ * login_address: failed logins per client address for any username; submit and default: per user.
+ */
+export const ratePolicies = ['login', 'login_account', 'login_address', 'submit', 'default'] as const;
+export type RatePolicy = (typeof ratePolicies)[number];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -51,20 +63,36 @@ function parseUsers(raw: string | undefined): Config['users'] {
   });
 }
 
-const defaultRateLimits = 'login=10/60,submit=60/60,default=1200/60';
+const defaultRateLimits = 'login=10/60,login_account=20/600,login_address=30/60,submit=60/60,default=1200/60';
 
 function parseRateLimits(raw: string | undefined): Config['rateLimits'] {
   const text = raw?.trim() || defaultRateLimits;
   if (text === 'off') return undefined;
-  const limits: Record<string, RateLimit> = {};
+  const limits: Partial<Record<RatePolicy, RateLimit>> = {};
   for (const part of (defaultRateLimits + ',' + text).split(',')) {
-    const match = /^(login|submit|default)=(\d+)\/(\d+)$/.exec(part.trim());
-    if (!match || Number(match[2]) < 1 || Number(match[3]) < 1) {
-      throw new ConfigError(`JES_RATE_LIMITS must be "off" or policy=requests/seconds[,...] with policies login, submit, default; got "${text}"`);
+    const match = /^([a-z_]+)=(\d+)\/(\d+)$/.exec(part.trim());
+    if (!match || !ratePolicies.includes(match[1] as RatePolicy) || Number(match[2]) < 1 || Number(match[3]) < 1) {
+      throw new ConfigError(`JES_RATE_LIMITS must be "off" or policy=requests/seconds[,...] with policies ${ratePolicies.join(', ')}; got "${text}"`);
     }
-    limits[match[1]!] = { limit: Number(match[2]), windowSeconds: Number(match[3]) };
+    limits[match[1] as RatePolicy] = { limit: Number(match[2]), windowSeconds: Number(match[3]) };
   }
-  return { login: limits.login!, submit: limits.submit!, default: limits.default! };
+  return limits as Record<RatePolicy, RateLimit>;
+}
+
+/** JES_TRUST_PROXY in Express's own terms: true/false, a number of hops, or addresses, subnets and loopback/linklocal/uniquelocal. */
+function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+  const text = raw?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  for (const part of text.split(',').map((p) => p.trim())) {
+    const [address, bits, ...rest] = part.split('/');
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(part);
+    if (!named && (rest.length > 0 || !isIP(address ?? '') || (bits !== undefined && !/^\d{1,3}$/.test(bits)))) {
+      throw new ConfigError(`JES_TRUST_PROXY must be true, false, a number of hops, or a comma list of addresses, subnets, loopback, linklocal, uniquelocal; got "${part}"`);
+    }
+  }
+  return text;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -91,5 +119,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     validateResponses: validate === 'on',
     leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
+    trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),
+    http: {
+      headersTimeoutMs: integer('JES_HEADERS_TIMEOUT_SECONDS', env.JES_HEADERS_TIMEOUT_SECONDS, 20, 1, 3600) * 1000,
+      // Receiving the whole request: 100 MiB in ten minutes is a link of 1.4 Mbit/s. (Answering, a long poll, is not counted.)
+      requestTimeoutMs: integer('JES_REQUEST_TIMEOUT_SECONDS', env.JES_REQUEST_TIMEOUT_SECONDS, 600, 1, 86_400) * 1000,
+      // Longer than a load balancer's idle timeout (60 s on the common ones), so it, not we, closes idle connections.
+      keepAliveTimeoutMs: integer('JES_KEEP_ALIVE_TIMEOUT_SECONDS', env.JES_KEEP_ALIVE_TIMEOUT_SECONDS, 65, 1, 3600) * 1000,
+      maxConnections: integer('JES_MAX_CONNECTIONS', env.JES_MAX_CONNECTIONS, 1000, 1, 1_000_000),
+    },
   };
 }

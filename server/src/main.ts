@@ -1,10 +1,11 @@
 // Starting and stopping the reference server: open the database, migrate, ensure users, serve HTTP, and
 // (unless JES_WORKERS=0) run solver workers in this process. Used by `jes-server` and by the tests.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { createApp } from './app.ts';
 import { tokenIssuer } from './auth/tokens.ts';
+import { userStates } from './auth/user-states.ts';
 import { ensureUsers, signingKey } from './auth/users.ts';
 import { ConfigError, type Config } from './config.ts';
 import { validatePending } from './data-files/validate.ts';
@@ -59,10 +60,18 @@ function keepStatistics(db: Database, logger: Logger): NodeJS.Timeout | undefine
 export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<Running> {
   const db = await openStore(config, logger);
   const demo = await ensureUsers(db, config.users);
-  const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env);
+  const users = await userStates(db);
+  const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env, { tokenVersion: users.tokenVersion });
   const events = new JobEvents();
   await events.start(db);
-  const server: Server = createApp({ db, config, tokens, events, logger }).listen(config.port);
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
+  const server: Server = createServer(
+    // Timeouts are checked every second, not every 30 s, so a slow sender is cut off when its time is up.
+    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: 1000 },
+    createApp({ db, config, tokens, events, logger }),
+  );
+  server.maxConnections = maxConnections;
+  server.listen(config.port);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const url = `http://localhost:${(server.address() as AddressInfo).port}`;
   const workers = startWorkers(db, config, logger);
@@ -82,6 +91,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       await closed;
       clearTimeout(grace);
       await events.stop();
+      await users.stop();
       await db.close();
     },
   };

@@ -55,10 +55,11 @@ describe('400', () => {
     expectProblem(twice, 400, 'invalid_request');
     expect(twice.body.errors[0].pointer).toBe('/solvers/1/name');
     const form = new FormData();
-    form.set('file', 'not a file part');
     form.set('problem_id', 'maxcut');
-    form.set('name', 'text.txt');
-    expectProblem(await alice.request('POST', '/data_file', { body: form }), 400, 'invalid_request');
+    form.set('name', 'no-file.txt');
+    const noFile = await alice.request('POST', '/data_file', { body: form });
+    expectProblem(noFile, 400, 'invalid_request');
+    expect(noFile.body.errors[0].pointer).toBe('/file');
   });
 });
 

@@ -1,12 +1,15 @@
-// Access tokens: HS256 JWTs with jose (claims sub, env, iat, exp, jti), valid one hour. A token signed
-// with another key or algorithm, expired, or issued for the other environment is refused.
+// Access tokens: HS256 JWTs with jose (claims sub, env, iat, exp, jti, and ver, the user's token version),
+// valid one hour. Refused: another key or algorithm, expired, issued for the other environment, a lifetime
+// longer than we issue or an `iat` in the future (beyond a minute of clock skew), and a token whose user has
+// since been disabled, removed or given a new password (its version is no longer the user's).
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export const tokenLifetimeSeconds = 3600;
+const clockSkewSeconds = 60;
 
 export interface TokenIssuer {
-  issue(user: string): Promise<string>;
+  issue(user: string, version: number): Promise<string>;
   /** The user the token was issued to; throws InvalidTokenError with a reason otherwise. */
   verify(token: string): Promise<string>;
 }
@@ -15,36 +18,63 @@ export class InvalidTokenError extends Error {
   override name = 'InvalidTokenError';
 }
 
-/** How many verified tokens are remembered (each until it expires), so a token is checked once, not per request. */
+export interface TokenOptions {
+  /** The current token version of an enabled user, undefined for a user that may not use any token. */
+  tokenVersion(user: string): Promise<number | undefined>;
+  /** The clock, in milliseconds (tests move it). */
+  now?: () => number;
+}
+
+/** How many verified tokens are remembered (each until it expires), so a signature is checked once, not per request. */
 const rememberedTokens = 10_000;
 
-export function tokenIssuer(secret: Uint8Array, env: string): TokenIssuer {
-  const verified = new Map<string, { user: string; expires: number }>();
+export function tokenIssuer(secret: Uint8Array, env: string, { tokenVersion, now = Date.now }: TokenOptions): TokenIssuer {
+  const verified = new Map<string, { user: string; version: number; expires: number }>();
+
+  async function signature(token: string): Promise<{ user: string; version: number; expires: number }> {
+    const known = verified.get(token);
+    if (known && known.expires > now()) return known;
+    if (known) verified.delete(token);
+    try {
+      const { payload } = await jwtVerify(token, secret, {
+        algorithms: ['HS256'],
+        requiredClaims: ['sub', 'exp', 'env'],
+        maxTokenAge: tokenLifetimeSeconds,
+        clockTolerance: clockSkewSeconds,
+        currentDate: new Date(now()),
+      });
+      if (payload.env !== env) throw new InvalidTokenError(`The token was issued for the ${String(payload.env)} environment, not ${env}`);
+      if (payload.exp! - payload.iat! > tokenLifetimeSeconds) throw new InvalidTokenError(`The token claims a lifetime longer than the ${tokenLifetimeSeconds} s this service issues`);
+      const version = payload.ver ?? 0;
+      if (!Number.isSafeInteger(version)) throw new InvalidTokenError('The token is malformed or not acceptable');
+      const entry = { user: payload.sub!, version: version as number, expires: payload.exp! * 1000 };
+      if (verified.size >= rememberedTokens) verified.delete(verified.keys().next().value!);
+      verified.set(token, entry);
+      return entry;
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw error;
+      if (error instanceof errors.JWTExpired) throw new InvalidTokenError(/"iat"/.test(error.message) ? 'The token is older than the lifetime this service issues' : 'The token has expired');
+      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'iat') throw new InvalidTokenError('The token was issued in the future');
+      if (error instanceof errors.JWSSignatureVerificationFailed) throw new InvalidTokenError('The token signature is invalid');
+      throw new InvalidTokenError('The token is malformed or not acceptable');
+    }
+  }
+
   return {
-    issue: (user) =>
-      new SignJWT({ env })
+    issue: (user, version) =>
+      new SignJWT({ env, ver: version })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user)
-        .setIssuedAt()
-        .setExpirationTime(`${tokenLifetimeSeconds}s`)
+        .setIssuedAt(Math.floor(now() / 1000))
+        .setExpirationTime(Math.floor(now() / 1000) + tokenLifetimeSeconds)
         .setJti(randomUUID())
         .sign(secret),
     async verify(token) {
-      const known = verified.get(token);
-      if (known && known.expires > Date.now()) return known.user;
-      if (known) verified.delete(token);
-      try {
-        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'env'] });
-        if (payload.env !== env) throw new InvalidTokenError(`The token was issued for the ${String(payload.env)} environment, not ${env}`);
-        if (verified.size >= rememberedTokens) verified.delete(verified.keys().next().value!);
-        verified.set(token, { user: payload.sub!, expires: payload.exp! * 1000 });
-        return payload.sub!;
-      } catch (error) {
-        if (error instanceof InvalidTokenError) throw error;
-        if (error instanceof errors.JWTExpired) throw new InvalidTokenError('The token has expired');
-        if (error instanceof errors.JWSSignatureVerificationFailed) throw new InvalidTokenError('The token signature is invalid');
-        throw new InvalidTokenError('The token is malformed or not acceptable');
-      }
+      const { user, version } = await signature(token);
+      const current = await tokenVersion(user);
+      if (current === undefined) throw new InvalidTokenError('The user of this token no longer exists or is disabled');
+      if (current !== version) throw new InvalidTokenError('The token was revoked (the password changed or the user was disabled)');
+      return user;
     },
   };
 }

@@ -12,6 +12,10 @@ interface ValidatorError {
   headers?: Record<string, string>;
 }
 
+/** An http-errors error that blames the request (body-parser's), other than those mapped by their `type`. */
+const isClientError = (e: unknown): e is Error & { status: number } =>
+  e instanceof Error && (e as { expose?: unknown }).expose === true && [400, 415].includes((e as { status?: unknown }).status as number) && !('errors' in e);
+
 const isValidatorError = (e: unknown): e is ValidatorError =>
   typeof e === 'object' && e !== null && typeof (e as ValidatorError).status === 'number' && Array.isArray((e as ValidatorError).errors);
 
@@ -50,6 +54,12 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
     return new HttpProblem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`);
   }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new HttpProblem('unsupported_media_type', (error as Error).message);
+  if (isClientError(error)) {
+    // body-parser's other refusals (a compressed body that does not decompress, an aborted or short body).
+    const encoding = req.get('content-encoding');
+    const detail = `The body cannot be read${encoding ? ` (Content-Encoding: ${encoding})` : ''}: ${error.message}.`;
+    return new HttpProblem(error.status === 415 ? 'unsupported_media_type' : 'invalid_request', detail);
+  }
   if (!isValidatorError(error)) return undefined;
   // Deepest first: of a body that matches neither form of a oneOf, the entry that is wrong (say
   // /solvers/0/params/seed) says more than the other form's missing members.

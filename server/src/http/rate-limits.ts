@@ -1,11 +1,13 @@
-// Rate limits per policy (login per client address and username; submit and default per user), announced
-// with the IETF draft-8 RateLimit-Policy / RateLimit headers; past a limit, 429 rate_limited with Retry-After.
+// Rate limits per policy, announced with the IETF draft-8 RateLimit-Policy / RateLimit headers; past a limit,
+// 429 rate_limited with Retry-After. Logins are limited three ways, so that neither a new address per try nor a
+// new username per try gets around them: per client address and username, failures per username from any
+// address, and failures per address for any username. The rest is counted per user.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { Config, RateLimit } from '../config.ts';
+import type { Config, RateLimit, RatePolicy } from '../config.ts';
 import { HttpProblem } from './problems.ts';
 
-function limiter(name: string, policy: RateLimit, key: (req: Request) => string): RequestHandler {
+function limiter(name: RatePolicy, policy: RateLimit, key: (req: Request) => string, onlyFailures = false): RequestHandler {
   return rateLimit({
     windowMs: policy.windowSeconds * 1000,
     limit: policy.limit,
@@ -13,6 +15,7 @@ function limiter(name: string, policy: RateLimit, key: (req: Request) => string)
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     keyGenerator: key,
+    skipSuccessfulRequests: onlyFailures,
     handler: (req: Request, _res: Response, next: NextFunction) => {
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + policy.windowSeconds * 1000) - Date.now()) / 1000));
@@ -25,15 +28,25 @@ function limiter(name: string, policy: RateLimit, key: (req: Request) => string)
 export const passThrough: RequestHandler = (_req, _res, next) => next();
 
 export interface Limiters {
-  login: RequestHandler;
+  /** The three login policies, in the order they apply. */
+  login: RequestHandler[];
   submit: RequestHandler;
   default: RequestHandler;
 }
 
+const address = (req: Request) => ipKeyGenerator(req.ip ?? '');
+/** The username as sent, when it is one: anything else (a number, a 5,000-deep array) counts as no name. */
+const username = (req: Request) => (typeof req.body?.username === 'string' ? req.body.username.slice(0, 128) : '');
+
 export function rateLimiters(limits: Config['rateLimits']): Limiters {
-  if (!limits) return { login: passThrough, submit: passThrough, default: passThrough };
+  if (!limits) return { login: [], submit: passThrough, default: passThrough };
   return {
-    login: limiter('login', limits.login, (req) => `${ipKeyGenerator(req.ip ?? '')}:${String(req.body?.username ?? '')}`),
+    // By address first: a flood of names from one address stops there, before a key is kept per name.
+    login: [
+      limiter('login_address', limits.login_address, address, true),
+      limiter('login_account', limits.login_account, username, true),
+      limiter('login', limits.login, (req) => `${address(req)}:${username(req)}`),
+    ],
     submit: limiter('submit', limits.submit, (req) => req.user),
     default: limiter('default', limits.default, (req) => req.user),
   };

@@ -1,14 +1,18 @@
-// POST /data_file's body: multipart/form-data parsed with busboy as it streams in. The file is hashed
-// (SHA-1) and stored in 1 MiB chunks under a temporary id while it arrives, never held whole in memory;
-// the form fields become req.body for the contract validator. A stored upload that is not filed (the
-// request failed later) is discarded when the response ends.
+// POST /data_file's body: multipart/form-data parsed with busboy as it streams in. The part named `file` is
+// the file whether or not it has a filename (the contract allows JSON and plain text parts). It is hashed
+// (SHA-1) and stored in 1 MiB chunks under a temporary id while it arrives, never held whole in memory; the
+// form fields become req.body for the contract validator. Whatever happens to the request (a form cut off, a
+// part too large), storing is awaited before it is answered, and a stored upload that is not filed is
+// discarded when the response ends.
 import { createHash, randomUUID } from 'node:crypto';
-import busboy from 'busboy';
+import type { Readable } from 'node:stream';
+import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { NextFunction, Request, Response } from 'express';
 import { maxDataFileBytes } from '../maxcut/use-case.ts';
 import type { Database } from '../store/database.ts';
 import { discardChunks, storeChunk } from '../store/data-files.ts';
 import { HttpProblem } from './problems.ts';
+import { unacceptableValue } from './text-limits.ts';
 
 export interface Upload {
   uploadId: string;
@@ -26,66 +30,83 @@ declare module 'express-serve-static-core' {
 
 const chunkBytes = 1024 * 1024;
 
+/** Stores the file's bytes in chunks as they arrive; resolves when the stream has ended (or stopped at the limit). */
+async function storeStream(db: Database, owner: string, upload: Upload, stream: Readable & { truncated?: boolean }): Promise<void> {
+  const hash = createHash('sha1');
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let part = 0;
+  const flush = async () => {
+    if (pendingBytes === 0) return;
+    const chunk = Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    await storeChunk(db, owner, upload.uploadId, part++, chunk);
+  };
+  for await (const piece of stream as AsyncIterable<Buffer>) {
+    hash.update(piece);
+    upload.bytes += piece.length;
+    pending.push(piece);
+    pendingBytes += piece.length;
+    if (pendingBytes >= chunkBytes) await flush();
+  }
+  if (!stream.truncated) await flush();
+  upload.sha1 = hash.digest('hex');
+}
+
 export function streamUpload(db: Database) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
-    let parser: busboy.Busboy;
+    const encoding = req.get('content-encoding')?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') return next(new HttpProblem('unsupported_media_type', `Uploads must not be sent with Content-Encoding "${encoding}".`));
+    let parser: BusboyInstance;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 8, fieldSize: 64 * 1024, fileSize: maxDataFileBytes } });
+      parser = new Busboy({
+        headers: req.headers as { 'content-type': string },
+        isPartAFile: (name: string | undefined, _type: string | undefined, filename: string | undefined) => name === 'file' || filename !== undefined,
+        limits: { files: 1, fields: 8, parts: 16, fieldSize: 64 * 1024, fileSize: maxDataFileBytes },
+      });
     } catch (error) {
       return next(new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
     }
-    const fields: Record<string, string> = {};
+    // No prototype: a part named __proto__ is a field like any other (and refused by the validator).
+    const fields: Record<string, string> = Object.create(null);
+    let file: (Readable & { truncated?: boolean }) | undefined;
     let stored: Promise<void> | undefined;
-    let tooLarge = false;
-    parser.on('field', (name, value) => (fields[name] = value));
-    parser.on('file', (name, stream) => {
+    parser.on('field', (name: string, value: string) => (fields[name] = value));
+    parser.on('file', (name: string, stream: Readable & { truncated?: boolean }) => {
       if (name !== 'file' || stored) return void stream.resume();
       const upload: Upload = { uploadId: `upload:${randomUUID()}`, sha1: '', bytes: 0, filed: false };
       req.upload = upload;
+      file = stream;
       res.on('close', () => {
         if (!upload.filed) discardChunks(db, req.user, upload.uploadId).catch((err) => req.log?.warn({ err }, 'could not discard an upload'));
       });
-      stream.on('limit', () => (tooLarge = true));
-      stored = (async () => {
-        const hash = createHash('sha1');
-        let pending: Buffer[] = [];
-        let pendingBytes = 0;
-        let part = 0;
-        const flush = async () => {
-          if (pendingBytes === 0) return;
-          const chunk = Buffer.concat(pending, pendingBytes);
-          pending = [];
-          pendingBytes = 0;
-          await storeChunk(db, req.user, upload.uploadId, part++, chunk);
-        };
-        for await (const piece of stream as AsyncIterable<Buffer>) {
-          if (tooLarge) continue;
-          hash.update(piece);
-          upload.bytes += piece.length;
-          pending.push(piece);
-          pendingBytes += piece.length;
-          if (pendingBytes >= chunkBytes) await flush();
-        }
-        if (!tooLarge) await flush();
-        upload.sha1 = hash.digest('hex');
-      })();
+      stored = storeStream(db, req.user, upload, stream);
+      // Awaited below; until then a failure must not count as unhandled.
+      stored.catch(() => {});
     });
     const parsed = new Promise<void>((resolve, reject) => {
-      parser.on('close', resolve);
+      parser.on('finish', resolve);
       parser.on('error', reject);
       req.on('error', reject);
+      req.on('aborted', () => reject(new Error('the request was aborted')));
     });
     req.pipe(parser);
     try {
       await parsed;
       await stored;
     } catch (error) {
+      // The form was cut off or broken: stop the file where it is, and answer only once storing has settled.
+      req.unpipe(parser);
+      file?.destroy();
+      await stored?.catch(() => {});
       return next(new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
     }
-    if (tooLarge) return next(new HttpProblem('payload_too_large', `A data file must be at most ${maxDataFileBytes} bytes.`, { max_bytes: maxDataFileBytes }));
-    // `file` must be a file part: a text field of that name does not count (the validator then asks for the file).
-    const { file: _notAFile, ...rest } = fields;
+    if (file?.truncated) return next(new HttpProblem('payload_too_large', `A data file must be at most ${maxDataFileBytes} bytes.`, { max_bytes: maxDataFileBytes }));
+    const { file: _theFile, ...rest } = fields;
+    const found = unacceptableValue(rest);
+    if (found) return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }));
     req.body = { ...rest, ...(req.upload ? { file: `${req.upload.bytes} bytes` } : {}) };
     next();
   };

@@ -1,9 +1,7 @@
 // The max-cut use case as data (GET /problem/maxcut): its schemas come from the contract, its solvers from
 // the solver registry.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { contract } from '../contract.ts';
 import type { components } from '../generated/openapi.ts';
-import { contractPath } from '../paths.ts';
 import { solvers } from '../solvers/index.ts';
 
 export const maxInlineBytes = 4 * 1024 * 1024;
@@ -18,7 +16,6 @@ function withoutDescriptions(schema: unknown): unknown {
 }
 
 function buildMaxcut(): UseCase {
-  const contract = parse(readFileSync(contractPath, 'utf8'));
   const schema = (name: string) => ({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...(withoutDescriptions(contract.components.schemas[name]) as object) });
   return {
     id: 'maxcut',
@@ -37,7 +34,7 @@ function buildMaxcut(): UseCase {
       default_time_limit_seconds: s.defaultTimeLimitSeconds,
       ...(s.maxNodes !== undefined ? { max_nodes: s.maxNodes } : {}),
     })),
-    example_input: contract.components.examples.MaxCutInput.value,
+    example_input: contract.components.examples.MaxCutInput!.value as UseCase['example_input'],
   };
 }
 

@@ -83,7 +83,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       executions = executionsFor(bodySolvers ?? querySolvers, file.num_nodes, bodyLimit ?? query.time_limit_seconds);
       job = { owner: req.user, problemId, inputMode: 'data_file', dataFileId: id, inputBytes: file.bytes, input: null, executions, maxActiveJobs: config.maxActiveJobs };
     } else {
-      const raw = (req as Request & { rawBody?: Buffer }).rawBody!;
+      const raw = req.rawBody!;
       let numNodes: number;
       try {
         numNodes = checkInline(body as { num_nodes: number; adj_matrix: number[][] });

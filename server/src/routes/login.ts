@@ -1,17 +1,27 @@
-// POST /login: credentials for a bearer token.
-import { Router } from 'express';
+// POST /login: credentials for a bearer token. Password checks pass through the hashing gate: a flood of
+// logins waits its turn, and past the queue is answered 429 at once.
+import { availableParallelism } from 'node:os';
+import { type Request, type Response, Router } from 'express';
 import { challenge } from '../auth/authenticate.ts';
+import { hashingGate, HashingBusyError } from '../auth/hashing-gate.ts';
 import { tokenLifetimeSeconds } from '../auth/tokens.ts';
 import { checkCredentials } from '../auth/users.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { AppDeps } from '../app.ts';
 
-export function loginRoutes({ db, tokens }: AppDeps): Router {
-  return Router().post('/login', async (req, res) => {
+export function loginRoutes({ db, tokens }: AppDeps, gate = hashingGate(Math.max(1, Math.floor(availableParallelism() / 2)), 16)): Router {
+  return Router().post('/login', async function login(req: Request, res: Response) {
     const { username, password } = req.body as { username: string; password: string };
-    if (!(await checkCredentials(db, username, password))) {
+    let version: number | undefined;
+    try {
+      version = await gate(() => checkCredentials(db, username, password));
+    } catch (error) {
+      if (error instanceof HashingBusyError) throw new HttpProblem('rate_limited', error.message, { headers: { 'Retry-After': '1' } });
+      throw error;
+    }
+    if (version === undefined) {
       throw new HttpProblem('invalid_credentials', 'The username or password is wrong.', { headers: { 'WWW-Authenticate': challenge } });
     }
-    res.set('Cache-Control', 'no-store').json({ access_token: await tokens.issue(username), token_type: 'Bearer', expires_in: tokenLifetimeSeconds });
+    res.set('Cache-Control', 'no-store').json({ access_token: await tokens.issue(username, version), token_type: 'Bearer', expires_in: tokenLifetimeSeconds });
   });
 }

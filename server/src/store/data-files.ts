@@ -30,6 +30,30 @@ export async function storeChunk(db: Database, owner: string, id: string, part: 
 
 export async function discardChunks(db: Database, owner: string, id: string): Promise<void> {
   await db.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
+  reclaimSpace(db);
+}
+
+const reclaiming = new WeakMap<Database, { again: boolean }>();
+
+/**
+ * After chunks are deleted, on the embedded database: it has no autovacuum, so without a VACUUM the space of
+ * deleted chunks is never reused and every refused 100 MiB upload grows the data directory for good. One
+ * VACUUM at a time; deletions during it ask for one more. PostgreSQL's autovacuum does this itself.
+ */
+function reclaimSpace(db: Database): void {
+  if (db.kind !== 'embedded') return;
+  const running = reclaiming.get(db);
+  if (running) return void (running.again = true);
+  const state = { again: false };
+  reclaiming.set(db, state);
+  void (async () => {
+    do {
+      state.again = false;
+      // A database closed meanwhile (shutdown) has nothing left to reclaim.
+      await db.query('VACUUM data_file_chunks').catch(() => {});
+    } while (state.again);
+    reclaiming.delete(db);
+  })();
 }
 
 export interface NewDataFile {
@@ -44,7 +68,7 @@ export interface NewDataFile {
 
 /** Files an upload under its identifier; when the owner already has those bytes, keeps the existing record. */
 export async function completeUpload(db: Database, file: NewDataFile): Promise<{ created: boolean; row: DataFileRow }> {
-  return db.transaction(async (tx) => {
+  const filed = await db.transaction(async (tx) => {
     const [existing] = await tx.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE`, [file.owner, file.id]);
     if (existing) {
       await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.uploadId]);
@@ -58,6 +82,9 @@ export async function completeUpload(db: Database, file: NewDataFile): Promise<{
     );
     return { created: true, row: row! };
   });
+  // The same bytes again: the upload's own copy was deleted.
+  if (!filed.created) reclaimSpace(db);
+  return filed;
 }
 
 /** The file's bytes, chunk by chunk (never the whole file at once). */
@@ -90,6 +117,7 @@ export async function deleteDataFile(db: Database, owner: string, id: string): P
     await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
     await tx.query('DELETE FROM data_files WHERE owner = $1 AND id = $2', [owner, id]);
   });
+  reclaimSpace(db);
 }
 
 export type Validation = { format: 'json' | 'edge_list'; numNodes: number; numEdges: number } | { error: ProblemBody };

@@ -88,6 +88,12 @@ const migrations: string[] = [
   CREATE INDEX executions_queue ON executions (seq) WHERE status = 'PENDING';
   CREATE INDEX executions_leases ON executions (lease_expires_at) WHERE status IN ('PREPARING', 'RUNNING');
   `,
+  `
+  -- A user JES_USERS no longer names is disabled, not deleted (its jobs and data files refer to it). Tokens carry
+  -- the token version they were issued under: a new version (a new password, a disabled user) revokes them all.
+  ALTER TABLE users ADD COLUMN disabled_at timestamptz;
+  ALTER TABLE users ADD COLUMN token_version integer NOT NULL DEFAULT 0;
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
