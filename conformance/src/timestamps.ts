@@ -29,12 +29,17 @@ function pairProblems(where: string, record: any, ended: boolean, startRequired:
   return problems;
 }
 
-/** The documented timestamp and the RFC 3339 one name the same second (so the first is in UTC). */
+/**
+ * The documented timestamp and the RFC 3339 one name the same second (so the first is in UTC), within a
+ * second either way (truncated or rounded). How far apart they are is counted from the second the twin falls
+ * in, as the documented form writes it, so a stamp off by whole hours reads as exactly that many seconds.
+ */
 function sameInstant(where: string, name: string, documented: unknown, rfc3339: unknown): string[] {
   const a = parseTimestamp(documented);
   const b = typeof rfc3339 === 'string' ? Date.parse(rfc3339) : NaN;
   if (a === undefined || Number.isNaN(b)) return [];
-  return Math.abs(a - b) < 1000 + 1 ? [] : [`${where}: ${name} "${String(documented)}" and ${String(rfc3339)} are ${Math.round((a - b) / 1000)} s apart; they are the same instant in UTC`];
+  const apart = (a - Math.floor(b / 1000) * 1000) / 1000;
+  return Math.abs(a - b) < 1000 + 1 ? [] : [`${where}: ${name} "${String(documented)}" and ${String(rfc3339)} are ${apart} s apart; they are the same instant in UTC`];
 }
 
 export function jobTimestampProblems(id: string, job: any): string[] {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNames, type ConformanceOptions, type Report, runConformance } from '../src/index.ts';
 import { type Breakage, startBrokenProxy } from './support/broken-proxy.ts';
-import { brokenBehaviours } from './support/breakages.ts';
+import { brokenBehaviours, shiftHours } from './support/breakages.ts';
 import { credentials, printed, type Started, startReference } from './support/targets.ts';
 
 let server: Started;
@@ -20,6 +20,17 @@ async function runThrough(breakage: Breakage, options: Partial<ConformanceOption
     await proxy.close();
   }
 }
+
+// The UTC+2 fault moves the instant, so it reads 7200 s off at any time of day (wrapping the hour alone
+// failed the test from 22:00 to 24:00 UTC); its boundaries, whatever the clock says now.
+it('shifts a timestamp by whole hours across midnight, a month, a leap day and a year', () => {
+  expect(shiftHours('11/23/2026, 14:03:07', 2)).toBe('11/23/2026, 16:03:07');
+  expect(shiftHours('11/23/2026, 23:30:00', 2)).toBe('11/24/2026, 01:30:00');
+  expect(shiftHours('11/30/2026, 22:00:00', 2)).toBe('12/01/2026, 00:00:00');
+  expect(shiftHours('02/28/2028, 23:59:59', 2)).toBe('02/29/2028, 01:59:59');
+  expect(shiftHours('12/31/2026, 23:59:50', 2)).toBe('01/01/2027, 01:59:50');
+  expect(shiftHours('01/01/2027, 01:00:00', -2)).toBe('12/31/2026, 23:00:00');
+});
 
 describe.concurrent('a deployment that', () => {
   it('breaks nothing (the proxy alone) passes every check', async () => {

@@ -57,4 +57,18 @@ describe('reference computations', () => {
     const running = { status: 'RUNNING', started_at: '11/22/2026, 14:03:07', end_at: '11/22/2026, 14:03:07', executions: {}, timestamps: { submitted: '2026-11-22T14:03:07.412Z' } };
     expect(jobTimestampProblems('K7Q2M9X4TB1R', running)).toEqual(['job K7Q2M9X4TB1R (RUNNING): end_at is "11/22/2026, 14:03:07" while it is RUNNING; it must be "" until the end']);
   });
+
+  // The clock's boundaries, written out rather than left to the time of day the tests happen to run at.
+  it('a job across midnight at the end of a year is fine, and a stamp two hours off there is exactly 7200 s off', () => {
+    const execution = { status: 'SUCCESS', started_at: '12/31/2026, 23:59:59', end_at: '01/01/2027, 00:00:01' };
+    const ended = { status: 'FINISHED', started_at: '12/31/2026, 23:59:58', end_at: '01/01/2027, 00:00:02', executions: { exact: execution }, timestamps: { submitted: '2026-12-31T23:59:58.999Z', ended: '2027-01-01T00:00:02.001Z' } };
+    expect(jobTimestampProblems('K7Q2M9X4TB1R', ended)).toEqual([]);
+    const local = { ...ended, started_at: '01/01/2027, 01:59:58' };
+    expect(jobTimestampProblems('K7Q2M9X4TB1R', local)).toEqual([
+      'job K7Q2M9X4TB1R (FINISHED): end_at 01/01/2027, 00:00:02 is before started_at 01/01/2027, 01:59:58',
+      'job K7Q2M9X4TB1R (FINISHED): started_at "01/01/2027, 01:59:58" and 2026-12-31T23:59:58.999Z are 7200 s apart; they are the same instant in UTC',
+    ]);
+    const late = { ...ended, executions: { exact: { ...execution, end_at: '01/01/2027, 00:00:03' } } };
+    expect(jobTimestampProblems('K7Q2M9X4TB1R', late)).toEqual(['job K7Q2M9X4TB1R (FINISHED), execution exact (SUCCESS): ended at 01/01/2027, 00:00:03, after its job (01/01/2027, 00:00:02)']);
+  });
 });

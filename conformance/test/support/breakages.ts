@@ -25,7 +25,18 @@ function eachCut(answer: Answer, edit: (data: any) => void): Answer {
   return editJson(answerWithJobs, (body) => Object.values<any>(body?.outputs ?? {}).forEach((o) => o && edit(o)));
 }
 
-const shiftHours = (stamp: string, hours: number) => stamp.replace(/, (\d\d):/, (_, h: string) => `, ${String((Number(h) + hours) % 24).padStart(2, '0')}:`);
+/**
+ * A documented timestamp (`MM/DD/YYYY, HH:MM:SS`, UTC) `hours` later: the instant moves, so the date rolls
+ * over at midnight (wrapping the hour alone made 23:30 + 2 h read 01:30 of the same day, 22 h early).
+ */
+export function shiftHours(stamp: string, hours: number): string {
+  const parts = /^(\d\d)\/(\d\d)\/(\d{4}), (\d\d:\d\d:\d\d)$/.exec(stamp);
+  if (!parts) throw new Error(`not a documented timestamp: "${stamp}"`);
+  const [, month, day, year, time] = parts;
+  const shifted = new Date(Date.parse(`${year}-${month}-${day}T${time}Z`) + hours * 3_600_000).toISOString();
+  const [, y, m, d, t] = /^(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)/.exec(shifted)!;
+  return `${m}/${d}/${y}, ${t}`;
+}
 
 export interface BrokenBehaviour {
   what: string;
@@ -73,7 +84,7 @@ export const brokenBehaviours: BrokenBehaviour[] = [
     },
   },
   { what: 'writes timestamps as YYYY-MM-DD HH:MM:SS', check: 'timestamps', message: /is not MM\/DD\/YYYY, HH:MM:SS/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = job.started_at.replace(/^(\d\d)\/(\d\d)\/(\d{4}),/, '$3-$1-$2'))) } },
-  { what: 'writes local time (UTC+2), not UTC', check: 'timestamps', message: /are (7199|7200) s apart/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = shiftHours(job.started_at, 2))) } },
+  { what: 'writes local time (UTC+2), not UTC', check: 'timestamps', message: /are 7200 s apart/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = shiftHours(job.started_at, 2))) } },
   { what: 'sets end_at before a job ends', check: 'timestamps', message: /end_at is ".*" while it is (PENDING|RUNNING)/, breakage: { response: (_, a) => eachJob(a, (job) => job.end_at || (job.end_at = job.started_at)) } },
 ];
 
