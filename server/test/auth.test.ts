@@ -61,6 +61,13 @@ describe('tokens', () => {
     await refused(`${alice.token}x`);
   });
 
+  it('refuses a well-signed token that claims a longer life than we issue, or an iat in the future (issue 10)', async () => {
+    const sign = (iat: number, exp: number) => new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuedAt(iat).setExpirationTime(exp).sign(key(jwtSecret));
+    expect((await refused(await sign(now(), now() + 30 * 24 * 3600))).body.detail).toMatch(/lifetime longer/);
+    expect((await refused(await sign(now() + 600, now() + 1200))).body.detail).toMatch(/issued in the future/);
+    expect((await refused(await new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setExpirationTime(now() + 600).sign(key(jwtSecret)))).status).toBe(401);
+  });
+
   it('answers a login with Cache-Control: no-store', async () => {
     const reply = await new Client(server.url).post('/login', { username: 'bob', password: 'bob-password-2' });
     expect(reply.headers.get('cache-control')).toBe('no-store');

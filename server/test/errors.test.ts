@@ -2,6 +2,7 @@
 // also validated against the contract by the server itself in tests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
+import { expectProblem } from './support/problems.ts';
 import { Client, sixNodes, startTestServer } from './support/server.ts';
 
 let server: Running;
@@ -14,14 +15,6 @@ beforeAll(async () => {
   anonymous = new Client(server.url);
 });
 afterAll(async () => server?.close());
-
-function expectProblem(reply: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  expect({ status: reply.status, code: reply.body?.code }).toEqual({ status, code });
-  expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(reply.body).toMatchObject({ type: `urn:jes:problem:${code}`, status, title: expect.any(String), detail: expect.any(String) });
-  expect(reply.body.request_id).toBe(reply.headers.get('x-request-id'));
-  expect(JSON.stringify(reply.body)).not.toMatch(/\bat .*\.ts:\d+/);
-}
 
 describe('400', () => {
   it('malformed_json for a body that is not JSON', async () => {

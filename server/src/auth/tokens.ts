@@ -54,7 +54,7 @@ export function tokenIssuer(secret: Uint8Array, env: string, { tokenVersion, now
     } catch (error) {
       if (error instanceof InvalidTokenError) throw error;
       if (error instanceof errors.JWTExpired) throw new InvalidTokenError(/"iat"/.test(error.message) ? 'The token is older than the lifetime this service issues' : 'The token has expired');
-      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'iat') throw new InvalidTokenError('The token was issued in the future');
+      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'iat' && error.reason === 'check_failed') throw new InvalidTokenError('The token was issued in the future');
       if (error instanceof errors.JWSSignatureVerificationFailed) throw new InvalidTokenError('The token signature is invalid');
       throw new InvalidTokenError('The token is malformed or not acceptable');
     }

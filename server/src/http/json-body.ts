@@ -16,7 +16,7 @@ const bom = Buffer.from([0xef, 0xbb, 0xbf]);
 
 function utf8Only(req: Request, _res: Response, next: NextFunction): void {
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && req.is('application/json')) {
+  if (charset !== undefined && charset !== 'utf-8' && req.is('application/json')) {
     return next(new HttpProblem('unsupported_media_type', `JSON bodies must be UTF-8, not "${charset}".`));
   }
   next();

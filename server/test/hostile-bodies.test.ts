@@ -1,0 +1,145 @@
+// Bodies an adversarial review sent that were answered 500 (or accepted and then failed the job): each now gets
+// its documented 4xx problem, and what is accepted runs. Found by Schemathesis and by hand (issue 10).
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Running } from '../src/main.ts';
+import { expectProblem } from './support/problems.ts';
+import { Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+
+let server: Running;
+let alice: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await new Client(server.url).login('alice');
+});
+afterAll(async () => server?.close());
+
+const json = (body: string | Buffer, headers: Record<string, string> = {}) => ({ body, headers: { 'content-type': 'application/json', ...headers } });
+const nested = (depth: number, leaf: string) => '['.repeat(depth) + leaf + ']'.repeat(depth);
+
+/** A multipart form written by hand, so that parts can lack a filename or carry any bytes. */
+function form(parts: { name: string; filename?: string; type?: string; value: string }[], boundary = 'B0undary'): { body: string; headers: Record<string, string> } {
+  const body = parts
+    .map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n${p.value}\r\n`)
+    .join('');
+  return { body: `${body}--${boundary}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe('text the database cannot store is refused at the edge (400 with a pointer, was 500)', () => {
+  it('a NUL in the login username', async () => {
+    const reply = await alice.request('POST', '/login', json('{"username":"al\\u0000ice","password":"x"}'));
+    expectProblem(reply, 400, 'invalid_request');
+    expect(reply.body.errors).toEqual([{ pointer: '/username', detail: 'must not contain U+0000 (NUL)' }]);
+  });
+
+  it("a NUL in a data file's name or description", async () => {
+    for (const field of ['name', 'description']) {
+      const parts = [{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'six.txt' }, { name: 'file', filename: 'six.txt', value: sixNodesEdgeList }];
+      const withNul = parts.filter((p) => p.name !== field).concat({ name: field, value: 'a\u0000b' });
+      const reply = await alice.request('POST', '/data_file', form(withNul));
+      expectProblem(reply, 400, 'invalid_request');
+      expect(reply.body.errors[0].pointer).toBe(`/${field}`);
+    }
+  });
+
+  it('a NUL or an unpaired surrogate inside solvers[].params, in a value or a name', async () => {
+    const file = (await alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
+    const cases: [string, string, string][] = [
+      ['{"note":"a\\u0000b"}', '/solvers/0/params/note', 'NUL'],
+      ['{"note":"\\ud800"}', '/solvers/0/params/note', 'unpaired surrogate'],
+      ['{"a\\u0000b":1}', '/solvers/0/params/a\u0000b', 'NUL'],
+    ];
+    for (const [params, pointer, what] of cases) {
+      const reply = await alice.request('POST', '/problem/maxcut', json(`{"data_file_identifier":"${file}","solvers":[{"name":"exact","params":${params}}]}`));
+      expectProblem(reply, 400, 'invalid_request');
+      expect(reply.body.errors[0]).toEqual({ pointer, detail: expect.stringContaining(what) });
+    }
+  });
+});
+
+describe('nesting is refused before anything recurses into it (400, was 500: a stack overflow)', () => {
+  it('params nested 5,000 and 10,000 deep, arrays and objects', async () => {
+    const file = (await alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
+    const objects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    for (const params of [`{"x":${nested(5000, '1')}}`, objects(10_000)]) {
+      const reply = await alice.request('POST', '/problem/maxcut', json(`{"data_file_identifier":"${file}","solvers":[{"name":"exact","params":${params}}]}`));
+      expectProblem(reply, 400, 'invalid_request');
+      expect(reply.body.errors[0].detail).toBe('must not be nested deeper than 32 levels');
+      expect(reply.body.errors[0].pointer).toMatch(/^\/solvers\/0\/params\//);
+    }
+  });
+
+  it('an inline job nested 10,000 deep', async () => {
+    const reply = await alice.request('POST', '/problem/maxcut', json(`{"num_nodes":1,"adj_matrix":${nested(10_000, '0')}}`));
+    expectProblem(reply, 400, 'invalid_request');
+  });
+});
+
+describe('charsets and encodings', () => {
+  it('refuses JSON in UTF-16 or UTF-32 with 415 (was 500), and accepts utf-8 however it is written', async () => {
+    const body = JSON.stringify({ username: 'alice', password: 'alice-password-1' });
+    for (const [charset, bytes] of [['utf-16', Buffer.from(`\ufeff${body}`, 'utf16le')], ['utf-16le', Buffer.from(body, 'utf16le')], ['utf-32', Buffer.from(body)], ['latin1', Buffer.from(body)], ['utf8', Buffer.from(body)]] as const) {
+      expectProblem(await alice.request('POST', '/login', json(bytes, { 'content-type': `application/json; charset=${charset}` })), 415, 'unsupported_media_type');
+    }
+    for (const charset of ['utf-8', 'UTF-8', '"utf-8"']) {
+      expect((await alice.request('POST', '/login', json(body, { 'content-type': `application/json; charset=${charset}` }))).status).toBe(200);
+    }
+  });
+
+  it('answers corrupt br, zstd, gzip and deflate bodies with 400 invalid_request (was 500), and decodes good ones', async () => {
+    for (const encoding of ['br', 'zstd', 'gzip', 'deflate']) {
+      const reply = await alice.request('POST', '/problem/maxcut', json(Buffer.from('definitely not compressed'), { 'content-encoding': encoding }));
+      expectProblem(reply, 400, 'invalid_request');
+      expect(reply.body.detail).toContain(`Content-Encoding: ${encoding}`);
+    }
+    const text = JSON.stringify(sixNodes);
+    for (const [encoding, bytes] of [['gzip', gzipSync(text)], ['br', brotliCompressSync(text)]] as const) {
+      const job = await alice.request('POST', '/problem/maxcut', json(bytes, { 'content-encoding': encoding }));
+      expect(job.status).toBe(200);
+      expect((await alice.waitFor(job.body.job)).executions.exact.data.cut_value).toBe(53);
+    }
+  });
+
+  it('refuses an upload sent with a Content-Encoding (415), instead of parsing the compressed bytes', async () => {
+    const upload = form([{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'six.txt' }, { name: 'file', filename: 'six.txt', value: sixNodesEdgeList }]);
+    expectProblem(await alice.request('POST', '/data_file', { body: gzipSync(upload.body), headers: { ...upload.headers, 'content-encoding': 'gzip' } }), 415, 'unsupported_media_type');
+  });
+
+  it('runs an inline job whose body starts with a byte-order mark (it used to end in ERROR/solver_failed)', async () => {
+    const reply = await alice.request('POST', '/problem/maxcut', json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(sixNodes))])));
+    expect(reply.status).toBe(200);
+    const job = await alice.waitFor(reply.body.job);
+    expect(job.status).toBe('FINISHED');
+    expect(job.executions.exact.data.cut_value).toBe(53);
+    expect(job.input.bytes).toBe(Buffer.byteLength(JSON.stringify(sixNodes)));
+  });
+
+  it('runs a job from data files that start with a byte-order mark, as JSON and as an edge list', async () => {
+    for (const text of [`\ufeff${JSON.stringify(sixNodes)}`, `\ufeff${sixNodesEdgeList}`]) {
+      const id = (await alice.upload(text, 'bom.txt')).body.data_file_identifier;
+      expect((await alice.validated(id)).status).toBe('READY');
+      expect((await alice.waitFor(await alice.start({ data_file_identifier: id }))).executions.exact.data.cut_value).toBe(53);
+    }
+  });
+});
+
+describe('the upload form', () => {
+  it('takes the part named file without a filename, as JSON or plain text (it was dropped: "must have required property file")', async () => {
+    for (const [type, value] of [['text/plain', sixNodesEdgeList], ['application/json', JSON.stringify(sixNodes)], [undefined, `${sixNodesEdgeList}\n`]] as const) {
+      const reply = await alice.request('POST', '/data_file', form([{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'six' }, { name: 'file', value, ...(type ? { type } : {}) }]));
+      expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
+      const record = await alice.validated(reply.body.data_file_identifier);
+      expect(record).toMatchObject({ status: 'READY', num_nodes: 6, bytes: Buffer.byteLength(value) });
+    }
+  });
+
+  it('answers a part with an empty name, a field named __proto__, or a second file part with 400, not 500', async () => {
+    const base = [{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'six' }, { name: 'file', filename: 'six.txt', value: sixNodesEdgeList }];
+    for (const extra of [{ name: '', value: 'x' }, { name: '__proto__', value: 'x' }, { name: 'other', filename: 'other.txt', value: 'x' }]) {
+      const reply = await alice.request('POST', '/data_file', form([...base, extra]));
+      expect(reply.status, `${extra.name}: ${JSON.stringify(reply.body)}`).toBeLessThan(500);
+      if (reply.status >= 400) expectProblem(reply, 400, 'invalid_request');
+    }
+  });
+});

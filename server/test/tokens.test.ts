@@ -1,0 +1,70 @@
+// The token rules on an injected clock, so no verdict depends on when the test runs: a token lives exactly its
+// hour, a minute of clock skew is forgiven and no more, and a token no longer matching its user's version is
+// refused.
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { InvalidTokenError, tokenIssuer } from '../src/auth/tokens.ts';
+
+const secret = new TextEncoder().encode('a-secret-for-the-token-tests-32-bytes!');
+const t0 = Date.UTC(2026, 11, 31, 23, 59, 30);
+
+function issuer(versions: Record<string, number | undefined> = { alice: 0 }) {
+  const clock = { now: t0 };
+  return { clock, tokens: tokenIssuer(secret, 'production', { tokenVersion: async (user) => versions[user], now: () => clock.now }) };
+}
+
+const refusal = async (promise: Promise<unknown>) => {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(InvalidTokenError);
+  return (error as Error).message;
+};
+
+describe('token lifetime on an injected clock', () => {
+  it('accepts a token for its hour (and a minute of skew) and refuses it after, across a year boundary', async () => {
+    const { clock, tokens } = issuer();
+    const token = await tokens.issue('alice', 0);
+    clock.now = t0 + 3599_000;
+    expect(await tokens.verify(token)).toBe('alice');
+    clock.now = t0 + 3659_000;
+    expect(await tokens.verify(token)).toBe('alice');
+    clock.now = t0 + 3661_000;
+    expect(await refusal(tokens.verify(token))).toMatch(/expired/);
+  });
+
+  it('forgives a minute of clock skew, not more', async () => {
+    const { clock, tokens } = issuer();
+    const token = await tokens.issue('alice', 0);
+    clock.now = t0 - 50_000;
+    expect(await tokens.verify(token)).toBe('alice');
+    const other = issuer();
+    const early = await other.tokens.issue('alice', 0);
+    clock.now = t0 - 120_000;
+    expect(await refusal(tokens.verify(early))).toMatch(/issued in the future/);
+  });
+
+  it('refuses tokens that claim more than the lifetime we issue, or no iat at all', async () => {
+    const { tokens } = issuer();
+    const now = t0 / 1000;
+    const sign = (claims: { iat?: number; exp: number }) => {
+      const jwt = new SignJWT({ env: 'production', ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setExpirationTime(claims.exp);
+      return (claims.iat === undefined ? jwt : jwt.setIssuedAt(claims.iat)).sign(secret);
+    };
+    expect(await refusal(tokens.verify(await sign({ iat: now, exp: now + 7200 })))).toMatch(/lifetime longer/);
+    expect(await refusal(tokens.verify(await sign({ iat: now - 5000, exp: now + 600 })))).toMatch(/older than the lifetime/);
+    expect(await refusal(tokens.verify(await sign({ exp: now + 600 })))).toMatch(/malformed|not acceptable/);
+    expect(await tokens.verify(await sign({ iat: now, exp: now + 3600 }))).toBe('alice');
+  });
+});
+
+describe('token versions', () => {
+  it('refuses a token whose version is no longer its user’s, and one whose user is gone', async () => {
+    const versions: Record<string, number | undefined> = { alice: 0 };
+    const { tokens } = issuer(versions);
+    const token = await tokens.issue('alice', 0);
+    expect(await tokens.verify(token)).toBe('alice');
+    versions.alice = 1;
+    expect(await refusal(tokens.verify(token))).toMatch(/revoked/);
+    versions.alice = undefined;
+    expect(await refusal(tokens.verify(token))).toMatch(/no longer exists or is disabled/);
+  });
+});
