@@ -11,7 +11,7 @@ import type { TokenIssuer } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { contract } from './contract.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { jsonBody } from './http/json-body.ts';
+import { jsonBody, storableValues } from './http/json-body.ts';
 import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts';
 import { withRequestContext } from './http/request-context.ts';
 import { requestId } from './http/request-id.ts';
@@ -59,11 +59,11 @@ export function createApp(options: AppOptions): express.Express {
 
   app.use(routeFirst(contract.paths));
   // Login is public: its small body is read first, as its rate limits count per username.
-  app.post('/login', ...jsonBody(64 * 1024), ...deps.limiters.login);
+  app.post('/login', ...jsonBody(64 * 1024), ...deps.limiters.login, storableValues);
   app.use(authenticate(deps.tokens));
   app.use((req: Request, res: Response, next: NextFunction) => policyOf(req, deps.limiters)(req, res, next));
   // An inline job keeps the bytes it was sent: they are what the job stores.
-  app.post('/problem/:problem_id', ...jsonBody(maxInlineBytes, true));
+  app.post('/problem/:problem_id', ...jsonBody(maxInlineBytes, true), storableValues);
   app.post('/data_file', streamUpload(deps.db));
 
   app.use(

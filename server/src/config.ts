@@ -88,11 +88,26 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   for (const part of text.split(',').map((p) => p.trim())) {
     const [address, bits, ...rest] = part.split('/');
     const named = ['loopback', 'linklocal', 'uniquelocal'].includes(part);
-    if (!named && (rest.length > 0 || !isIP(address ?? '') || (bits !== undefined && !/^\d{1,3}$/.test(bits)))) {
+    const maxBits = isIP(address ?? '') === 4 ? 32 : 128;
+    if (!named && (rest.length > 0 || !isIP(address ?? '') || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits)))) {
       throw new ConfigError(`JES_TRUST_PROXY must be true, false, a number of hops, or a comma list of addresses, subnets, loopback, linklocal, uniquelocal; got "${part}"`);
     }
   }
   return text;
+}
+
+function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
+  const headersTimeoutMs = integer('JES_HEADERS_TIMEOUT_SECONDS', env.JES_HEADERS_TIMEOUT_SECONDS, 20, 1, 3600) * 1000;
+  // Receiving the whole request: 100 MiB in ten minutes is a link of 1.4 Mbit/s. (Answering, a long poll, is not counted.)
+  const requestTimeoutMs = integer('JES_REQUEST_TIMEOUT_SECONDS', env.JES_REQUEST_TIMEOUT_SECONDS, 600, 1, 86_400) * 1000;
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('JES_HEADERS_TIMEOUT_SECONDS must not exceed JES_REQUEST_TIMEOUT_SECONDS');
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    // Longer than a load balancer's idle timeout (60 s on the common ones), so it, not we, closes idle connections.
+    keepAliveTimeoutMs: integer('JES_KEEP_ALIVE_TIMEOUT_SECONDS', env.JES_KEEP_ALIVE_TIMEOUT_SECONDS, 65, 1, 3600) * 1000,
+    maxConnections: integer('JES_MAX_CONNECTIONS', env.JES_MAX_CONNECTIONS, 1000, 1, 1_000_000),
+  };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -120,13 +135,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: validate === 'on',
     leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
     trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),
-    http: {
-      headersTimeoutMs: integer('JES_HEADERS_TIMEOUT_SECONDS', env.JES_HEADERS_TIMEOUT_SECONDS, 20, 1, 3600) * 1000,
-      // Receiving the whole request: 100 MiB in ten minutes is a link of 1.4 Mbit/s. (Answering, a long poll, is not counted.)
-      requestTimeoutMs: integer('JES_REQUEST_TIMEOUT_SECONDS', env.JES_REQUEST_TIMEOUT_SECONDS, 600, 1, 86_400) * 1000,
-      // Longer than a load balancer's idle timeout (60 s on the common ones), so it, not we, closes idle connections.
-      keepAliveTimeoutMs: integer('JES_KEEP_ALIVE_TIMEOUT_SECONDS', env.JES_KEEP_ALIVE_TIMEOUT_SECONDS, 65, 1, 3600) * 1000,
-      maxConnections: integer('JES_MAX_CONNECTIONS', env.JES_MAX_CONNECTIONS, 1000, 1, 1_000_000),
-    },
+    http: httpLimits(env),
   };
 }

@@ -22,7 +22,8 @@ function utf8Only(req: Request, _res: Response, next: NextFunction): void {
   next();
 }
 
-function storableValues(req: Request, _res: Response, next: NextFunction): void {
+/** Refuses a body with a value text-limits.ts does not accept (after the rate limits, so such requests count). */
+export function storableValues(req: Request, _res: Response, next: NextFunction): void {
   const found = req.body !== undefined && typeof req.body === 'object' ? unacceptableValue(req.body) : undefined;
   if (found) return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }));
   next();
@@ -31,5 +32,5 @@ function storableValues(req: Request, _res: Response, next: NextFunction): void 
 /** The JSON body of an operation, smaller than `limitBytes`; `keepRaw` keeps its bytes as `req.rawBody`. */
 export function jsonBody(limitBytes: number, keepRaw = false): RequestHandler[] {
   const verify = (req: Request, _res: Response, buf: Buffer) => void (req.rawBody = buf.subarray(0, 3).equals(bom) ? buf.subarray(3) : buf);
-  return [utf8Only, express.json({ limit: limitBytes - 1, type: 'application/json', ...(keepRaw ? { verify } : {}) }), storableValues];
+  return [utf8Only, express.json({ limit: limitBytes - 1, type: 'application/json', ...(keepRaw ? { verify } : {}) })];
 }

@@ -1,0 +1,138 @@
+// Limits that hold against a hostile client and behind a load balancer (issue 10): logins limited per address
+// and username, per account from any address, and per address for any account; the client's address taken from
+// X-Forwarded-For only when JES_TRUST_PROXY says so; a queue for password hashes; and Node's HTTP timeouts and
+// connection cap set deliberately.
+import { availableParallelism } from 'node:os';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Running } from '../src/main.ts';
+import { expectProblem } from './support/problems.ts';
+import { Client, startTestServer, users } from './support/server.ts';
+
+const servers: Running[] = [];
+afterAll(async () => Promise.all(servers.map((s) => s.close())));
+async function serve(env: Record<string, string>): Promise<Client> {
+  const server = await startTestServer({ JES_WORKERS: '0', ...env });
+  servers.push(server);
+  return new Client(server.url);
+}
+
+const login = (client: Client, username: unknown, password: string, from?: string) =>
+  client.request('POST', '/login', { json: { username, password }, headers: from ? { 'x-forwarded-for': from } : {} });
+
+describe('login rate limits', () => {
+  let limited: Client;
+  beforeAll(async () => {
+    limited = await serve({ JES_TRUST_PROXY: 'loopback', JES_RATE_LIMITS: 'login=3/60,login_account=5/600,login_address=5/60' });
+  });
+
+  it('counts a username nested 5,000 deep under the default limits: 400 each, then 429 (it was a 500, and never counted)', async () => {
+    const client = await serve({ JES_RATE_LIMITS: '' });
+    const deep = `{"username":${'['.repeat(5000)}"alice"${']'.repeat(5000)},"password":"x"}`;
+    const send = () => client.request('POST', '/login', { body: deep, headers: { 'content-type': 'application/json' } });
+    for (let i = 0; i < 10; i++) expectProblem(await send(), 400, 'invalid_request');
+    expectProblem(await send(), 429, 'rate_limited');
+  });
+
+  it('limits failed logins per account across addresses, and per address across accounts', async () => {
+    // alice's password guessed from five addresses, one try each: the sixth address is refused for alice only.
+    for (let i = 1; i <= 5; i++) expectProblem(await login(limited, 'alice', 'guess', `198.51.100.${i}`), 401, 'invalid_credentials');
+    const locked = await login(limited, 'alice', users.alice, '198.51.100.6');
+    expectProblem(locked, 429, 'rate_limited');
+    expect(locked.body.detail).toMatch(/"login_account"/);
+    expect((await login(limited, 'bob', users.bob, '198.51.100.6')).status).toBe(200);
+    // Usernames rotated from one address: the sixth is refused whoever it names; another address is not.
+    for (let i = 1; i <= 5; i++) expectProblem(await login(limited, `user${i}`, 'guess', '203.0.113.7'), 401, 'invalid_credentials');
+    const rotated = await login(limited, 'bob', users.bob, '203.0.113.7');
+    expectProblem(rotated, 429, 'rate_limited');
+    expect(rotated.body.detail).toMatch(/"login_address"/);
+    expect((await login(limited, 'bob', users.bob, '203.0.113.8')).status).toBe(200);
+  });
+
+  it('does not count successful logins against an account or an address', async () => {
+    for (let i = 0; i < 6; i++) expect((await login(limited, 'bob', users.bob, `192.0.2.${i}`)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await login(limited, `user${i}`, 'guess', '192.0.2.100')).status).toBe(401);
+    expect((await login(limited, 'bob', users.bob, '192.0.2.100')).status).toBe(200);
+  });
+
+  it('takes the address from X-Forwarded-For only when JES_TRUST_PROXY trusts the proxy that sent it', async () => {
+    // Trusted (above): per address and username, three addresses get three tries each.
+    for (const from of ['198.51.100.21', '198.51.100.22', '198.51.100.23']) expect((await login(limited, 'bob', users.bob, from)).status).toBe(200);
+    // Not trusted (the default): every request comes from the same address, whatever the header claims.
+    const untrusting = await serve({ JES_RATE_LIMITS: 'login=2/60' });
+    expect((await login(untrusting, 'alice', users.alice, '198.51.100.1')).status).toBe(200);
+    expect((await login(untrusting, 'alice', users.alice, '198.51.100.2')).status).toBe(200);
+    expectProblem(await login(untrusting, 'alice', users.alice, '198.51.100.3'), 429, 'rate_limited');
+  });
+});
+
+/** A raw connection to the server, with what it has received and whether it was closed. */
+function socketTo(url: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk.toString()));
+    const closed = new Promise<void>((done) => socket.on('close', () => done()));
+    socket.on('error', () => {});
+    socket.once('connect', () => resolve({ socket, received: () => data, closed }));
+    socket.once('error', reject);
+  });
+}
+
+describe('HTTP timeouts, the hashing queue and the connection cap', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await serve({ JES_RATE_LIMITS: 'off', JES_HEADERS_TIMEOUT_SECONDS: '1', JES_REQUEST_TIMEOUT_SECONDS: '1', JES_KEEP_ALIVE_TIMEOUT_SECONDS: '1' });
+  });
+
+  it('answers 408 and closes when the headers do not arrive within JES_HEADERS_TIMEOUT_SECONDS', async () => {
+    const slow = await socketTo(client.base);
+    slow.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    await slow.closed;
+    expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('answers 408 when a body does not arrive within JES_REQUEST_TIMEOUT_SECONDS, and still answers a slow long poll', async () => {
+    const slow = await socketTo(client.base);
+    slow.socket.write('POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user');
+    await slow.closed;
+    expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
+    // Answering is not receiving: a long poll of 2 s outlives a 1 s request timeout (no workers: the job stays PENDING).
+    const alice = await new Client(client.base).login('alice');
+    const job = await alice.start({ num_nodes: 2, adj_matrix: [[0, 1], [1, 0]] });
+    const polled = await alice.get(`/job/${job}`, { prefer: 'wait=2' });
+    expect(polled.status).toBe(200);
+    expect(polled.headers.get('preference-applied')).toBe('wait=2');
+  });
+
+  it('closes idle keep-alive connections after JES_KEEP_ALIVE_TIMEOUT_SECONDS', async () => {
+    const idle = await socketTo(client.base);
+    idle.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await idle.closed;
+    expect(idle.received()).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  it('turns a burst of logins beyond the hashing queue away with 429 at once, and serves the rest', async () => {
+    const burst = await Promise.all(Array.from({ length: availableParallelism() + 60 }, () => login(client, 'alice', 'wrong')));
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThan(0);
+    const busy = burst.find((r) => r.status === 429)!;
+    expectProblem(busy, 429, 'rate_limited');
+    expect(busy.headers.get('retry-after')).toBe('1');
+  });
+
+  it('refuses connections beyond JES_MAX_CONNECTIONS and serves again once they close', async () => {
+    const capped = await serve({ JES_MAX_CONNECTIONS: '2' });
+    const held = [await socketTo(capped.base), await socketTo(capped.base)];
+    const third = await socketTo(capped.base);
+    await third.closed;
+    expect(third.received()).toBe('');
+    for (const { socket } of held) socket.destroy();
+    await Promise.all(held.map((h) => h.closed));
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) status = await capped.get('/healthz').then((r) => r.status, () => 0);
+    expect(status).toBe(200);
+  });
+});

@@ -1,0 +1,44 @@
+// Settings read once: the new ones of issue 10 (JES_TRUST_PROXY in Express's own terms, the three login
+// policies, the HTTP timeouts), each with its default and a one-line error naming the setting.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '../src/config.ts';
+
+const read = (env: Record<string, string>) => readConfig({ JES_DATA_DIR: 'memory:', ...env });
+const refused = (env: Record<string, string>, setting: string) => expect(() => read(env)).toThrow(new RegExp(`^${setting}`));
+
+describe('JES_TRUST_PROXY', () => {
+  it('is off by default and takes what Express takes', () => {
+    expect(read({}).trustProxy).toBe(false);
+    expect(read({ JES_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(read({ JES_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(read({ JES_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(read({ JES_TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1' }).trustProxy).toBe('loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1');
+  });
+  it('refuses what Express would not understand', () => {
+    for (const value of ['yes', '10.0.0.0/8/1', 'example.com', '10.0.0.0/abc', '10.0.0.0/33', '::1/129']) refused({ JES_TRUST_PROXY: value }, 'JES_TRUST_PROXY');
+    expect(() => read({ JES_TRUST_PROXY: 'yes' })).toThrow(ConfigError);
+  });
+});
+
+describe('JES_RATE_LIMITS', () => {
+  it('has five policies by default, and a setting replaces only the policies it names', () => {
+    expect(read({}).rateLimits).toEqual({
+      login: { limit: 10, windowSeconds: 60 },
+      login_account: { limit: 20, windowSeconds: 600 },
+      login_address: { limit: 30, windowSeconds: 60 },
+      submit: { limit: 60, windowSeconds: 60 },
+      default: { limit: 1200, windowSeconds: 60 },
+    });
+    expect(read({ JES_RATE_LIMITS: 'login_account=5/300' }).rateLimits?.login_account).toEqual({ limit: 5, windowSeconds: 300 });
+    expect(read({ JES_RATE_LIMITS: 'off' }).rateLimits).toBeUndefined();
+    refused({ JES_RATE_LIMITS: 'logins=1/60' }, 'JES_RATE_LIMITS');
+  });
+});
+
+describe('HTTP limits', () => {
+  it('have their defaults, and refuse a headers timeout longer than the request timeout', () => {
+    expect(read({}).http).toEqual({ headersTimeoutMs: 20_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 65_000, maxConnections: 1000 });
+    refused({ JES_HEADERS_TIMEOUT_SECONDS: '30', JES_REQUEST_TIMEOUT_SECONDS: '10' }, 'JES_HEADERS_TIMEOUT_SECONDS');
+    refused({ JES_MAX_CONNECTIONS: '0' }, 'JES_MAX_CONNECTIONS');
+  });
+});
