@@ -1,12 +1,13 @@
 // missing_auth and ignored_auth: every secured operation refuses a request without a token (401
 // `missing_token`) and every kind of bad token (401 `invalid_token`), with the bearer challenge in
-// `WWW-Authenticate`.
+// `WWW-Authenticate`. Without a token, a body is refused unread: a malformed or oversized one still gets 401.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { CheckContext } from '../context.ts';
 import { isSecured } from '../contract/document.ts';
-import type { Reply } from '../http.ts';
+import type { Reply, RequestSpec } from '../http.ts';
 import type { Check } from './check.ts';
-import { probe } from './probes.ts';
+import { maxBytes, padded } from './limits.ts';
+import { fillPath, pathValues, probe } from './probes.ts';
 
 const secured = (ctx: CheckContext) => ctx.contract.operations.filter((op) => isSecured(ctx.contract.doc, op));
 const securedIds = ['listProblems', 'getProblem', 'startJob', 'listJobs', 'getJob', 'cancelJob', 'getJobOutput', 'listDataFiles', 'uploadDataFile', 'getDataFile', 'deleteDataFile'];
@@ -37,6 +38,25 @@ function badTokens(realToken: string, username: string, password: string): { nam
   ];
 }
 
+/**
+ * Bodies a deployment must not read before it knows who sends them: parsing or counting them first lets
+ * anyone without an account make it work (and tells them what it would accept). Each is wrong in one way
+ * besides the missing token, so a 400 or 413 shows the body was read first. The oversized one goes last
+ * (a deployment may close the connection on it) and once.
+ */
+function unreadBodies(ctx: CheckContext): { what: string; spec: RequestSpec }[] {
+  const startJob = { method: 'POST', path: fillPath(ctx.contract.byId('startJob').path, pathValues(ctx)), query: { time_limit_seconds: 1 } };
+  const json = { 'content-type': 'application/json' };
+  const limit = maxBytes(ctx, 'startJob');
+  const boundary = ctx.unique('boundary');
+  const unfinished = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${ctx.unique('probe.txt')}"\r\nContent-Type: text/plain\r\n\r\n2 1\n1 2 1\n`;
+  return [
+    { what: 'startJob with a malformed JSON body', spec: { ...startJob, headers: json, body: '{"num_nodes": 2, "adj_matrix": [[0, 1], [1,' } },
+    { what: 'uploadDataFile with a multipart body that never ends', spec: { method: 'POST', path: ctx.contract.byId('uploadDataFile').path, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: unfinished } },
+    { what: `startJob with a body of ${limit} bytes (the inline limit)`, spec: { ...startJob, headers: json, body: padded(ctx.fixtures.exampleGraph(ctx), limit), timeoutMs: 120_000 } },
+  ];
+}
+
 function expectRefusal(ctx: CheckContext, reply: Reply, what: string, codes: string[], challenge: RegExp): void {
   const code = reply.json?.code;
   if (!ctx.expect(reply.status === 401 && codes.includes(code), `${what}: expected 401 ${codes.join(' or ')}, got ${reply.status}${code ? ` ${code}` : ''}`, reply.exchange)) return;
@@ -46,12 +66,16 @@ function expectRefusal(ctx: CheckContext, reply: Reply, what: string, codes: str
 
 export const missingAuth: Check = {
   name: 'missing_auth',
-  description: 'Every secured operation answers a request without Authorization with 401 missing_token and WWW-Authenticate: Bearer realm="jes".',
+  description: 'Every secured operation answers a request without Authorization with 401 missing_token and WWW-Authenticate: Bearer realm="jes", before it reads the body: a malformed or oversized (4 MiB) job body and an unfinished multipart upload get 401 too, not 400 or 413.',
   operations: securedIds,
   async run(ctx) {
     for (const op of secured(ctx)) {
       const reply = await ctx.send({ ...probe(ctx, op), auth: 'none' });
       expectRefusal(ctx, reply, `${op.operation.operationId} without a token`, ['missing_token'], /^Bearer realm="jes"/);
+    }
+    for (const { what, spec } of unreadBodies(ctx)) {
+      const reply = await ctx.send({ ...spec, auth: 'none' });
+      expectRefusal(ctx, reply, `${what}, without a token`, ['missing_token'], /^Bearer realm="jes"/);
     }
   },
 };

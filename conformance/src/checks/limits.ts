@@ -7,7 +7,7 @@ import { graphOf } from '../maxcut.ts';
 import type { Check } from './check.ts';
 
 /** `max_bytes` of the operation's documented 413 example. */
-function maxBytes(ctx: CheckContext, operationId: string): number {
+export function maxBytes(ctx: CheckContext, operationId: string): number {
   const examples = ctx.contract.response(operationId, 413)?.content?.['application/problem+json']?.examples as Record<string, Node>;
   const value = Object.values(examples ?? {})[0]?.value?.max_bytes;
   if (typeof value !== 'number') throw new Error(`the contract documents no max_bytes for ${operationId}`);
@@ -15,7 +15,7 @@ function maxBytes(ctx: CheckContext, operationId: string): number {
 }
 
 /** JSON of `value` padded with spaces to exactly `bytes` bytes. */
-function padded(value: unknown, bytes: number): string {
+export function padded(value: unknown, bytes: number): string {
   const text = JSON.stringify(value);
   if (Buffer.byteLength(text) > bytes) throw new Error(`the body is already ${Buffer.byteLength(text)} bytes`);
   return text + ' '.repeat(bytes - Buffer.byteLength(text));

@@ -12,6 +12,36 @@ function problem(status: number, code: string, extra: Record<string, unknown> = 
   return jsonAnswer(status, { type: `urn:jes:problem:${code}`, title: code, status, detail: 'from the broken proxy', code, request_id: requestId, ...extra }, { 'x-request-id': requestId });
 }
 
+/** The 401 a deployment gives a request without a token. */
+function missingToken(): Answer {
+  const answer = problem(401, 'missing_token');
+  return { ...answer, headers: { ...answer.headers, 'www-authenticate': 'Bearer realm="jes"' } };
+}
+
+/** The problem `code` of an answer, if it has one. */
+function codeOf(answer: Answer): string | undefined {
+  try {
+    return JSON.parse(answer.body.toString('utf8'))?.code;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a deployment that reads a POST body before authenticating says about a bad one (undefined: a good one). */
+function bodyRefusal(r: Exchanged): Answer | undefined {
+  if (/^\/problem\/[^/]+$/.test(pathOf(r))) {
+    if (r.body.length >= 4_194_304) return problem(413, 'payload_too_large', { max_bytes: 4_194_304 });
+    try {
+      JSON.parse(r.body.toString('utf8'));
+    } catch {
+      return problem(400, 'malformed_json');
+    }
+  }
+  const boundary = /boundary=([^;]+)/.exec(r.headers['content-type'] ?? '')?.[1];
+  if (pathOf(r) === '/data_file' && boundary && !r.body.includes(`--${boundary}--`)) return problem(400, 'invalid_request');
+  return undefined;
+}
+
 /** Every job object in a body (an envelope or a page), changed by `edit`. */
 function eachJob(answer: Answer, edit: (job: any) => void): Answer {
   return editJson(answer, (body) => {
@@ -60,6 +90,16 @@ export const brokenBehaviours: BrokenBehaviour[] = [
   {
     what: 'accepts any token on GET /job', check: 'ignored_auth', message: /listJobs with .*: expected 401 invalid_token, got 200/,
     breakage: { request: async (r, tools) => (r.method === 'GET' && pathOf(r) === '/job' && r.headers.authorization ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } } : r) },
+  },
+  {
+    what: 'asks for a token before routing', check: 'unsupported_method',
+    message: /GET \/login without a token: expected 405 method_not_allowed, got 401 missing_token[\s\S]*PROPFIND \/job without a token: expected 405 method_not_allowed, got 401 missing_token[\s\S]*a path without operations without a token: expected 404 not_found, got 401 missing_token/,
+    breakage: { response: (r, a) => (!r.headers.authorization && (a.status === 405 || codeOf(a) === 'not_found') ? missingToken() : a) },
+  },
+  {
+    what: 'reads the body before authenticating', check: 'missing_auth',
+    message: /startJob with a malformed JSON body, without a token: expected 401 missing_token, got 400 malformed_json[\s\S]*uploadDataFile with a multipart body that never ends, without a token: expected 401 missing_token, got 400 invalid_request[\s\S]*startJob with a body of 4194304 bytes \(the inline limit\), without a token: expected 401 missing_token, got 413 payload_too_large/,
+    breakage: { request: (r) => (r.method === 'POST' && !r.headers.authorization && bodyRefusal(r)) || r },
   },
   { what: 'names a method too many in Allow', check: 'unsupported_method', message: /Allow is ".*PATCH"/, breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: { ...a.headers, allow: `${a.headers.allow}, PATCH` } } : a) } },
   {
