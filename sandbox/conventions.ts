@@ -3,8 +3,13 @@
 // `method_not_allowed` with `Allow`, a body that is not JSON is `malformed_json`), a request that breaks the
 // contract is a `400 invalid_request` whose `errors` point at each mismatch (Prism prefers a 422, which this
 // contract keeps for inputs that parse but are wrong for the use case), and `X-Request-Id` is the problem's
-// `request_id`.
+// `request_id`. The codes and titles are the contract's (`Problem`) and the reference server's.
 import { randomBytes } from 'node:crypto';
+
+export interface FieldError {
+  pointer: string;
+  detail: string;
+}
 
 export interface Problem {
   type: string;
@@ -14,18 +19,28 @@ export interface Problem {
   instance: string;
   code: string;
   request_id: string;
-  errors?: { pointer: string; detail: string }[];
+  errors?: FieldError[];
   max_bytes?: number;
 }
 
-const titles: Record<string, [number, string]> = {
+const titles = {
   malformed_json: [400, 'Malformed JSON'],
   invalid_request: [400, 'Invalid request'],
+  missing_token: [401, 'Missing token'],
+  invalid_token: [401, 'Invalid token'],
   not_found: [404, 'Not found'],
   method_not_allowed: [405, 'Method not allowed'],
   payload_too_large: [413, 'Payload too large'],
+  unsupported_media_type: [415, 'Unsupported media type'],
   internal_error: [500, 'Internal error'],
-};
+} as const satisfies Record<string, readonly [number, string]>;
+
+/** What the sandbox answers: a status, its headers and a body (serialised as JSON unless it is a string). */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
 
 /** A request id in the shape of the contract's examples: a ULID (time, then randomness, in Crockford base 32). */
 export function requestId(): string {
@@ -37,14 +52,32 @@ export function requestId(): string {
   return id;
 }
 
-export function problem(code: keyof typeof titles, detail: string, instance: string, errors?: Problem['errors']): Problem {
-  const [status, title] = titles[code]!;
+/** A request path as the URI reference `instance` must be: a stray '%' and what a URI cannot hold (`|`, `[`) escaped. */
+const uriReference = (path: string): string =>
+  path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+
+export function problem(code: keyof typeof titles, detail: string, path: string, errors?: FieldError[]): Problem {
+  const [status, title] = titles[code];
+  const instance = uriReference(path);
   return { type: `urn:jes:problem:${code}`, title, status, detail, instance, code, request_id: requestId(), ...(errors ? { errors } : {}) };
 }
 
+export const problemAnswer = (p: Problem, headers: Record<string, string> = {}): Answer => ({
+  status: p.status,
+  headers: { 'Content-Type': 'application/problem+json', ...headers },
+  body: p,
+});
+
+/** A request that breaks the contract, with a pointer to each mismatch. */
+export const invalidRequest = (instance: string, errors: FieldError[]): Answer =>
+  problemAnswer(problem('invalid_request', 'The request does not match the API contract.', instance, errors));
+
+/** A member name or index as one token of a JSON pointer (RFC 6901). */
+export const pointerToken = (key: string | number): string => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
+
 /** A Prism violation's path (`['query', 'limit']`, `['body', 'adj_matrix', '0']`) as the contract's pointer. */
 export function pointer(path: readonly (string | number)[]): string {
-  const [where, ...rest] = path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1'));
+  const [where, ...rest] = path.map(pointerToken);
   const tail = rest.length ? `/${rest.join('/')}` : '';
   if (where === 'body') return tail || '/';
   return `/${where === 'headers' ? 'header' : (where ?? '')}${tail}`;

@@ -12,6 +12,11 @@ const sandbox = await startSandbox({
   host: process.env.SANDBOX_HOST ?? '127.0.0.1',
   onResponse: (method, path, status) => console.log(`${new Date().toISOString()} ${method} ${path} → ${status}`),
 });
+// Once it listens, nothing may stop it: it is stateless, so after a failure nothing is left half-done and the
+// next request is answered as well as the last. (A failure to start still exits, above.)
+for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
+  process.on(event, (error: unknown) => console.error(`${new Date().toISOString()} ${event} (the sandbox keeps running):`, error));
+}
 console.log(`jes sandbox (Prism mock of openapi.yaml) listening on ${sandbox.url}`);
 console.log('Stateless: any well-formed bearer token is accepted, answers are the contract\'s examples (Prefer: code=…, example=… choose). See docs/sandbox.md.');
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

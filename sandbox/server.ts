@@ -1,23 +1,15 @@
-// The sandbox: Prism's mock engine (@stoplight/prism-http, the engine of `prism mock`) over openapi.yaml,
-// behind a small node:http server of ours. Prism validates each request against the contract, checks that a
-// bearer token is present, and answers with the contract's examples (`Prefer: code=…, example=…` choose
-// among them). The server around it keeps the contract's conventions where Prism has none (see
-// conventions.ts), enforces the documented body limits, and never hangs on a body that is not JSON (Prism's
-// own HTTP server does).
+// The sandbox: Prism's mock engine over openapi.yaml (mock.ts) behind a small node:http server of ours that
+// keeps the contract's conventions where Prism has none (conventions.ts) and takes a request in the reference
+// server's order: route first (404, 405 with Allow), then authenticate (bearer.ts), then read the body
+// (request-body.ts), then the parameters Prism lets through (parameters.ts), and only then Prism. Whatever a
+// request holds, it gets an answer and the sandbox keeps running: a failure while writing one included.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { join } from 'node:path';
-import prismCore from '@stoplight/prism-core';
-import prismHttp from '@stoplight/prism-http';
-import { allowedMethods, pointer, preferences, type Problem, problem } from './conventions.ts';
-
-export const contractPath = join(import.meta.dirname, '..', 'openapi.yaml');
-
-/** Body limits of the contract: login below 64 KiB, an inline job below 4 MiB; anything else is capped at 16 MiB here. */
-function maxBytes(method: string, path: string): number {
-  if (method === 'POST' && path === '/login') return 65_536;
-  if (method === 'POST' && /^\/problem\/[^/]+$/.test(path)) return 4_194_304;
-  return 16 * 1024 * 1024;
-}
+import { bearerToken } from './bearer.ts';
+import { drain } from './body.ts';
+import { allowedMethods, type Answer, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
+import { asciiOnly, createMock } from './mock.ts';
+import { parameterProblems } from './parameters.ts';
+import { takeBody } from './request-body.ts';
 
 export interface Sandbox {
   url: string;
@@ -31,126 +23,116 @@ export interface SandboxOptions {
   onResponse?: (method: string, path: string, status: number) => void;
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
+/** The request target as a URL; a path keeps its doubled slashes. Undefined when it cannot be one. */
+function requestUrl(target = '/'): URL | undefined {
+  try {
+    return target.startsWith('/') ? new URL(`http://sandbox${target}`) : new URL(target);
+  } catch {
+    return undefined;
+  }
 }
 
-type Body = { text: string; bytes: number } | { tooLarge: true };
-
-function readBody(req: IncomingMessage, limit: number): Promise<Body> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    req.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes < limit) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(bytes >= limit ? { tooLarge: true } : { text: Buffer.concat(chunks).toString('utf8'), bytes }));
-    req.on('error', reject);
-  });
+/** An answer given without reading the body: it goes out once the body is dropped (see `drain`). */
+async function early(req: IncomingMessage, answer: Answer): Promise<Answer> {
+  await drain(req);
+  return answer;
 }
 
-const problemAnswer = (p: Problem, headers: Record<string, string> = {}): Answer => ({
-  status: p.status,
-  headers: { 'Content-Type': 'application/problem+json', ...headers },
-  body: p,
+// Headers Prism is not shown: Accept (the reference server answers JSON whatever it says, where Prism answers
+// an empty body or refuses), and those that describe the body, which takeBody sets again once it is checked
+// (Prism throws on a Content-Type it cannot parse).
+const hidden = new Set(['accept', 'content-type', 'content-length', 'content-encoding', 'transfer-encoding']);
+
+const cors = (req: IncomingMessage) => ({
+  'Access-Control-Allow-Origin': req.headers.origin ?? '*',
+  'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '*',
+  'Access-Control-Expose-Headers': '*',
 });
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const operations = await prismHttp.getHttpOperationsFromSpec(contractPath);
-  const logger = prismCore.createLogger('SANDBOX', { level: 'silent' });
-  // What `prism mock` sets: validate requests and responses, check security, serve examples (not random data).
-  const base = { isProxy: false as const, validateRequest: true, validateResponse: true, checkSecurity: true, errors: false, upstreamProxy: undefined, mock: { dynamic: false } };
-  const prism = prismHttp.createInstance(base, { logger });
-
-  async function mock(req: IncomingMessage, url: URL, body: unknown, prefer: ReturnType<typeof preferences>): Promise<Answer> {
-    const query: Record<string, string | string[]> = {};
-    for (const key of new Set(url.searchParams.keys())) {
-      const values = url.searchParams.getAll(key);
-      query[key] = values.length === 1 ? values[0]! : values;
+/** Writes the answer; if that fails, a 500 problem when nothing was sent yet, else the connection is closed. */
+function write(req: IncomingMessage, res: ServerResponse, answer: Answer): number {
+  const requestId = (answer.body as { request_id?: unknown } | undefined)?.request_id;
+  const headers: Record<string, string> = { ...cors(req), ...answer.headers, ...(typeof requestId === 'string' ? { 'X-Request-Id': requestId } : {}) };
+  // A body too large to drop whole is still arriving: the connection cannot serve another request.
+  if (!req.complete) headers.Connection = 'close';
+  const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  try {
+    res.writeHead(answer.status, Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, asciiOnly(String(value))]))).end(text);
+    return answer.status;
+  } catch (error) {
+    try {
+      if (res.headersSent) throw error;
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      const failed = problem('internal_error', `The sandbox could not write its answer: ${asciiOnly((error as Error).message)}`, '/');
+      res.writeHead(500, { 'Content-Type': 'application/problem+json', 'X-Request-Id': failed.request_id }).end(JSON.stringify(failed));
+      return 500;
+    } catch {
+      res.destroy();
+      return 500;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-    const input = { method: req.method!.toLowerCase() as 'get', url: { path: url.pathname, query }, headers, body };
-    // Prism answers the lowest success status; an operation that documents 201 (an upload) creates by default.
-    const operation = operations.find((op) => op.method === input.method && allowedMethods([op], url.pathname).length);
-    const created = prefer.code === undefined && operation?.responses.some((r) => r.code === '201') ? { code: 201 } : {};
-    const result = await prism.request(input, operations, { ...base, mock: { dynamic: false, ...created, ...prefer } })();
-    if (result._tag === 'Left') {
-      const error = result.left as Error & { status?: number; detail?: string };
-      return problemAnswer(problem('invalid_request', `The sandbox cannot answer this request: ${error.message}. ${error.detail ?? ''}`.trim(), url.pathname));
-    }
-    const { output, validations } = result.right;
-    const violations = validations.input.filter((v) => v.severity === 0 && v.code !== 401);
-    const answer: Answer = { status: output.statusCode, headers: { ...output.headers }, body: output.body };
-    if (violations.length) answer.headers['sl-violations'] = JSON.stringify(violations.map((v) => ({ location: ['request', ...(v.path ?? [])], code: v.code, message: v.message }))).slice(0, 8000);
-    if (violations.length && (output.statusCode === 400 || output.statusCode === 422)) {
-      // A missing member is reported at its parent; point at the member itself, as the contract's examples do.
-      const missing = (v: { code?: unknown; message: string }) => (v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined);
-      const errors = violations.map((v) => ({ pointer: pointer([...(v.path ?? []), ...[missing(v)].filter((m) => m !== undefined)]), detail: v.message }));
-      return problemAnswer(problem('invalid_request', 'The request does not match the API contract.', url.pathname, errors), { 'sl-violations': answer.headers['sl-violations']! });
-    }
-    if (output.statusCode === 401 && prefer.code === undefined && req.headers.authorization !== undefined) {
-      return mock(req, url, body, { code: 401, exampleKey: 'invalid_token' });
-    }
-    return answer;
   }
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const { operations, mock } = await createMock();
 
   async function answer(req: IncomingMessage, url: URL): Promise<Answer> {
     const method = req.method ?? 'GET';
-    const allowed = allowedMethods(operations, url.pathname);
-    if (!allowed.length) {
-      req.resume();
-      return problemAnswer(problem('not_found', `No operation at ${url.pathname}; see openapi.yaml.`, url.pathname));
-    }
+    const path = url.pathname;
+    const allowed = allowedMethods(operations, path);
+    if (!allowed.length) return early(req, problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path)));
     if (!allowed.includes(method)) {
-      req.resume();
-      return problemAnswer(problem('method_not_allowed', `${method} is not supported on ${url.pathname}; use ${allowed.join(', ')}.`, url.pathname), { Allow: allowed.join(', ') });
+      const detail = `${method} is not supported on ${path}; use ${allowed.join(', ')}.`;
+      return early(req, problemAnswer(problem('method_not_allowed', detail, path), { Allow: allowed.join(', ') }));
     }
-    const prefer = preferences(req.headers.prefer as string | undefined);
-    const read = await readBody(req, maxBytes(method, url.pathname));
-    if ('tooLarge' in read) {
-      const limit = maxBytes(method, url.pathname);
-      return problemAnswer({ ...problem('payload_too_large', `The body must be smaller than ${limit} bytes.`, url.pathname), max_bytes: limit });
+    const operation = operations.find((op) => op.method === method.toLowerCase() && allowedMethods([op], path).length)!;
+    let headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => !hidden.has(name)).map(([name, v]) => [name, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+    );
+    if (operation.security?.length) {
+      const bearer = bearerToken(req.headers.authorization, path);
+      if (!('token' in bearer)) return early(req, bearer);
+      // This check is the sandbox's only one: Prism is shown the token in the one form it accepts.
+      headers.authorization = `Bearer ${bearer.token}`;
     }
-    let body: unknown = read.bytes ? read.text : undefined;
-    // Prism's multipart parser throws on some file names (one with "=" in it): hand it a neutral one.
-    if (read.bytes && /^multipart\//i.test(req.headers['content-type'] ?? '')) body = read.text.replace(/(;\s*filename\*?=)("(?:[^"\\]|\\.)*"|[^;\r\n]*)/gi, '$1"upload"');
-    if (read.bytes && /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? '')) {
-      try {
-        body = JSON.parse(read.text);
-      } catch (error) {
-        return problemAnswer(problem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`, url.pathname));
-      }
+    let body: unknown;
+    if (operation.request?.body) {
+      const taken = await takeBody(req, operation, path);
+      if ('refused' in taken) return taken.refused;
+      ({ body } = taken);
+      headers = { ...headers, ...taken.headers };
+    } else {
+      // An operation without a request body ignores one, as the reference server does.
+      await drain(req);
     }
-    return mock(req, url, body, prefer);
+    const problems = parameterProblems(operation, path, url.searchParams);
+    if (problems.length) return invalidRequest(path, problems);
+    return mock({ operation, path, query: url.searchParams, headers, body, prefer: preferences(headers.prefer) });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('Access-Control-Allow-Origin', req.headers.origin ?? '*');
-    res.setHeader('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? '*');
-    res.setHeader('Access-Control-Expose-Headers', '*');
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    if (req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
-      res.setHeader('Access-Control-Allow-Methods', allowedMethods(operations, url.pathname).join(', ') || 'GET');
-      res.writeHead(204).end();
-      return;
-    }
+    const url = requestUrl(req.url);
+    const path = url?.pathname ?? String(req.url);
     let result: Answer;
     try {
-      result = await answer(req, url);
+      if (!url) result = await early(req, problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path)));
+      else if (req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
+        result = await early(req, { status: 204, headers: { 'Access-Control-Allow-Methods': allowedMethods(operations, path).join(', ') || 'GET' }, body: undefined });
+      } else result = await answer(req, url);
     } catch (error) {
-      result = problemAnswer(problem('internal_error', `The sandbox failed: ${(error as Error).message}`, url.pathname));
+      // A client that went away before the end of its body has nobody left to answer.
+      if (req.destroyed && !req.complete) return;
+      result = problemAnswer(problem('internal_error', `The sandbox failed: ${(error as Error).message}`, path));
     }
-    const requestId = (result.body as { request_id?: unknown } | undefined)?.request_id;
-    if (typeof requestId === 'string') result.headers['X-Request-Id'] = requestId;
-    const text = result.body === undefined ? '' : typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
-    res.writeHead(result.status, result.headers).end(text);
-    options.onResponse?.(req.method ?? 'GET', url.pathname, result.status);
+    const status = write(req, res, result);
+    try {
+      options.onResponse?.(req.method ?? 'GET', path, status);
+    } catch {
+      // A log line that fails is no reason to fail the request, which is answered already.
+    }
   }
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);

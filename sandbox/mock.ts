@@ -1,0 +1,80 @@
+// Prism's mock engine (@stoplight/prism-http, the engine of `prism mock`) over openapi.yaml: it validates a
+// request against the contract and answers with the contract's examples (`Prefer: code=…, example=…` choose
+// among them). A request it finds at odds with the contract becomes the contract's `400 invalid_request` with
+// a pointer per mismatch, and Prism's own account goes in the `sl-violations` header.
+import { join } from 'node:path';
+import prismCore from '@stoplight/prism-core';
+import prismHttp from '@stoplight/prism-http';
+import { type Answer, invalidRequest, pointer, type preferences, problem, problemAnswer } from './conventions.ts';
+
+export const contractPath = join(import.meta.dirname, '..', 'openapi.yaml');
+
+export type Operation = Awaited<ReturnType<typeof prismHttp.getHttpOperationsFromSpec>>[number];
+
+export interface MockRequest {
+  operation: Operation;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: unknown;
+  prefer: ReturnType<typeof preferences>;
+}
+
+interface Violation {
+  path?: (string | number)[];
+  code?: string | number;
+  message: string;
+}
+
+/** Header values must be Latin-1 (node throws otherwise): anything past printable ASCII becomes \uXXXX. */
+export const asciiOnly = (value: string): string =>
+  value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+
+/** Prism's account of the violations as JSON in printable ASCII (still valid JSON), in whole entries up to 8,000 characters. */
+function violationsHeader(violations: Violation[]): string {
+  const entries = violations.map((v) => {
+    const location = ['request', ...(v.path ?? []).map((p) => (typeof p === 'string' ? clip(p) : p))];
+    return asciiOnly(JSON.stringify({ location, code: v.code, message: clip(v.message) }));
+  });
+  while (entries.length && entries.join(',').length > 7998) entries.pop();
+  return `[${entries.join(',')}]`;
+}
+
+export async function createMock() {
+  const operations = await prismHttp.getHttpOperationsFromSpec(contractPath);
+  const logger = prismCore.createLogger('SANDBOX', { level: 'silent' });
+  // What `prism mock` sets: validate requests and responses, check security, serve examples (not random data).
+  const base = { isProxy: false as const, validateRequest: true, validateResponse: true, checkSecurity: true, errors: false, upstreamProxy: undefined, mock: { dynamic: false } };
+  const prism = prismHttp.createInstance(base, { logger });
+
+  async function mock({ operation, path, query, headers, body, prefer }: MockRequest): Promise<Answer> {
+    const params: Record<string, string | string[]> = {};
+    for (const key of new Set(query.keys())) {
+      const values = query.getAll(key);
+      params[key] = values.length === 1 ? values[0]! : values;
+    }
+    const input = { method: operation.method as 'get', url: { path, query: params }, headers, body };
+    // Prism answers the lowest success status; an operation that documents 201 (an upload) creates by default.
+    const created = prefer.code === undefined && operation.responses.some((r) => r.code === '201') ? { code: 201 } : {};
+    const result = await prism.request(input, operations, { ...base, mock: { dynamic: false, ...created, ...prefer } })();
+    if (result._tag === 'Left') {
+      const error = result.left as Error & { detail?: string };
+      return problemAnswer(problem('invalid_request', `The sandbox cannot answer this request: ${error.message}. ${error.detail ?? ''}`.trim(), path));
+    }
+    const { output, validations } = result.right;
+    const violations: Violation[] = validations.input.filter((v) => v.severity === 0 && v.code !== 401);
+    const answer: Answer = { status: output.statusCode, headers: { ...output.headers }, body: output.body };
+    if (!violations.length) return answer;
+    const header = violationsHeader(violations);
+    if (output.statusCode !== 400 && output.statusCode !== 422) return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
+    // A missing member is reported at its parent; point at the member itself, as the contract's examples do.
+    const missing = (v: Violation) => (v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined);
+    const errors = violations.map((v) => ({ pointer: pointer([...(v.path ?? []), ...[missing(v)].filter((m) => m !== undefined)]), detail: v.message }));
+    const refused = invalidRequest(path, errors);
+    return { ...refused, headers: { ...refused.headers, 'sl-violations': header } };
+  }
+
+  return { operations, mock };
+}

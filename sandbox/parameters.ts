@@ -1,0 +1,34 @@
+// What Prism lets through in a request's parameters and the reference server refuses: an empty query value
+// (`?starting_after=`; Prism drops empty values before it validates, and no query parameter of the contract
+// accepts an empty one), a query parameter the operation does not have (Prism ignores it; refused only where
+// the operation documents a 400), and a path segment whose percent-encoding does not decode (Prism throws).
+import { type FieldError, pointerToken } from './conventions.ts';
+import type { Operation } from './mock.ts';
+
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The parameters of a request to `operation` that must be refused before Prism sees them, each with its pointer. */
+export function parameterProblems(operation: Operation, path: string, query: URLSearchParams): FieldError[] {
+  const problems: FieldError[] = [];
+  const segments = path.split('/');
+  for (const [i, template] of operation.path.split('/').entries()) {
+    const name = /^\{([^}]+)\}$/.exec(template)?.[1];
+    if (name && !decodes(segments[i] ?? '')) problems.push({ pointer: `/path/${name}`, detail: 'must be valid percent-encoded UTF-8' });
+  }
+  const documented = (operation.request?.query ?? []).map((p) => p.name);
+  const refusable = operation.responses.some((r) => r.code === '400');
+  for (const name of new Set(query.keys())) {
+    const pointer = `/query/${pointerToken(name)}`;
+    if (!documented.includes(name)) {
+      if (refusable) problems.push({ pointer, detail: 'is not a query parameter of this operation' });
+    } else if (query.getAll(name).includes('')) problems.push({ pointer, detail: 'must not be empty' });
+  }
+  return problems;
+}
