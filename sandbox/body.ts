@@ -15,38 +15,42 @@ export function codingOf(header: string | undefined): Coding | undefined {
 }
 
 /** The media type of a Content-Type, lower case and without parameters; '' when there is none. */
-export const mediaTypeOf = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+export const mediaTypeOf = (contentType = ''): string => contentType.split(';')[0]!.trim().toLowerCase();
 
 /** The charset parameter of a Content-Type, lower case and unquoted, if it has one. */
 export const charsetOf = (contentType: string | undefined): string | undefined =>
   /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
 
-export const isUtf8 = (charset: string | undefined): boolean => charset === undefined || charset === 'utf-8' || charset === 'utf8';
+export const isUtf8 = (charset: string | undefined): boolean => charset === undefined || ['utf-8', 'utf8'].includes(charset);
 
 export type Body = { bytes: Buffer } | { tooLarge: true } | { undecodable: string };
 
-// Once the answer is known, the rest of a body is read and dropped, up to this much, before the answer goes
-// out: a client still sending would otherwise meet a reset connection instead of the answer. Past it, the
-// answer goes out and the connection is closed.
+// Once the answer is known, the rest of a body is read and dropped before the answer goes out: a client still
+// sending would otherwise meet a reset connection instead of the answer. Up to 16 MiB, and while data keeps
+// coming (at most 5 s apart); past either, the answer goes out and the connection is closed after it.
 const drainBytes = 16 * 1024 * 1024;
+const drainIdleMs = 5000;
 
-/** Reads the rest of the body and drops it (up to 16 MiB); resolves at its end, at that limit, or when the client goes. */
+/** Reads the rest of the body and drops it; resolves at its end, at the bounds above, or when the client goes. */
 export function drain(req: IncomingMessage): Promise<void> {
   return new Promise((resolve) => {
     if (req.readableEnded || req.destroyed) return resolve();
     let dropped = 0;
-    const onData = (chunk: Buffer) => {
-      dropped += chunk.length;
-      if (dropped >= drainBytes) done();
-    };
     const done = () => {
+      clearTimeout(idle);
       req.off('data', onData);
       resolve();
     };
+    const idle = setTimeout(done, drainIdleMs);
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped >= drainBytes) done();
+      else idle.refresh();
+    };
     req.on('data', onData);
-    req.on('end', done);
-    req.on('close', done);
-    req.on('error', done);
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
   });
 }
 
@@ -56,60 +60,48 @@ const encodedSlack = 2;
 
 /**
  * Reads the body, decoded, while it stays below `limit` bytes once decoded. Once the answer is known (too
- * large, undecodable) the rest is read and dropped as `drain` does. Rejects only when the client goes away
- * before the end.
+ * large, undecodable), the rest is dropped by `drain`. Rejects only when the client goes away first.
  */
 export function readBody(req: IncomingMessage, coding: Coding, limit: number): Promise<Body> {
   return new Promise((resolve, reject) => {
     const decoder = coding === 'identity' ? undefined : decoders[coding]();
-    let chunks: Buffer[] = [];
+    const chunks: Buffer[] = [];
     let decoded = 0;
     let encoded = 0;
-    let dropped = 0;
-    let ended = false;
-    let verdict: Body | undefined;
-    let settled = false;
-    const settle = (body: Body) => {
-      if (settled) return;
-      settled = true;
+    let judged = false;
+    const judge = (body: Body) => {
+      if (judged) return;
+      judged = true;
       req.off('data', onEncoded);
       decoder?.destroy();
-      resolve(body);
-    };
-    const judge = (body: Body) => {
-      verdict ??= body;
-      chunks = [];
-      decoder?.destroy();
-      if (ended) settle(verdict);
+      if ('bytes' in body) resolve(body);
+      else void drain(req).then(() => resolve(body));
     };
     const onDecoded = (chunk: Buffer) => {
-      if (verdict) return;
       decoded += chunk.length;
       if (decoded >= limit) judge({ tooLarge: true });
       else chunks.push(chunk);
     };
     const onEncoded = (chunk: Buffer) => {
       encoded += chunk.length;
-      if (verdict) {
-        dropped += chunk.length;
-        if (dropped >= drainBytes) settle(verdict);
-      } else if (encoded >= limit * encodedSlack) judge({ tooLarge: true });
+      if (encoded >= limit * encodedSlack) judge({ tooLarge: true });
       else if (decoder) decoder.write(chunk);
       else onDecoded(chunk);
     };
     req.on('data', onEncoded);
     req.on('end', () => {
-      ended = true;
-      if (verdict) settle(verdict);
-      else if (decoder) decoder.end();
-      else settle({ bytes: Buffer.concat(chunks) });
+      if (judged) return;
+      if (decoder) decoder.end();
+      else judge({ bytes: Buffer.concat(chunks) });
     });
     req.on('close', () => {
-      if (!settled && !ended) reject(new Error('the client went away before the end of the body'));
+      if (!judged && !req.readableEnded) reject(new Error('the client went away before the end of the body'));
     });
-    req.on('error', (error) => settled || reject(error));
+    req.on('error', (error) => {
+      if (!judged) reject(error);
+    });
     decoder?.on('data', onDecoded);
-    decoder?.on('end', () => settle(verdict ?? { bytes: Buffer.concat(chunks) }));
+    decoder?.on('end', () => judge({ bytes: Buffer.concat(chunks) }));
     decoder?.on('error', (error) => judge({ undecodable: error.message }));
   });
 }

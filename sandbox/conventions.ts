@@ -42,6 +42,10 @@ export interface Answer {
   body: unknown;
 }
 
+/** A header value as node will write it (it throws past Latin-1): anything but printable ASCII becomes \uXXXX. */
+export const asciiOnly = (value: string): string =>
+  value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** A request id in the shape of the contract's examples: a ULID (time, then randomness, in Crockford base 32). */
 export function requestId(): string {
   const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -52,14 +56,17 @@ export function requestId(): string {
   return id;
 }
 
+const percentEncoded = (c: string) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const notInUri = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;
+
 /** A request path as the URI reference `instance` must be: a stray '%' and what a URI cannot hold (`|`, `[`) escaped. */
-const uriReference = (path: string): string =>
-  path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+const uriReference = (path: string): string => path.replace(notInUri, percentEncoded);
 
 export function problem(code: keyof typeof titles, detail: string, path: string, errors?: FieldError[]): Problem {
   const [status, title] = titles[code];
   const instance = uriReference(path);
-  return { type: `urn:jes:problem:${code}`, title, status, detail, instance, code, request_id: requestId(), ...(errors ? { errors } : {}) };
+  const request_id = requestId();
+  return { type: `urn:jes:problem:${code}`, title, status, detail, instance, code, request_id, ...(errors ? { errors } : {}) };
 }
 
 export const problemAnswer = (p: Problem, headers: Record<string, string> = {}): Answer => ({

@@ -15,7 +15,7 @@ const sandbox = await startSandbox({
 // Once it listens, nothing may stop it: it is stateless, so after a failure nothing is left half-done and the
 // next request is answered as well as the last. (A failure to start still exits, above.)
 for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
-  process.on(event, (error: unknown) => console.error(`${new Date().toISOString()} ${event} (the sandbox keeps running):`, error));
+  process.on(event, (error: unknown) => console.error(`${new Date().toISOString()} ${event}, the sandbox keeps running:`, error));
 }
 console.log(`jes sandbox (Prism mock of openapi.yaml) listening on ${sandbox.url}`);
 console.log('Stateless: any well-formed bearer token is accepted, answers are the contract\'s examples (Prefer: code=…, example=… choose). See docs/sandbox.md.');

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
-import { type Answer, invalidRequest, pointer, type preferences, problem, problemAnswer } from './conventions.ts';
+import { type Answer, asciiOnly, invalidRequest, pointer, type preferences, problem, problemAnswer } from './conventions.ts';
 
 export const contractPath = join(import.meta.dirname, '..', 'openapi.yaml');
 
@@ -26,13 +26,9 @@ interface Violation {
   message: string;
 }
 
-/** Header values must be Latin-1 (node throws otherwise): anything past printable ASCII becomes \uXXXX. */
-export const asciiOnly = (value: string): string =>
-  value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
 const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
-/** Prism's account of the violations as JSON in printable ASCII (still valid JSON), in whole entries up to 8,000 characters. */
+/** Prism's account of the violations as JSON in printable ASCII (still valid JSON), whole entries up to 8,000 characters. */
 function violationsHeader(violations: Violation[]): string {
   const entries = violations.map((v) => {
     const location = ['request', ...(v.path ?? []).map((p) => (typeof p === 'string' ? clip(p) : p))];
@@ -61,7 +57,8 @@ export async function createMock() {
     const result = await prism.request(input, operations, { ...base, mock: { dynamic: false, ...created, ...prefer } })();
     if (result._tag === 'Left') {
       const error = result.left as Error & { detail?: string };
-      return problemAnswer(problem('invalid_request', `The sandbox cannot answer this request: ${error.message}. ${error.detail ?? ''}`.trim(), path));
+      const detail = `The sandbox cannot answer this request: ${error.message}. ${error.detail ?? ''}`.trim();
+      return problemAnswer(problem('invalid_request', detail, path));
     }
     const { output, validations } = result.right;
     const violations: Violation[] = validations.input.filter((v) => v.severity === 0 && v.code !== 401);
@@ -71,7 +68,10 @@ export async function createMock() {
     if (output.statusCode !== 400 && output.statusCode !== 422) return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
     // A missing member is reported at its parent; point at the member itself, as the contract's examples do.
     const missing = (v: Violation) => (v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined);
-    const errors = violations.map((v) => ({ pointer: pointer([...(v.path ?? []), ...[missing(v)].filter((m) => m !== undefined)]), detail: v.message }));
+    const errors = violations.map((v) => {
+      const member = missing(v);
+      return { pointer: pointer([...(v.path ?? []), ...(member === undefined ? [] : [member])]), detail: v.message };
+    });
     const refused = invalidRequest(path, errors);
     return { ...refused, headers: { ...refused.headers, 'sl-violations': header } };
   }

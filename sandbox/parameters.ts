@@ -20,7 +20,8 @@ export function parameterProblems(operation: Operation, path: string, query: URL
   const segments = path.split('/');
   for (const [i, template] of operation.path.split('/').entries()) {
     const name = /^\{([^}]+)\}$/.exec(template)?.[1];
-    if (name && !decodes(segments[i] ?? '')) problems.push({ pointer: `/path/${name}`, detail: 'must be valid percent-encoded UTF-8' });
+    if (!name || decodes(segments[i] ?? '')) continue;
+    problems.push({ pointer: `/path/${name}`, detail: 'must be valid percent-encoded UTF-8' });
   }
   const documented = (operation.request?.query ?? []).map((p) => p.name);
   const refusable = operation.responses.some((r) => r.code === '400');

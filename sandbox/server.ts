@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken } from './bearer.ts';
 import { drain } from './body.ts';
-import { allowedMethods, type Answer, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
-import { asciiOnly, createMock } from './mock.ts';
+import { allowedMethods, type Answer, asciiOnly, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
+import { createMock } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
 
@@ -50,27 +50,39 @@ const cors = (req: IncomingMessage) => ({
 });
 
 /** Writes the answer; if that fails, a 500 problem when nothing was sent yet, else the connection is closed. */
-function write(req: IncomingMessage, res: ServerResponse, answer: Answer): number {
+function write(req: IncomingMessage, res: ServerResponse, answer: Answer, path: string): number {
+  const headers: Record<string, string> = { ...cors(req), ...answer.headers };
   const requestId = (answer.body as { request_id?: unknown } | undefined)?.request_id;
-  const headers: Record<string, string> = { ...cors(req), ...answer.headers, ...(typeof requestId === 'string' ? { 'X-Request-Id': requestId } : {}) };
+  if (typeof requestId === 'string') headers['X-Request-Id'] = requestId;
   // A body too large to drop whole is still arriving: the connection cannot serve another request.
   if (!req.complete) headers.Connection = 'close';
-  const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const text = answer.body === undefined || typeof answer.body === 'string' ? (answer.body ?? '') : JSON.stringify(answer.body);
   try {
-    res.writeHead(answer.status, Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, asciiOnly(String(value))]))).end(text);
+    // String(): some of Prism's example headers are numbers (Retry-After).
+    res.writeHead(answer.status, Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, asciiOnly(String(value))])));
+    res.end(text);
     return answer.status;
   } catch (error) {
     try {
       if (res.headersSent) throw error;
       for (const name of res.getHeaderNames()) res.removeHeader(name);
-      const failed = problem('internal_error', `The sandbox could not write its answer: ${asciiOnly((error as Error).message)}`, '/');
-      res.writeHead(500, { 'Content-Type': 'application/problem+json', 'X-Request-Id': failed.request_id }).end(JSON.stringify(failed));
+      const failed = problem('internal_error', `The sandbox could not write its answer: ${(error as Error).message}`, path);
+      res.writeHead(500, { 'Content-Type': 'application/problem+json', 'X-Request-Id': failed.request_id });
+      res.end(JSON.stringify(failed));
       return 500;
     } catch {
       res.destroy();
       return 500;
     }
   }
+}
+
+const notFound = (path: string) => problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path));
+
+/** The request's headers for Prism, but for those it is not shown. */
+function prismHeaders(req: IncomingMessage): Record<string, string> {
+  const shown = Object.entries(req.headers).filter(([name]) => !hidden.has(name));
+  return Object.fromEntries(shown.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -80,15 +92,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const method = req.method ?? 'GET';
     const path = url.pathname;
     const allowed = allowedMethods(operations, path);
-    if (!allowed.length) return early(req, problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path)));
+    if (!allowed.length) return early(req, notFound(path));
     if (!allowed.includes(method)) {
       const detail = `${method} is not supported on ${path}; use ${allowed.join(', ')}.`;
       return early(req, problemAnswer(problem('method_not_allowed', detail, path), { Allow: allowed.join(', ') }));
     }
     const operation = operations.find((op) => op.method === method.toLowerCase() && allowedMethods([op], path).length)!;
-    let headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([name]) => !hidden.has(name)).map(([name, v]) => [name, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
-    );
+    let headers = prismHeaders(req);
     if (operation.security?.length) {
       const bearer = bearerToken(req.headers.authorization, path);
       if (!('token' in bearer)) return early(req, bearer);
@@ -115,16 +125,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const path = url?.pathname ?? String(req.url);
     let result: Answer;
     try {
-      if (!url) result = await early(req, problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path)));
+      if (!url) result = await early(req, notFound(path));
       else if (req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
-        result = await early(req, { status: 204, headers: { 'Access-Control-Allow-Methods': allowedMethods(operations, path).join(', ') || 'GET' }, body: undefined });
+        const methods = allowedMethods(operations, path).join(', ') || 'GET';
+        result = await early(req, { status: 204, headers: { 'Access-Control-Allow-Methods': methods }, body: undefined });
       } else result = await answer(req, url);
     } catch (error) {
       // A client that went away before the end of its body has nobody left to answer.
       if (req.destroyed && !req.complete) return;
       result = problemAnswer(problem('internal_error', `The sandbox failed: ${(error as Error).message}`, path));
     }
-    const status = write(req, res, result);
+    const status = write(req, res, result, path);
     try {
       options.onResponse?.(req.method ?? 'GET', path, status);
     } catch {

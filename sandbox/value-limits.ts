@@ -43,7 +43,8 @@ export function unacceptableValue(body: unknown): FieldError | undefined {
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) {
         const item: unknown = value[i];
-        if (typeof item === 'object' || typeof item === 'string') stack.push({ value: item, pointer: `${pointer}/${i}`, depth: depth + 1 });
+        if (typeof item !== 'object' && typeof item !== 'string') continue;
+        stack.push({ value: item, pointer: `${pointer}/${i}`, depth: depth + 1 });
       }
       continue;
     }
