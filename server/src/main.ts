@@ -50,11 +50,18 @@ function startWorkers(db: Database, config: Config, logger: Logger): { stop(): P
 
 /**
  * The embedded database has no autovacuum: without fresh statistics its planner turns the claim query into
- * a loop over every execution ever run (155 jobs/s fell to 5 after ~3,000 jobs). PostgreSQL does this itself.
+ * a loop over every execution ever run (155 jobs/s fell to 5 after ~3,000 jobs). Nor has it a checkpointer:
+ * without a CHECKPOINT now and then its write-ahead log grows with every write, for good. PostgreSQL does both itself.
  */
-function keepStatistics(db: Database, logger: Logger): NodeJS.Timeout | undefined {
+function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefined {
   if (db.kind !== 'embedded') return undefined;
-  return setInterval(() => void db.query('VACUUM ANALYZE executions, jobs').catch((err) => logger.warn({ err }, 'VACUUM ANALYZE failed')), 5000).unref();
+  let ticks = 0;
+  return setInterval(() => {
+    const work = ++ticks % 12 === 0 ? 'VACUUM ANALYZE executions, jobs; CHECKPOINT' : 'VACUUM ANALYZE executions, jobs';
+    void (async () => {
+      for (const sql of work.split('; ')) await db.query(sql);
+    })().catch((err) => logger.warn({ err }, `${work} failed`));
+  }, 5000).unref();
 }
 
 export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<Running> {
@@ -75,7 +82,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const url = `http://localhost:${(server.address() as AddressInfo).port}`;
   const workers = startWorkers(db, config, logger);
-  const maintenance = keepStatistics(db, logger);
+  const maintenance = maintainEmbedded(db, logger);
   return {
     url,
     db,

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const json = (body: string | Buffer, headers: Record<string, string> = {}) => ({ body, headers: { 'content-type': 'application/json', ...headers } });
+const json = (body: string | Buffer, headers: Record<string, string> = {}) => ({ body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/json', ...headers } });
 const nested = (depth: number, leaf: string) => '['.repeat(depth) + leaf + ']'.repeat(depth);
 
 /** A multipart form written by hand, so that parts can lack a filename or carry any bytes. */

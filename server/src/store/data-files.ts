@@ -36,9 +36,10 @@ export async function discardChunks(db: Database, owner: string, id: string): Pr
 const reclaiming = new WeakMap<Database, { again: boolean }>();
 
 /**
- * After chunks are deleted, on the embedded database: it has no autovacuum, so without a VACUUM the space of
- * deleted chunks is never reused and every refused 100 MiB upload grows the data directory for good. One
- * VACUUM at a time; deletions during it ask for one more. PostgreSQL's autovacuum does this itself.
+ * After chunks are deleted, on the embedded database: it has neither autovacuum nor a checkpointer, so without a
+ * VACUUM the space of deleted chunks is never reused, and without a CHECKPOINT the write-ahead log that wrote them
+ * is never recycled: every refused 100 MiB upload grew the data directory for good. One at a time; deletions
+ * meanwhile ask for one more. PostgreSQL's own background processes do this there.
  */
 function reclaimSpace(db: Database): void {
   if (db.kind !== 'embedded') return;
@@ -50,7 +51,7 @@ function reclaimSpace(db: Database): void {
     do {
       state.again = false;
       // A database closed meanwhile (shutdown) has nothing left to reclaim.
-      await db.query('VACUUM data_file_chunks').catch(() => {});
+      await db.query('VACUUM data_file_chunks').then(() => db.query('CHECKPOINT')).catch(() => {});
     } while (state.again);
     reclaiming.delete(db);
   })();
