@@ -4,6 +4,7 @@
 export interface Exchange {
   method: string;
   path: string;
+  /** performance.now() when it was sent: the tests compare gaps, which a wall-clock step must not bend. */
   sentAt: number;
   status: number;
   headers: Headers;
@@ -15,7 +16,7 @@ export function recordingFetch(rewrite: (request: Request) => Request = (request
   const exchanges: Exchange[] = [];
   const fetcher = async (input: Request): Promise<Response> => {
     const request = rewrite(input);
-    const sentAt = Date.now();
+    const sentAt = performance.now();
     const response = await fetch(request);
     exchanges.push({ method: request.method, path: new URL(request.url).pathname, sentAt, status: response.status, headers: response.headers, authorization: request.headers.get('authorization') });
     return response;
