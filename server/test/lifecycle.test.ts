@@ -141,13 +141,13 @@ describe.each(await backends())('on %s', (_name, backend) => {
       expect(early.body.code).toBe('job_not_finished');
       expect(early.headers.get('retry-after')).toBeTruthy();
 
-      const asked = Date.now();
+      const asked = performance.now();
       const cancel = await alice.post(`/job/${id}/cancel`);
       expect(cancel.status).toBe(202);
       expect(cancel.body.job[id].cancel_requested_at).toBeTruthy();
       const job = await alice.waitFor(id);
       expect(job.status).toBe('CANCELLED');
-      expect(Date.now() - asked).toBeLessThan(3000);
+      expect(performance.now() - asked).toBeLessThan(3000);
       expect(job.executions['local-search'].status).toBe('CANCELLED');
 
       const again = await alice.post(`/job/${id}/cancel`);

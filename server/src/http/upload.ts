@@ -1,16 +1,18 @@
-// POST /data_file's body: multipart/form-data parsed with busboy as it streams in. The part named `file` is
-// the file whether or not it has a filename (the contract allows JSON and plain text parts). It is hashed
-// (SHA-1) and stored in 1 MiB chunks under a temporary id while it arrives, never held whole in memory; the
-// form fields become req.body for the contract validator. Whatever happens to the request (a form cut off, a
-// part too large), storing is awaited before it is answered, and a stored upload that is not filed is
-// discarded when the response ends.
+// POST /data_file's body: multipart/form-data (plain or gzip, deflate or br encoded) parsed with busboy as it
+// streams in. The part named `file` is the file whether or not it has a filename (the contract allows JSON and
+// plain text parts). It is hashed (SHA-1) and stored in 1 MiB chunks under a temporary id while it arrives, never
+// held whole in memory; the form fields become req.body for the contract validator. Whatever happens to the
+// request (a form cut off, a part too large), storing is awaited before it is answered, and a stored upload that
+// is not filed is discarded when the response ends.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { NextFunction, Request, Response } from 'express';
 import { maxDataFileBytes } from '../maxcut/use-case.ts';
 import type { Database } from '../store/database.ts';
 import { discardChunks, storeChunk } from '../store/data-files.ts';
+import { acceptedEncoding } from './json-body.ts';
 import { HttpProblem } from './problems.ts';
 import { unacceptableValue } from './text-limits.ts';
 
@@ -54,11 +56,18 @@ async function storeStream(db: Database, owner: string, upload: Upload, stream: 
   upload.sha1 = hash.digest('hex');
 }
 
+/** The request's bytes as sent, or decoded from the Content-Encoding acceptedEncoding allowed. */
+function decoded(req: Request): Readable {
+  const encoding = req.get('content-encoding')?.trim().toLowerCase();
+  const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  return decoder ? req.pipe(decoder) : req;
+}
+
 export function streamUpload(db: Database) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
-    const encoding = req.get('content-encoding')?.trim().toLowerCase();
-    if (encoding && encoding !== 'identity') return next(new HttpProblem('unsupported_media_type', `Uploads must not be sent with Content-Encoding "${encoding}".`));
+    const refused = acceptedEncoding(req);
+    if (refused) return next(refused);
     let parser: BusboyInstance;
     try {
       parser = new Busboy({
@@ -73,9 +82,14 @@ export function streamUpload(db: Database) {
     const fields: Record<string, string> = Object.create(null);
     let file: (Readable & { truncated?: boolean }) | undefined;
     let stored: Promise<void> | undefined;
-    parser.on('field', (name: string, value: string) => (fields[name] = value));
+    let nameless = false;
+    parser.on('field', (name: string | undefined, value: string) => {
+      if (!name) nameless = true;
+      else fields[name] = value;
+    });
     parser.on('file', (name: string, stream: Readable & { truncated?: boolean }) => {
-      if (name !== 'file' || stored) return void stream.resume();
+      // Another file part is drained; a form cut off inside it errors its stream, which must not go unheard.
+      if (name !== 'file' || stored) return void stream.on('error', () => {}).resume();
       const upload: Upload = { uploadId: `upload:${randomUUID()}`, sha1: '', bytes: 0, filed: false };
       req.upload = upload;
       file = stream;
@@ -86,24 +100,27 @@ export function streamUpload(db: Database) {
       // Awaited below; until then a failure must not count as unhandled.
       stored.catch(() => {});
     });
+    const body = decoded(req);
     const parsed = new Promise<void>((resolve, reject) => {
       parser.on('finish', resolve);
       parser.on('error', reject);
+      body.on('error', reject);
       req.on('error', reject);
       req.on('aborted', () => reject(new Error('the request was aborted')));
     });
-    req.pipe(parser);
+    body.pipe(parser);
     try {
       await parsed;
       await stored;
     } catch (error) {
       // The form was cut off or broken: stop the file where it is, and answer only once storing has settled.
-      req.unpipe(parser);
+      body.unpipe(parser);
       file?.destroy();
       await stored?.catch(() => {});
       return next(new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
     }
     if (file?.truncated) return next(new HttpProblem('payload_too_large', `A data file must be at most ${maxDataFileBytes} bytes.`, { max_bytes: maxDataFileBytes }));
+    if (nameless) return next(new HttpProblem('invalid_request', 'Every part of the form needs a name.', { errors: [{ pointer: '/', detail: 'has a part without a name' }] }));
     const { file: _theFile, ...rest } = fields;
     const found = unacceptableValue(rest);
     if (found) return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }));

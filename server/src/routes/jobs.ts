@@ -112,11 +112,11 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     if (wait !== undefined && !terminalJob.has(view.job.status)) {
       const initial = view.job.status;
-      const deadline = Date.now() + wait * 1000;
+      const deadline = performance.now() + wait * 1000;
       const gone = new AbortController();
       res.on('close', () => gone.abort());
-      while (view!.job.status === initial && Date.now() < deadline && !gone.signal.aborted) {
-        await events.waitForChange(id, deadline - Date.now(), gone.signal);
+      while (view!.job.status === initial && performance.now() < deadline && !gone.signal.aborted) {
+        await events.waitForChange(id, deadline - performance.now(), gone.signal);
         view = await views.read(db, req.user, id);
       }
     }

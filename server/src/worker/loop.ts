@@ -147,10 +147,10 @@ export class WorkerLoop {
       if (state.stopped) throw new RunCancelledError(`stopped before it ran (${state.stopped})`);
       // Every half second while it runs: the time used and the best cut so far (runs shorter than that write nothing).
       let best: number | undefined;
-      const started = Date.now();
+      const started = performance.now();
       const ticker = setInterval(() => {
         if (best === undefined) return;
-        const progress = Math.min(1, (Date.now() - started) / 1000 / execution.time_limit_seconds);
+        const progress = Math.min(1, (performance.now() - started) / 1000 / execution.time_limit_seconds);
         void recordProgress(db, this.id, execution.job_id, execution.solver, progress, best).catch(() => {});
       }, 500);
       const handle = pool.run(
