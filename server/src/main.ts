@@ -9,6 +9,7 @@ import { userStates } from './auth/user-states.ts';
 import { ensureUsers, signingKey } from './auth/users.ts';
 import { ConfigError, type Config } from './config.ts';
 import { validatePending } from './data-files/validate.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 import { JobEvents } from './jobs/events.ts';
 import { type Database, openDatabase } from './store/database.ts';
 import { migrate } from './store/migrations.ts';
@@ -78,6 +79,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     createApp({ db, config, tokens, events, logger }),
   );
   server.maxConnections = maxConnections;
+  answerClientErrors(server);
   server.listen(config.port);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const url = `http://localhost:${(server.address() as AddressInfo).port}`;

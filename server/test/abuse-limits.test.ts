@@ -66,6 +66,16 @@ describe('login rate limits', () => {
   });
 });
 
+/** An answer read off a socket: the status line, and a problem with its code and request id. */
+function expectRawProblem(text: string, status: number, code: string): void {
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+  expect(head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+  const problem = JSON.parse(body);
+  expect(problem).toMatchObject({ status, code, type: `urn:jes:problem:${code}` });
+  expect(head).toContain(`X-Request-Id: ${problem.request_id}`);
+}
+
 /** A raw connection to the server, with what it has received and whether it was closed. */
 function socketTo(url: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
   const { port } = new URL(url);
@@ -86,18 +96,31 @@ describe('HTTP timeouts, the hashing queue and the connection cap', () => {
     client = await serve({ JES_RATE_LIMITS: 'off', JES_HEADERS_TIMEOUT_SECONDS: '1', JES_REQUEST_TIMEOUT_SECONDS: '1', JES_KEEP_ALIVE_TIMEOUT_SECONDS: '1' });
   });
 
-  it('answers 408 and closes when the headers do not arrive within JES_HEADERS_TIMEOUT_SECONDS', async () => {
+  it('answers 408 request_timeout and closes when the headers do not arrive within JES_HEADERS_TIMEOUT_SECONDS', async () => {
     const slow = await socketTo(client.base);
     slow.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
     await slow.closed;
-    expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
+    expectRawProblem(slow.received(), 408, 'request_timeout');
+  });
+
+  it('answers what Node refuses before Express (malformed HTTP, headers over 16 KiB) with a problem, not a bare status line', async () => {
+    for (const [request, status, code] of [
+      ['GET /healthz HTTP/1.1\r\nHost x\r\n\r\n', 400, 'invalid_request'],
+      ['NOT-A-METHOD /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'invalid_request'],
+      [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ] as const) {
+      const raw = await socketTo(client.base);
+      raw.socket.write(request);
+      await raw.closed;
+      expectRawProblem(raw.received(), status, code);
+    }
   });
 
   it('answers 408 when a body does not arrive within JES_REQUEST_TIMEOUT_SECONDS, and still answers a slow long poll', async () => {
     const slow = await socketTo(client.base);
     slow.socket.write('POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user');
     await slow.closed;
-    expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
+    expectRawProblem(slow.received(), 408, 'request_timeout');
     // Answering is not receiving: a long poll of 2 s outlives a 1 s request timeout (no workers: the job stays PENDING).
     const alice = await new Client(client.base).login('alice');
     const job = await alice.start({ num_nodes: 2, adj_matrix: [[0, 1], [1, 0]] });

@@ -1,0 +1,27 @@
+// Requests Node refuses before Express sees them (malformed HTTP, headers over Node's 16 KiB, headers or a body
+// too slow to arrive) still get a problem, as every non-2xx answer must, instead of Node's bare status line.
+import { randomUUID } from 'node:crypto';
+import { type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { problemBody, type ProblemCode } from './problems.ts';
+
+function problemFor(code: string | undefined): [ProblemCode, string] {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['request_timeout', 'The request did not arrive in time.'];
+  if (code === 'HPE_HEADER_OVERFLOW') return ['headers_too_large', 'The request headers are larger than this server accepts (16 KiB).'];
+  return ['invalid_request', 'The request is not well-formed HTTP/1.1.'];
+}
+
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
+    // A connection the client already dropped, or one whose answer has begun, cannot be answered.
+    if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) return void socket.destroy();
+    const [code, detail] = problemFor(error.code);
+    const id = randomUUID();
+    const body = JSON.stringify({ ...problemBody(code, detail), request_id: id });
+    const { status } = problemBody(code, detail);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}

@@ -1,0 +1,134 @@
+// Durability on the embedded database after SIGKILL: a server in a data directory of its own accepts a batch
+// of jobs (inline and from an uploaded data file, some long enough to be RUNNING), is killed with SIGKILL
+// while solvers run, and is started again on the same directory. Every job that was accepted must still
+// exist and end FINISHED with answers whose cut is the cut of their partition; the data files stay READY.
+// (On PostgreSQL, multi-process.test.ts kills a worker process mid-run.)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { Client, cutValue, jwtSecret, randomMatrix, users } from './support/server.ts';
+
+const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** `node server/src/cli.ts` on the data directory; resolves with its URL once it listens. */
+function serve(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [cli], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      JES_DATA_DIR: dataDir,
+      JES_USERS: Object.entries(users).map(([u, p]) => `${u}:${p}`).join(','),
+      JES_JWT_SECRET: jwtSecret,
+      JES_LEASE_SECONDS: '2',
+      JES_WORKERS: '2',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start within 60 s:\n${output}`)), 60_000);
+    const onData = (data: Buffer) => {
+      output += data.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ child, url, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${signal ?? code}) before it listened:\n${output}`));
+    });
+  });
+}
+
+/** The graph as a Gset edge list (1-based nodes, the upper triangle's non-zero weights). */
+function edgeList(matrix: number[][]): string {
+  const edges: string[] = [];
+  for (let i = 0; i < matrix.length; i++) {
+    for (let j = i + 1; j < matrix.length; j++) if (matrix[i]![j] !== 0) edges.push(`${i + 1} ${j + 1} ${matrix[i]![j]}`);
+  }
+  return `${matrix.length} ${edges.length}\n${edges.join('\n')}\n`;
+}
+
+const terminal = new Set(['FINISHED', 'ERROR', 'CANCELLED']);
+
+it('every accepted job survives a SIGKILL mid-run and finishes with a verified answer; data files stay READY', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'jes-sigkill-'));
+  dirs.push(dir);
+  const first = await serve(dir);
+  const alice = await new Client(first.url).login('alice');
+
+  const small = randomMatrix(8, 11);
+  const large = randomMatrix(60, 12);
+  const files: { id: string; matrix: number[][] }[] = [];
+  for (const matrix of [small, large]) {
+    const reply = await alice.upload(edgeList(matrix), `sigkill-${matrix.length}.txt`);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect((await alice.validated(reply.body.data_file_identifier)).status).toBe('READY');
+    files.push({ id: reply.body.data_file_identifier, matrix });
+  }
+
+  // Long jobs (3 s of local search on 60 nodes) outnumber the two workers, so at the kill some run and some wait.
+  const long = '?solver=local-search&time_limit_seconds=3';
+  const accepted: { id: string; matrix: number[][] }[] = [];
+  const submit = async (matrix: number[][], body: unknown, query = '') => accepted.push({ id: await alice.start(body, query), matrix });
+  await submit(large, { num_nodes: 60, adj_matrix: large }, long);
+  await submit(files[1]!.matrix, { data_file_identifier: files[1]!.id, solvers: [{ name: 'local-search' }], time_limit_seconds: 3 });
+  await submit(large, { num_nodes: 60, adj_matrix: large }, long);
+  await submit(files[1]!.matrix, { data_file_identifier: files[1]!.id, solvers: [{ name: 'local-search' }, { name: 'annealing' }], time_limit_seconds: 3 });
+  for (let i = 0; i < 4; i++) {
+    const matrix = randomMatrix(8, 100 + i);
+    await submit(matrix, { num_nodes: 8, adj_matrix: matrix });
+  }
+  await submit(small, { data_file_identifier: files[0]!.id });
+  await submit(small, { data_file_identifier: files[0]!.id, solvers: [{ name: 'exact' }, { name: 'local-search' }], time_limit_seconds: 1 });
+
+  // Kill it while solvers run.
+  let running: string[] = [];
+  for (let tries = 0; running.length === 0 && tries < 200; tries++) {
+    const statuses = await Promise.all(accepted.map(async ({ id }) => (await alice.get(`/job/${id}`)).body.job[id].status as string));
+    running = accepted.filter((_, i) => statuses[i] === 'RUNNING').map((a) => a.id);
+    if (running.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(running.length, 'jobs RUNNING when the server is killed').toBeGreaterThan(0);
+  const exited = new Promise((resolve) => first.child.once('exit', resolve));
+  first.child.kill('SIGKILL');
+  await exited;
+
+  const second = await serve(dir);
+  const again = new Client(second.url);
+  again.token = alice.token;
+  try {
+    for (const { id, matrix } of accepted) {
+      const reply = await again.get(`/job/${id}`);
+      expect(reply.status, `job ${id} after the restart: ${JSON.stringify(reply.body)}`).toBe(200);
+      const job = await again.waitFor(id, 90);
+      expect(terminal.has(job.status)).toBe(true);
+      expect(job.status, `job ${id} (RUNNING at the kill: ${running.includes(id)}): ${JSON.stringify(job)}`).toBe('FINISHED');
+      for (const [solver, execution] of Object.entries<any>(job.executions)) {
+        expect(execution.status, `${id} ${solver}: ${JSON.stringify(execution)}`).toBe('SUCCESS');
+        expect(cutValue(matrix, execution.data.partition)).toBeCloseTo(execution.data.cut_value, 6);
+      }
+    }
+    for (const { id } of files) expect((await again.get(`/data_file/${id}`)).body.data_file[id].status).toBe('READY');
+    expect((await again.get('/healthz')).status).toBe(200);
+  } catch (error) {
+    (error as Error).message += `\nthe restarted server's output:\n${second.output().slice(-5000)}`;
+    throw error;
+  } finally {
+    second.child.kill('SIGTERM');
+  }
+}, 180_000);
