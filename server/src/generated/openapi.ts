@@ -224,6 +224,9 @@ export interface paths {
          *     with a problem in `error`. A job may be started from a `PROCESSING` file; it waits for the
          *     validation and ends in `ERROR` if the file proves invalid.
          *
+         *     The part named `file` is the file, with or without a `filename` and whatever its `Content-Type`;
+         *     every part needs a name.
+         *
          *     Formats for `maxcut`: the inline JSON shape (`{"num_nodes": ..., "adj_matrix": ...}`), and a
          *     weighted edge list (the Gset/rudy format: a first line `n m`, then `m` lines `i j w` with
          *     1-based node numbers; CRLF line ends, a byte-order mark and trailing spaces are tolerated).
@@ -302,7 +305,7 @@ export interface components {
         };
         /** @description A bearer token. */
         LoginResponse: {
-            /** @description The bearer token, a JWT signed with HS256 (claims `sub`, `env`, `iat`, `exp`, `jti`). */
+            /** @description The bearer token, a JWT signed with HS256 (claims `sub`, `env`, `iat`, `exp`, `jti`, and `ver`, the user's token version). */
             access_token: string;
             /**
              * @description Always `Bearer`.
@@ -713,9 +716,9 @@ export interface components {
          *     Codes: `malformed_json`, `invalid_request` (400); `missing_token`, `invalid_token`,
          *     `invalid_credentials` (401); `problem_not_found`, `job_not_found`, `data_file_not_found`,
          *     `solver_not_found`, `not_found` (404; the last for a path with no operation); `method_not_allowed`
-         *     (405, with `Allow`); `job_not_finished`,
+         *     (405, with `Allow`); `request_timeout` (408); `job_not_finished`,
          *     `job_already_terminal`, `data_file_in_use` (409); `payload_too_large` (413, with
-         *     `max_bytes`); `unsupported_media_type` (415); `invalid_input`, `data_file_problem_mismatch`,
+         *     `max_bytes`); `unsupported_media_type` (415); `headers_too_large` (431); `invalid_input`, `data_file_problem_mismatch`,
          *     `data_file_invalid` (422); `rate_limited`, `too_many_active_jobs` (429, with `Retry-After`);
          *     `internal_error` (500); `service_unavailable` (503). Inside a job or execution `error`, solver
          *     failures use `solver_failed`, `solver_limit_exceeded`, `job_expired` and `data_file_invalid`.
@@ -757,7 +760,9 @@ export interface components {
     responses: {
         /**
          * @description The body is not valid JSON (`malformed_json`), or the request does not match this contract
-         *     (`invalid_request`; `errors` points at each mismatch).
+         *     (`invalid_request`; `errors` points at each mismatch): this includes an empty body, a body whose
+         *     `Content-Encoding` does not decode, text with U+0000 or an unpaired surrogate, and JSON nested
+         *     deeper than 32 levels.
          */
         BadRequest: {
             headers: {
@@ -842,7 +847,10 @@ export interface components {
                 };
             };
         };
-        /** @description The body's `Content-Type` is not one this operation accepts (`unsupported_media_type`). */
+        /**
+         * @description The body's `Content-Type` is not one this operation accepts, its `charset` is not `utf-8`, or its
+         *     `Content-Encoding` is not `gzip`, `deflate` or `br` (`unsupported_media_type`).
+         */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -949,15 +957,16 @@ export interface components {
          */
         "Cache-Control-No-Store": "no-store";
         /**
-         * @description The rate-limit policy that applies (IETF draft-ietf-httpapi-ratelimit-headers): its name, quota
-         *     `q` and window `w` in seconds. Absent when rate limiting is switched off.
+         * @description The rate-limit policies that apply (IETF draft-ietf-httpapi-ratelimit-headers), comma-separated
+         *     (a login counts against three): each one's name, quota `q` and window `w` in seconds. Absent when
+         *     rate limiting is switched off.
          * @example "default";q=1200;w=60
          */
         "RateLimit-Policy": string;
         /**
-         * @description What remains of the quota (IETF draft-ietf-httpapi-ratelimit-headers): the policy name,
-         *     remaining requests `r` and seconds `t` until the window resets. Absent when rate limiting is
-         *     switched off.
+         * @description What remains of each quota (IETF draft-ietf-httpapi-ratelimit-headers), comma-separated: the
+         *     policy name, remaining requests `r` and seconds `t` until the window resets. Absent when rate
+         *     limiting is switched off.
          * @example "default";r=1187;t=42
          */
         RateLimit: string;
@@ -1069,6 +1078,7 @@ export interface operations {
                     "application/json": components["schemas"]["UseCaseList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
