@@ -6,13 +6,10 @@ import type { FieldError } from './problems.ts';
 
 export const maxDepth = 32;
 
-// A surrogate half not part of a pair (`u` mode makes a valid pair one code point).
-const unpaired = /\p{Surrogate}/u;
-
 /** Why `text` cannot be stored as it is, or undefined when it can. */
 export function textProblem(text: string): string | undefined {
   if (text.includes('\u0000')) return 'must not contain U+0000 (NUL)';
-  if (unpaired.test(text)) return 'must not contain an unpaired surrogate (U+D800 to U+DFFF)';
+  if (!text.isWellFormed()) return 'must not contain an unpaired surrogate (U+D800 to U+DFFF)';
   return undefined;
 }
 
