@@ -1,0 +1,97 @@
+// The fuzz targets as child processes: the reference server (`node server/src/cli.ts`) and the sandbox
+// (`node sandbox/main.ts`), each on a free port. A crash is then an exit we can see, with its output kept
+// for the failure message, instead of a vitest worker that dies with it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const repoRoot = join(import.meta.dirname, '../..');
+
+export interface Target {
+  url: string;
+  /** stdout and stderr as they came, for failure messages. */
+  output(): string;
+  /** Why the process ended, if it did (`exit code 1`, `signal SIGSEGV`). */
+  exited(): string | undefined;
+  stop(): Promise<void>;
+}
+
+/** Spawns `node <script>`, resolves once a line of its output matches `ready` (its first group is the URL). */
+export function launch(script: string, env: Record<string, string>, ready: RegExp, what: string): Promise<Target> {
+  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, script)], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let ended: string | undefined;
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      ended = signal ? `signal ${signal}` : `exit code ${code}`;
+      resolve();
+    }),
+  );
+  const keep = (chunk: Buffer) => {
+    // Keep the start and the last 64 KiB: enough for a stack trace, bounded for a noisy process.
+    output += chunk.toString();
+    if (output.length > 96 * 1024) output = `${output.slice(0, 16 * 1024)}\n… (cut) …\n${output.slice(-64 * 1024)}`;
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(`${what} did not start within 30 s`), 30_000);
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${why}; its output:\n${output}`));
+    };
+    const onData = () => {
+      const match = ready.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.off('exit', onEarlyExit);
+      resolve({
+        url: match[1]!,
+        output: () => output,
+        exited: () => ended,
+        async stop() {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+          await gone;
+          clearTimeout(killer);
+        },
+      });
+    };
+    const onEarlyExit = (code: number | null, signal: string | null) => fail(`${what} exited (${signal ?? code}) before it was ready`);
+    child.stdout!.on('data', onData);
+    child.once('exit', onEarlyExit);
+  });
+}
+
+/** The users the fuzz runs as: `fuzz0` to `fuzz<count-1>`. */
+export function fuzzUsers(count: number): { name: string; password: string }[] {
+  return Array.from({ length: count }, (_, i) => ({ name: `fuzz${i}`, password: `fuzz-password-${i}` }));
+}
+
+export const jwtSecret = 'fuzz-test-secret-that-is-at-least-32-bytes-long';
+
+/**
+ * The reference server with its default rate limits, and `users` users: the rate limits count per user, so
+ * the campaign spreads its cases over as many users as keep each within 60 submits (starting jobs and
+ * uploading) a minute, as a deployment with that many users would see.
+ */
+export function startServer(users: number, env: Record<string, string> = {}): Promise<Target> {
+  return launch('server/src/cli.ts', {
+    PORT: '0',
+    JES_DATA_DIR: 'memory:',
+    JES_USERS: fuzzUsers(users).map((u) => `${u.name}:${u.password}`).join(','),
+    JES_JWT_SECRET: jwtSecret,
+    JES_WORKERS: '2',
+    LOG_LEVEL: 'warn',
+    ...env,
+  }, /listening on (http:\/\/\S+)/, 'the reference server');
+}
+
+export function startSandbox(): Promise<Target> {
+  return launch('sandbox/main.ts', { SANDBOX_PORT: '0' }, /listening on (http:\/\/\S+)/, 'the sandbox');
+}

@@ -1,0 +1,123 @@
+// What every response must be, whatever was sent: no 5xx; a status the contract documents for the operation
+// (or its conventions: 404 `not_found` for a path without operations, 405 `method_not_allowed` for a method
+// the path lacks); every non-2xx an RFC 9457 problem with a code the contract lists for that response and
+// the request id of its header; and what the conformance suite's response checks ask of every response.
+import type { Contract } from '../../conformance/src/contract/contract.ts';
+import { findOperation, isSecured, matchesTemplate, type Operation } from '../../conformance/src/contract/document.ts';
+import { contentTypeViolations, headerViolations, schemaViolations } from '../../conformance/src/contract/responses.ts';
+import type { Exchange } from '../../conformance/src/types.ts';
+import type { WireResponse } from './wire.ts';
+
+/**
+ * Which operation the request reaches by the contract, and the problem codes allowed for a status when
+ * none does. Authentication and the rate limits come before routing, so a path without operations or a
+ * method the path lacks may also answer 401 (without a valid token) or 429 (past a quota).
+ */
+function conventions(contract: Contract, path: string): Record<number, string[]> {
+  const known = contract.operations.some((op) => matchesTemplate(op.path, path));
+  // A request line that is not well-formed (raw bytes past ASCII, escapes that are not UTF-8) cannot be
+  // routed at all: refusing it as invalid is fair too.
+  const first = { 401: ['missing_token', 'invalid_token'], 429: ['rate_limited'], ...(wellFormed(path) ? {} : { 400: ['invalid_request'] }) };
+  return known ? { 405: ['method_not_allowed'], ...first } : { 404: ['not_found'], ...first };
+}
+
+const outsideTheContract = ['/openapi.yaml', '/docs', '/docs/'];
+
+function wellFormed(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return /^[\x21-\x7e]*$/.test(path);
+  } catch {
+    return false;
+  }
+}
+
+export interface Verdict {
+  operation: Operation | undefined;
+  /** Everything wrong with the response (empty when it is right). */
+  problems: string[];
+}
+
+const mediaType = (headers: Record<string, string>) => (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The problems of a non-2xx body against RFC 9457 and the contract's `code` list for the response. */
+function problemViolations(response: WireResponse, json: unknown, codes: string[]): string[] {
+  if (mediaType(response.headers) !== 'application/problem+json') return [`a ${response.status} is not a problem: Content-Type is "${response.headers['content-type'] ?? '(none)'}"`];
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return [`a ${response.status} problem whose body is not a JSON object: ${JSON.stringify(response.body.toString('utf8').slice(0, 120))}`];
+  const body = json as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const member of ['type', 'title', 'detail', 'code'] as const) {
+    if (typeof body[member] !== 'string') problems.push(`the problem has no string "${member}"`);
+  }
+  if (body.status !== response.status) problems.push(`the problem's status is ${JSON.stringify(body.status)}, the response's ${response.status}`);
+  if (typeof body.code === 'string' && !codes.includes(body.code)) problems.push(`code "${body.code}" is not one the contract lists for this ${response.status} (${codes.join(', ') || 'none'})`);
+  const requestId = response.headers['x-request-id'];
+  if (requestId === undefined) problems.push('no X-Request-Id header');
+  else if (body.request_id !== requestId) problems.push(`request_id ${JSON.stringify(body.request_id)} is not the X-Request-Id header "${requestId}"`);
+  return problems;
+}
+
+/** Node's own answer to a request its parser refuses (`HTTP/1.1 400 Bad Request`, `Connection: close`, nothing else). */
+function answeredByNode(response: WireResponse): boolean {
+  return response.status >= 400 && response.body.length === 0 && Object.keys(response.headers).every((name) => name === 'connection');
+}
+
+/**
+ * Judges one response to `method target`. A path with dot segments (`/job/X/../../healthz`) may be taken as
+ * sent or resolved as a URL resolves it; either reading passes.
+ */
+export function judge(contract: Contract, method: string, target: string, response: WireResponse): Verdict {
+  const path = target.split('?')[0]!;
+  const resolved = /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path) ? (URL.parse(`http://target${path}`)?.pathname ?? path) : path;
+  const verdict = judgePath(contract, method, path, response);
+  if (resolved === path || !verdict.problems.length) return verdict;
+  const other = judgePath(contract, method, resolved, response);
+  return other.problems.length ? verdict : other;
+}
+
+function judgePath(contract: Contract, method: string, path: string, response: WireResponse): Verdict {
+  const operation = findOperation(contract.doc, method, path);
+  const problems: string[] = [];
+  if (answeredByNode(response)) {
+    return { operation, problems: [`Node's HTTP parser refused the request itself (a bare ${response.status}: no body, no X-Request-Id); the application never saw it (no 'clientError' handler answers a problem)`] };
+  }
+  if (response.status >= 500) problems.push(`a server error: ${response.status}`);
+  const documented = operation ? Object.keys(operation.operation.responses ?? {}).map(Number) : [];
+  const byConvention = operation ? {} : conventions(contract, path);
+  const secured = operation ? isSecured(contract.doc, operation) : true;
+  // Authentication answers before anything else for a secured operation.
+  const allowed = operation ? documented : Object.keys(byConvention).map(Number);
+  // Outside the contract on purpose: the reference server serves the contract itself and its rendered reference.
+  if (!operation && ['GET', 'HEAD'].includes(method) && outsideTheContract.includes(path)) allowed.push(200);
+  if (!allowed.includes(response.status) && !(response.status === 401 && secured)) {
+    const where = operation?.label ?? (byConvention[405] ? 'a method the path lacks' : 'a path without operations');
+    problems.push(`status ${response.status} is not documented for ${where} (${allowed.join(', ')})`);
+  }
+  const head = method === 'HEAD';
+  const json = head ? undefined : parseJson(response.body);
+  if (response.status >= 300 && !head) {
+    const codes = operation ? contract.problemCodes(operation.operation.operationId, response.status) : (byConvention[response.status] ?? []);
+    problems.push(...problemViolations(response, json, codes));
+  }
+  if (!head && !(response.status < 300 && outsideTheContract.includes(path))) {
+    // The conformance suite's own response checks (headers, media types, schemas), on an Exchange of ours.
+    const exchange: Exchange = {
+      check: 'fuzz',
+      operationId: operation?.operation.operationId,
+      request: { method, url: `http://target${path.startsWith('/') ? path : `/${path}`}`, headers: {} },
+      response: { status: response.status, headers: response.headers, text: response.body.toString('utf8'), ...(json !== undefined ? { json } : {}), ms: response.ms },
+    };
+    for (const found of [...contentTypeViolations(contract, exchange), ...headerViolations(contract, exchange), ...schemaViolations(contract, exchange)]) {
+      if (!problems.some((p) => p.includes(found))) problems.push(found);
+    }
+  }
+  return { operation, problems };
+}
