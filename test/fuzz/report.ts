@@ -24,12 +24,27 @@ export interface Failure {
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
 const printable = (text: string) => JSON.stringify(text).slice(1, -1);
 
-/** A signature that groups the same fault on the same operation: numbers, ids and quoted values left out. */
+/** The kind of a problem found, for grouping: the same fault with other ids, values or pointers is one. */
+function kindOf(problem: string): string {
+  const kinds: [RegExp, string][] = [
+    [/^a server error/, 'a server error'],
+    [/^status \d+ is not documented/, 'an undocumented status'],
+    [/is not a problem|problem whose body/, 'not a problem'],
+    [/^the problem has no|^the problem's status/, 'problem members'],
+    [/^code .* is not one/, 'a code the contract does not list'],
+    [/X-Request-Id|request_id/, 'the request id'],
+    [/^body /, 'a body that breaks its schema'],
+    [/header/i, 'headers'],
+    [/^Content-Type/, 'the media type'],
+  ];
+  return kinds.find(([pattern]) => pattern.test(problem))?.[1] ?? problem.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, 'N');
+}
+
+/** A signature that groups the same fault on the same operation. */
 export function signature(failure: Failure): string {
   if (failure.crash) return `crash: ${/^\w*Error\b.*$/m.exec(failure.crash.output)?.[0] ?? failure.index}`;
   if (failure.problems[0]?.startsWith("Node's HTTP parser")) return `Node's parser ${failure.response?.status}`;
-  const first = (failure.problems[0] ?? failure.error ?? '').replace(/"[^"]*"/g, '"…"').replace(/\d+/g, 'N');
-  return `${failure.where} → ${failure.response?.status ?? 'no response'}: ${first}`;
+  return `${failure.where} → ${failure.response?.status ?? 'no response'}: ${kindOf(failure.problems[0] ?? failure.error ?? '')}`;
 }
 
 export function describeRequest(request: WireRequest): string {
