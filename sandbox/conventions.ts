@@ -30,8 +30,10 @@ const titles = {
   invalid_token: [401, 'Invalid token'],
   not_found: [404, 'Not found'],
   method_not_allowed: [405, 'Method not allowed'],
+  request_timeout: [408, 'Request timeout'],
   payload_too_large: [413, 'Payload too large'],
   unsupported_media_type: [415, 'Unsupported media type'],
+  headers_too_large: [431, 'Request headers too large'],
   internal_error: [500, 'Internal error'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -90,16 +92,18 @@ export function pointer(path: readonly (string | number)[]): string {
   return `/${where === 'headers' ? 'header' : (where ?? '')}${tail}`;
 }
 
-/** `Prefer: code=404, example=pending` as Prism's per-request mock settings. */
-export function preferences(prefer: string | undefined): { code?: number; exampleKey?: string; dynamic?: boolean } {
-  const result: { code?: number; exampleKey?: string; dynamic?: boolean } = {};
+/**
+ * `Prefer: code=404, example=pending` as Prism's per-request mock settings. Prism's `dynamic=true` is not passed
+ * on: its generated bodies need not match the contract, and the sandbox answers with the contract's examples only.
+ */
+export function preferences(prefer: string | undefined): { code?: number; exampleKey?: string } {
+  const result: { code?: number; exampleKey?: string } = {};
   for (const part of (prefer ?? '').split(/[,;]/)) {
     const match = /^\s*([a-z]+)\s*=\s*"?([^"]*)"?\s*$/i.exec(part);
     if (!match) continue;
     const [, key, value] = match as unknown as [string, string, string];
     if (key === 'code' && /^\d{3}$/.test(value)) result.code = Number(value);
     if (key === 'example') result.exampleKey = value;
-    if (key === 'dynamic') result.dynamic = value === 'true';
   }
   return result;
 }

@@ -5,6 +5,7 @@
 // request holds, it gets an answer and the sandbox keeps running: a failure while writing one included.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken } from './bearer.ts';
+import { answerClientErrors } from './client-errors.ts';
 import { drain } from './body.ts';
 import { allowedMethods, type Answer, asciiOnly, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
 import { createMock } from './mock.ts';
@@ -144,6 +145,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);

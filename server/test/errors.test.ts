@@ -56,6 +56,21 @@ describe('400', () => {
   });
 });
 
+describe('found by the fuzz test', () => {
+  it('answers limit=1e400 with 400 (the validator let it through as Infinity, and the database answered 500)', async () => {
+    for (const path of ['/job?limit=1e400', '/data_file?limit=1e400', '/job?limit=-1e400']) {
+      const reply = await alice.get(path);
+      expectProblem(reply, 400, 'invalid_request');
+      expect(reply.body.errors[0].pointer).toBe('/query/limit');
+    }
+  });
+  it('gives a problem an instance that is a URI reference even when the path is not one (/job/%zz)', async () => {
+    const reply = await alice.get('/job/%zz');
+    expectProblem(reply, 400, 'invalid_request');
+    expect(reply.body.instance).toBe('/job/%25zz');
+  });
+});
+
 describe('401', () => {
   it('missing_token without a token, with a bare challenge', async () => {
     const reply = await anonymous.get('/job');

@@ -21,9 +21,10 @@ afterAll(async () => {
 
 /** `node server/src/cli.ts` on the data directory; resolves with its URL once it listens. */
 function serve(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const { DATABASE_URL: _notThisOne, ...inherited } = process.env;
   const child = spawn(process.execPath, [cli], {
     env: {
-      ...process.env,
+      ...inherited,
       PORT: '0',
       JES_DATA_DIR: dataDir,
       JES_USERS: Object.entries(users).map(([u, p]) => `${u}:${p}`).join(','),

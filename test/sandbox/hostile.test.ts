@@ -5,6 +5,7 @@
 // against the contract: its status is one the operation documents and its body matches that response's schema.
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -362,5 +363,37 @@ describe('query values', () => {
       const name = /[?&]([^=&]+)=?[^=&]*$/.exec(path)![1];
       expect([path, answer.status, answer.body.code, answer.body.errors?.[0]?.pointer]).toEqual([path, 400, 'invalid_request', `/query/${name}`]);
     }
+  });
+});
+
+describe('found by the fuzz test', () => {
+  /** Writes `raw` on a socket of its own; resolves with everything the sandbox sent back before it closed. */
+  const rawExchange = (raw: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { port } = new URL(sandbox.url);
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(raw));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+
+  it('answers what Node refuses before the sandbox (malformed HTTP, headers over 16 KiB) with a problem, not a bare status line', async () => {
+    for (const [raw, status, code] of [
+      ['GET /healthz HTTP/1.1\r\nHost x\r\n\r\n', 400, 'invalid_request'],
+      [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ] as const) {
+      const [head = '', body = ''] = (await rawExchange(raw)).split('\r\n\r\n');
+      expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+      expect(validate({ $ref: '#/components/schemas/Problem' }, JSON.parse(body))).toEqual([]);
+      expect(JSON.parse(body)).toMatchObject({ status, code });
+    }
+  });
+
+  it('answers with the contract examples whatever Prefer asks of Prism (dynamic=true made it invent bodies)', async () => {
+    const answer = await call('GET', '/job', { headers: { ...bearer, prefer: 'dynamic=true' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual((await call('GET', '/job', { headers: bearer })).body);
   });
 });

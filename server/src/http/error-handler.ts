@@ -78,6 +78,11 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   return new HttpProblem(code, 'The request does not match the API contract.', { errors });
 }
 
+/** The request's path as a valid URI reference (`instance`): a stray `%` or a character a URI cannot hold is escaped. */
+function uriReference(path: string): string {
+  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) => (c === '%' ? '%25' : encodeURIComponent(c)));
+}
+
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   let problem = toProblem(error, req);
   if (!problem) {
@@ -85,6 +90,6 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     problem = new HttpProblem('internal_error', 'An unexpected error occurred; quote the request id when reporting it.');
   }
   if (res.headersSent) return void res.end();
-  const body = { ...problemBody(problem.code, problem.message, problem.extras), instance: req.originalUrl.split('?')[0], request_id: req.id };
+  const body = { ...problemBody(problem.code, problem.message, problem.extras), instance: uriReference(req.originalUrl.split('?')[0]!), request_id: req.id };
   res.status(problem.status).set(problem.extras.headers ?? {}).type('application/problem+json').send(JSON.stringify(body));
 }

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../app.ts';
 import { validateDataFile } from '../data-files/validate.ts';
 import { HttpProblem } from '../http/problems.ts';
+import { pageLimit } from '../http/query.ts';
 import { renderDataFile } from '../jobs/render.ts';
 import { completeUpload, deleteDataFile, listDataFiles, readDataFile } from '../store/data-files.ts';
 import { useCase } from './problems.ts';
@@ -28,7 +29,7 @@ export function dataFileRoutes({ db }: AppDeps): Router {
 
   router.get('/data_file', async (req, res) => {
     const q = req.query as { starting_after?: string; status?: string; problem_id?: string };
-    const limit = req.query.limit === undefined ? 20 : Number(req.query.limit);
+    const limit = pageLimit(req.query.limit);
     const { rows, hasMore } = await listDataFiles(db, req.user, { limit, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
     res.json({ data_file: Object.fromEntries(rows.map((r) => [r.id, renderDataFile(r)])), ids: rows.map((r) => r.id), has_more: hasMore });
   });

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../app.ts';
 import { HttpProblem } from '../http/problems.ts';
+import { pageLimit, queryList, queryNumber } from '../http/query.ts';
 import { renderJob } from '../jobs/render.ts';
 import { terminalJob } from '../jobs/status.ts';
 import { checkInline } from '../maxcut/inline.ts';
@@ -41,10 +42,6 @@ function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | n
     seed: params.seed === undefined ? randomInt(maxSeed + 1) : (params.seed as number),
   }));
 }
-
-/** Query values as the contract types them (Express 5 may hand back the raw strings after validation). */
-const queryList = (value: unknown) => (value === undefined ? undefined : [value].flat().map(String));
-const queryNumber = (value: unknown) => (value === undefined ? undefined : Number(value));
 
 /** N of `Prefer: wait=N`, at most 60; undefined without it. */
 function preferredWait(req: Request): number | undefined {
@@ -100,7 +97,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
 
   router.get('/job', async (req, res) => {
     const q = req.query as { starting_after?: string; status?: string; problem_id?: string };
-    const { views, hasMore } = await listJobs(db, req.user, { limit: queryNumber(req.query.limit) ?? 20, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
+    const { views, hasMore } = await listJobs(db, req.user, { limit: pageLimit(req.query.limit), startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
     res.json({ job: Object.fromEntries(views.map((v) => [v.job.id, renderJob(v, false)])), ids: views.map((v) => v.job.id), has_more: hasMore });
   });
 
