@@ -15,7 +15,7 @@ import type { Contract } from '../../conformance/src/contract/contract.ts';
 import { caseArbitrary, type FuzzCase, generationContext, type Placeholder } from './cases.ts';
 import type { Fixtures } from './fixtures.ts';
 import type { Target } from './processes.ts';
-import { type Failure, signature } from './report.ts';
+import type { Failure } from './report.ts';
 import { authorization } from './tokens.ts';
 import { judge } from './verdict.ts';
 import { send, type WireRequest, type WireResult } from './wire.ts';
@@ -244,17 +244,15 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   return result;
 }
 
-/** The target's log lines for the first failure of each kind (found by its request id). */
+/** The target's log lines for each failure (found by its request id). */
 function attachLogs(failures: Failure[], output: string): void {
-  const seen = new Set<string>();
-  let lines: string[] | undefined;
+  const byId = new Map<string, string[]>();
+  for (const line of output.split('\n')) {
+    const id = /"reqId":"([^"]+)"/.exec(line)?.[1];
+    if (id) byId.set(id, [...(byId.get(id) ?? []), line]);
+  }
   for (const failure of failures) {
-    const key = signature(failure);
-    if (seen.has(key)) continue;
-    seen.add(key);
     const id = failure.response?.headers['x-request-id'];
-    if (!id || failure.log) continue;
-    lines ??= output.split('\n');
-    failure.log = lines.filter((l) => l.includes(id)).slice(0, 5);
+    if (id && !failure.log && byId.has(id)) failure.log = byId.get(id)!.slice(0, 5);
   }
 }

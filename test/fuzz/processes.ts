@@ -17,9 +17,11 @@ export interface Target {
 
 /** Spawns `node <script>`, resolves once a line of its output matches `ready` (its first group is the URL). */
 export function launch(script: string, env: Record<string, string>, ready: RegExp, what: string): Promise<Target> {
+  // The target's settings are ours alone: none of the caller's (a DATABASE_URL would move the embedded run).
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(JES_|DATABASE_URL$|PORT$|SANDBOX_|LOG_LEVEL$)/.test(name)));
   const child: ChildProcess = spawn(process.execPath, [join(repoRoot, script)], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -31,9 +33,9 @@ export function launch(script: string, env: Record<string, string>, ready: RegEx
     }),
   );
   const keep = (chunk: Buffer) => {
-    // Keep the start and the last 64 KiB: enough for a stack trace, bounded for a noisy process.
+    // Every log line of a run (they explain its failures), within bounds for a process that floods its output.
     output += chunk.toString();
-    if (output.length > 96 * 1024) output = `${output.slice(0, 16 * 1024)}\n… (cut) …\n${output.slice(-64 * 1024)}`;
+    if (output.length > 8 * 2 ** 20) output = `${output.slice(0, 2 ** 20)}\n… (cut) …\n${output.slice(-4 * 2 ** 20)}`;
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
@@ -76,9 +78,9 @@ export function fuzzUsers(count: number): { name: string; password: string }[] {
 export const jwtSecret = 'fuzz-test-secret-that-is-at-least-32-bytes-long';
 
 /**
- * The reference server with its default rate limits, and `users` users: the rate limits count per user, so
- * the campaign spreads its cases over as many users as keep each within 60 submits (starting jobs and
- * uploading) a minute, as a deployment with that many users would see.
+ * The reference server on an in-memory embedded database (`env` may name a PostgreSQL), two solver threads,
+ * `users` users, and its default rate limits unless `env` sets JES_RATE_LIMITS (see campaign.ts for why one
+ * phase of a run raises the submit limit).
  */
 export function startServer(users: number, env: Record<string, string> = {}): Promise<Target> {
   return launch('server/src/cli.ts', {

@@ -44,7 +44,22 @@ function kindOf(problem: string): string {
 export function signature(failure: Failure): string {
   if (failure.crash) return `crash: ${/^\w*Error\b.*$/m.exec(failure.crash.output)?.[0] ?? failure.index}`;
   if (failure.problems[0]?.startsWith("Node's HTTP parser")) return `Node's parser ${failure.response?.status}`;
-  return `${failure.where} → ${failure.response?.status ?? 'no response'}: ${kindOf(failure.problems[0] ?? failure.error ?? '')}`;
+  const kind = kindOf(failure.problems[0] ?? failure.error ?? '');
+  return `${failure.where} → ${failure.response?.status ?? 'no response'}: ${kind === 'a server error' ? `${kind} (${cause(failure)})` : kind}`;
+}
+
+/** What a server error says about itself: the message the target logged for the request, or the problem's detail. */
+function cause(failure: Failure): string {
+  let text = '';
+  try {
+    text = JSON.parse(failure.log?.[0] ?? '{}').err?.message ?? '';
+  } catch {}
+  if (!text) {
+    try {
+      text = JSON.parse(failure.response?.body.toString('utf8') ?? '{}').detail ?? '';
+    } catch {}
+  }
+  return text.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, 'N').slice(0, 120);
 }
 
 export function describeRequest(request: WireRequest): string {
