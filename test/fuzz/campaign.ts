@@ -198,6 +198,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       headers: [...fuzzCase.headers, ...(auth !== undefined ? [['Authorization', auth] as [string, string]] : [])],
       ...(fuzzCase.body ? { body: fillBody(fuzzCase.body, values) } : {}),
       ...(fuzzCase.contentLength !== undefined ? { contentLength: fuzzCase.contentLength } : {}),
+      ...(fuzzCase.version ? { version: fuzzCase.version } : {}),
+      ...(fuzzCase.omitHost ? { omitHost: true } : {}),
     };
     const reply = await exchange(index, fuzzCase.family, request, { ...(fuzzCase.endAfterWrite ? { endAfterWrite: true } : {}), ...(addressOf[index] ? { localAddress: addressOf[index] } : {}) });
     if (!('response' in reply) || !options.stateful || fuzzCase.auth !== 'user') return;

@@ -23,6 +23,9 @@ export interface FuzzCase {
   contentLength?: number | null;
   /** Close the write side after the request (a client that gives up on the body it announced). */
   endAfterWrite?: boolean;
+  /** The request line's protocol (default HTTP/1.1), and whether to leave Host out. */
+  version?: string;
+  omitHost?: boolean;
   /** A job this case starts is tiny and exact and may run to its end; any other accepted job is cancelled at once. */
   letRun?: boolean;
 }

@@ -88,7 +88,7 @@ function compress(encoding: string, body: Buffer): Buffer {
 /** Valid JSON bodies under hostile headers: Content-Type and charsets, Content-Encoding (corrupt or real), a BOM, odd X-Request-Id, long and many headers. */
 function hostileHeaderCase(ctx: GenerationContext): fc.Arbitrary<CaseSpec> {
   const base = perOperation((id) => validJsonBody(ctx, id).map(({ body, query }) => ({ text: jsonText(body), target: startTarget(ctx, id, query) })));
-  return fc.tuple(base, fc.nat(7), fc.nat(), fc.constantFrom(...hostile.hostileStrings)).map(([{ text, target }, kind, pick, odd]): CaseSpec => {
+  return fc.tuple(base, fc.nat(8), fc.nat(), fc.constantFrom(...hostile.hostileStrings)).map(([{ text, target }, kind, pick, odd]): CaseSpec => {
     const body = Buffer.from(text);
     const post = (family: string, headers: [string, string][], sent: Buffer = body): CaseSpec => ({ family: `headers: ${family}`, method: 'POST', target, headers, body: sent });
     switch (kind) {
@@ -113,6 +113,8 @@ function hostileHeaderCase(ctx: GenerationContext): fc.Arbitrary<CaseSpec> {
       case 5:
         return post('a header of 8,000 characters', [...jsonHeaders(), ['X-Fuzz', 'v'.repeat(8000)]]);
       case 6:
+        return post('an odd Accept', [...jsonHeaders(), ['Accept', ['text/html', 'application/xml', '*/*;q=0', '', 'application/problem+json;q=0, application/json;q=0', 'Ā/𝄞'][pick % 6]!]]);
+      case 7:
         return post('90 extra headers', [...jsonHeaders(), ...Array.from({ length: 90 }, (_, i): [string, string] => [`X-Fuzz-${i}`, String(i)])]);
       default:
         return post('Content-Type twice', [['Content-Type', 'application/json'], ['Content-Type', 'text/plain']]);
@@ -162,6 +164,11 @@ function framingCase(): fc.Arbitrary<CaseSpec> {
     { ...start, family: 'framing: chunked', headers: [...jsonHeaders(), ['Transfer-Encoding', 'chunked']], body: Buffer.from(`${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`), contentLength: null },
     { ...start, family: 'framing: broken chunks', headers: [...jsonHeaders(), ['Transfer-Encoding', 'chunked']], body: Buffer.from(`zz\r\n${body}\r\n0\r\n\r\n`), contentLength: null },
     { method: 'GET', target: '/problem', family: 'framing: a body on GET', headers: jsonHeaders(), body },
+    { method: 'GET', target: '/healthz', family: 'framing: HTTP/1.0', headers: [], version: 'HTTP/1.0' },
+    { ...start, family: 'framing: HTTP/1.0 with a body', headers: jsonHeaders(), body, version: 'HTTP/1.0' },
+    { method: 'GET', target: '/problem/maxcut', family: 'framing: no Host', headers: [], omitHost: true },
+    { method: 'GET', target: 'http://localhost/problem/maxcut', family: 'framing: an absolute-form target', headers: [] },
+    { method: 'GET', target: `http://localhost/job/${ref('finished')}?x=1`, family: 'framing: an absolute-form target', headers: [] },
     { method: 'POST', target: `/job/${ref('finished')}/cancel`, family: 'framing: a body on cancel', headers: [['Content-Type', 'text/plain']], body },
   );
 }

@@ -212,6 +212,8 @@ export const oddQueries = [
   'limit=%zz',
   'a=%',
   '__proto__=1',
+  '%C4%80=1',
+  'limit=1&%F0%9F%99%82=%00',
   'constructor[prototype]=1',
   'solver=',
   'solver=exact&solver=exact',

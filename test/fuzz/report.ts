@@ -43,7 +43,7 @@ function kindOf(problem: string): string {
 /** A signature that groups the same fault on the same operation. */
 export function signature(failure: Failure): string {
   if (failure.crash) return `crash: ${/^\w*Error\b.*$/m.exec(failure.crash.output)?.[0] ?? failure.index}`;
-  if (failure.problems[0]?.startsWith("Node's HTTP parser")) return `Node's parser ${failure.response?.status}`;
+  if (failure.problems[0]?.startsWith("Node's HTTP server")) return `Node's own ${failure.response?.status} (${failure.family})`;
   const kind = kindOf(failure.problems[0] ?? failure.error ?? '');
   return `${failure.where} → ${failure.response?.status ?? 'no response'}: ${kind === 'a server error' ? `${kind} (${cause(failure)})` : kind}`;
 }

@@ -65,9 +65,12 @@ function problemViolations(response: WireResponse, json: unknown, codes: string[
   return problems;
 }
 
-/** Node's own answer to a request its parser refuses (`HTTP/1.1 400 Bad Request`, `Connection: close`, nothing else). */
+/**
+ * Node's own answer to a request it refuses before the application sees it: a parse error (`HTTP/1.1 400 Bad
+ * Request`, `Connection: close`) or an HTTP/1.1 request without Host (an empty 400): no body, no request id.
+ */
 function answeredByNode(response: WireResponse): boolean {
-  return response.status >= 400 && response.body.length === 0 && Object.keys(response.headers).every((name) => name === 'connection');
+  return response.status >= 400 && response.body.length === 0 && !response.headers['x-request-id'] && !response.headers['content-type'];
 }
 
 /**
@@ -75,7 +78,8 @@ function answeredByNode(response: WireResponse): boolean {
  * sent or resolved as a URL resolves it; either reading passes.
  */
 export function judge(contract: Contract, method: string, target: string, response: WireResponse): Verdict {
-  const path = target.split('?')[0]!;
+  // An absolute-form target (`GET http://host/job`) names the path of its URL (RFC 9112, 3.2.2).
+  const path = /^https?:\/\//i.test(target) ? (URL.parse(target)?.pathname ?? target) : target.split('?')[0]!;
   const resolved = /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path) ? (URL.parse(`http://target${path}`)?.pathname ?? path) : path;
   const verdict = judgePath(contract, method, path, response);
   if (resolved === path || !verdict.problems.length) return verdict;
@@ -87,7 +91,7 @@ function judgePath(contract: Contract, method: string, path: string, response: W
   const operation = findOperation(contract.doc, method, path);
   const problems: string[] = [];
   if (answeredByNode(response)) {
-    return { operation, problems: [`Node's HTTP parser refused the request itself (a bare ${response.status}: no body, no X-Request-Id); the application never saw it (no 'clientError' handler answers a problem)`] };
+    return { operation, problems: [`Node's HTTP server answered the request itself (a bare ${response.status}: no body, no X-Request-Id); the application never saw it (a malformed request, or HTTP/1.1 without Host)`] };
   }
   if (response.status >= 500) problems.push(`a server error: ${response.status}`);
   const documented = operation ? Object.keys(operation.operation.responses ?? {}).map(Number) : [];

@@ -12,6 +12,9 @@ export interface WireRequest {
   body?: Buffer;
   /** Content-Length to announce instead of the body's length (a lie); null to send none. */
   contentLength?: number | null;
+  /** The protocol of the request line (default HTTP/1.1), and whether to leave Host out. */
+  version?: string;
+  omitHost?: boolean;
 }
 
 export interface WireResponse {
@@ -25,7 +28,7 @@ export interface WireResponse {
 export type WireResult = { response: WireResponse } | { error: string };
 
 function head(url: URL, request: WireRequest): Buffer {
-  const lines = [`${request.method} ${request.target} HTTP/1.1`, `Host: ${url.host}`, 'Connection: close'];
+  const lines = [`${request.method} ${request.target} ${request.version ?? 'HTTP/1.1'}`, ...(request.omitHost ? [] : [`Host: ${url.host}`]), 'Connection: close'];
   for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
   const length = request.contentLength === undefined ? request.body?.length : request.contentLength;
   if (length !== null && length !== undefined && !request.headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n))) {
