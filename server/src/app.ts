@@ -16,6 +16,7 @@ import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts'
 import { withRequestContext } from './http/request-context.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
+import { requireHost } from './http/request-target.ts';
 import { routeFirst } from './http/route-first.ts';
 import { streamUpload } from './http/upload.ts';
 import type { JobEvents } from './jobs/events.ts';
@@ -57,7 +58,7 @@ export function createApp(options: AppOptions): express.Express {
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));
   app.get(['/docs', '/docs/'], (_req, res) => res.sendFile(docsPath));
 
-  app.use(routeFirst(contract.paths));
+  app.use(requireHost, routeFirst(contract.paths));
   // Login is public: its small body is read first, as its rate limits count per username.
   app.post('/login', ...jsonBody(64 * 1024), ...deps.limiters.login, storableValues);
   app.use(authenticate(deps.tokens));

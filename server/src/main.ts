@@ -10,6 +10,7 @@ import { ensureUsers, signingKey } from './auth/users.ts';
 import { ConfigError, type Config } from './config.ts';
 import { validatePending } from './data-files/validate.ts';
 import { answerClientErrors } from './http/client-errors.ts';
+import { originForm } from './http/request-target.ts';
 import { JobEvents } from './jobs/events.ts';
 import { type Database, openDatabase } from './store/database.ts';
 import { migrate } from './store/migrations.ts';
@@ -73,10 +74,15 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const events = new JobEvents();
   await events.start(db);
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
+  const app = createApp({ db, config, tokens, events, logger });
   const server: Server = createServer(
-    // Timeouts are checked every second, not every 30 s, so a slow sender is cut off when its time is up.
-    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: 1000 },
-    createApp({ db, config, tokens, events, logger }),
+    // Timeouts are checked every second, not every 30 s, so a slow sender is cut off when its time is up. A
+    // missing Host is refused by the app (requireHost), as a problem.
+    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
+    (req, res) => {
+      originForm(req);
+      app(req, res);
+    },
   );
   server.maxConnections = maxConnections;
   answerClientErrors(server);

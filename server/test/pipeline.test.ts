@@ -1,6 +1,7 @@
 // The order of the pipeline: route first (404 and 405 need no token), then authenticate, then read the body. It
 // used to authenticate first (GET /login without a token was 401, not 405) and to read and parse a 4 MiB body
 // before refusing its missing token (issue 10).
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
 import { expectProblem } from './support/problems.ts';
@@ -27,6 +28,23 @@ describe('routing needs no token', () => {
 
   it('answers a path without an operation with 404, without a token', async () => {
     for (const path of ['/nope', '/jobs', '/job/ZZZZZZZZZZZZ/nope', '/problem/maxcut/extra']) expectProblem(await anonymous.get(path), 404, 'not_found');
+  });
+});
+
+describe('the request line (found by the fuzz test)', () => {
+  it('takes an absolute-form target as its path (it answered 404), and refuses HTTP/1.1 without Host with a problem (it was an empty 400)', async () => {
+    const exchange = (raw: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => socket.write(raw));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString()));
+        socket.on('close', () => resolve(text));
+      });
+    expect(await exchange(`GET ${server.url}/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
+    const [head = '', body = ''] = (await exchange('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n')).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(body)).toMatchObject({ code: 'invalid_request', errors: [{ pointer: '/header/host', detail: 'is required' }] });
+    expect(await exchange('GET /healthz HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
 

@@ -378,17 +378,25 @@ describe('found by the fuzz test', () => {
       socket.on('error', reject);
     });
 
-  it('answers what Node refuses before the sandbox (malformed HTTP, headers over 16 KiB) with a problem, not a bare status line', async () => {
+  it('answers what Node refuses before the sandbox (malformed HTTP, headers over 16 KiB, no Host) with a problem, not a bare status line', async () => {
     for (const [raw, status, code] of [
       ['GET /healthz HTTP/1.1\r\nHost x\r\n\r\n', 400, 'invalid_request'],
       [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+      ['GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'invalid_request'],
     ] as const) {
-      const [head = '', body = ''] = (await rawExchange(raw)).split('\r\n\r\n');
+      const [head = '', rest = ''] = (await rawExchange(raw)).split('\r\n\r\n');
+      // The body whole or in one chunk (Transfer-Encoding: chunked).
+      const problem = JSON.parse(rest.slice(rest.indexOf('{'), rest.lastIndexOf('}') + 1));
       expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
       expect(head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
-      expect(validate({ $ref: '#/components/schemas/Problem' }, JSON.parse(body))).toEqual([]);
-      expect(JSON.parse(body)).toMatchObject({ status, code });
+      expect(validate({ $ref: '#/components/schemas/Problem' }, problem)).toEqual([]);
+      expect(problem).toMatchObject({ status, code });
     }
+  });
+
+  it('takes an absolute-form request target as its path', async () => {
+    const [head = ''] = (await rawExchange(`GET ${sandbox.url}/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('answers with the contract examples whatever Prefer asks of Prism (dynamic=true made it invent bodies)', async () => {
