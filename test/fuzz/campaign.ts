@@ -133,6 +133,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     if (crashedTargets.has(target)) return restarting;
     crashedTargets.add(target);
     restarting = (async () => {
+      if (target.stoppedFromOutside()) {
+        // Another process on the machine stopped it: the target did nothing wrong. Start it again and go on.
+        console.warn(`fuzz: the target was stopped from outside (${gone}) at case ${index}; starting it again`);
+        await target.stop();
+        session = await options.start(userCount, phase.env);
+        return;
+      }
       result.crashes++;
       const suspects = [...inFlight.entries()].map(([i, f]) => ({ index: i, ...f }));
       result.failures.push({
@@ -213,7 +220,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     }
     if (operationId === 'startJob' && status === 200 && typeof json?.job === 'string') {
       user.jobs.push(json.job);
-      if (!fuzzCase.letRun) await exchange(index, `${fuzzCase.family} (its cancel)`, { method: 'POST', target: `/job/${json.job}/cancel`, headers: [['Authorization', `Bearer ${user.token}`]] });
+      const headers: [string, string][] = [['Authorization', `Bearer ${user.token}`]];
+      if (!fuzzCase.letRun) await exchange(index, `${fuzzCase.family} (its cancel)`, { method: 'POST', target: `/job/${json.job}/cancel`, headers });
+      else {
+        // A job left to run is read back once it has (most likely) ended: its answers must render.
+        await exchange(index, `${fuzzCase.family} (read back)`, { method: 'GET', target: `/job/${json.job}`, headers: [...headers, ['Prefer', 'wait=1']] });
+        await exchange(index, `${fuzzCase.family} (its output)`, { method: 'GET', target: `/job/${json.job}/output`, headers });
+      }
     }
     if (operationId === 'uploadDataFile' && (status === 200 || status === 201) && typeof json?.data_file_identifier === 'string') user.files.push(json.data_file_identifier);
   }

@@ -8,6 +8,7 @@ import { type Json, jsonText, pairs, raw } from './bodies.ts';
 import { type GenerationContext, jsonHeaders, ref, requestTarget } from './cases.ts';
 import * as hostile from './hostile.ts';
 import { multipartCase } from './multipart-cases.ts';
+import { graphOf } from '../../conformance/src/maxcut.ts';
 import { type CaseSpec, oneParameterCase, operationCase, validJsonBody } from './valid-cases.ts';
 
 type Path = (string | number)[];
@@ -173,6 +174,18 @@ function framingCase(): fc.Arbitrary<CaseSpec> {
   );
 }
 
+/** Weights a double holds whose sums do not: the largest doubles of both signs, the smallest, -0. */
+const extremeWeight = fc.constantFrom(1.7976931348623157e308, -1.7976931348623157e308, 1e308, -1e308, 5e-324, -0, 0, 9007199254740993, 0.1);
+
+/** Inline graphs of such weights, run to their end by the exact solver: their answers must still be readable. */
+function extremeWeightsCase(): fc.Arbitrary<CaseSpec> {
+  return fc.tuple(fc.integer({ min: 2, max: 5 }), fc.array(extremeWeight, { minLength: 10, maxLength: 10 })).map(([n, weights]) => {
+    let k = 0;
+    const graph = graphOf(n, () => weights[k++ % weights.length]!);
+    return { family: 'extreme weights', method: 'POST', target: '/problem/maxcut?solver=exact&time_limit_seconds=0.2', headers: jsonHeaders(), body: Buffer.from(JSON.stringify(graph)), letRun: true };
+  });
+}
+
 export function hostileCase(ctx: GenerationContext): fc.Arbitrary<CaseSpec> {
   return fc.oneof(
     { weight: 14, arbitrary: hostileBodyCase(ctx) },
@@ -183,5 +196,6 @@ export function hostileCase(ctx: GenerationContext): fc.Arbitrary<CaseSpec> {
     { weight: 6, arbitrary: queryCase(ctx) },
     { weight: 3, arbitrary: preferCase() },
     { weight: 3, arbitrary: framingCase() },
+    { weight: 2, arbitrary: extremeWeightsCase() },
   );
 }

@@ -12,6 +12,8 @@ export interface Target {
   output(): string;
   /** Why the process ended, if it did (`exit code 1`, `signal SIGSEGV`). */
   exited(): string | undefined;
+  /** Whether something else stopped it (SIGTERM or SIGINT from outside the test: not a crash). */
+  stoppedFromOutside(): boolean;
   stop(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export function launch(script: string, env: Record<string, string>, ready: RegEx
   });
   let output = '';
   let ended: string | undefined;
+  let stopping = false;
   const gone = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       ended = signal ? `signal ${signal}` : `exit code ${code}`;
@@ -56,7 +59,10 @@ export function launch(script: string, env: Record<string, string>, ready: RegEx
         url: match[1]!,
         output: () => output,
         exited: () => ended,
+        stoppedFromOutside: () =>
+          !stopping && ended !== undefined && (/SIG(TERM|INT)$/.test(ended) || (ended === 'exit code 0' && /^SIG(TERM|INT): shutting down$/m.test(output.slice(-4096)))),
         async stop() {
+          stopping = true;
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
           const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
           await gone;

@@ -59,7 +59,7 @@ function cause(failure: Failure): string {
       text = JSON.parse(failure.response?.body.toString('utf8') ?? '{}').detail ?? '';
     } catch {}
   }
-  return text.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, 'N').slice(0, 120);
+  return text.replace(/"[^"]*"/g, '"…"').replace(/\b([A-Z0-9]{12}|[0-9a-f]{40})\b/g, 'ID').replace(/\d+/g, 'N').slice(0, 120);
 }
 
 export function describeRequest(request: WireRequest): string {
