@@ -115,7 +115,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const { contract, cases } = options;
   const userCount = options.stateful ? users : 1;
   const phases = phasesOf(cases, options.stateful);
-  const result: CampaignResult = { cases: cases.length, users: userCount, phases, startSeconds: 0, requests: 0, failures: [], statuses: {}, byOperation: {}, rateLimited: {}, seconds: 0, crashes: 0, restartSeconds: 0, slowest: [] };
+  const result: CampaignResult = {
+    cases: cases.length, users: userCount, phases, startSeconds: 0, requests: 0, failures: [], statuses: {}, byOperation: {},
+    rateLimited: {}, seconds: 0, crashes: 0, restartSeconds: 0, slowest: [],
+  };
   // Each case's user: round robin per rate-limit policy (a login names its user in the body, whatever its token).
   const turn = { login: 0, submit: 0, default: 0 };
   const userOf = cases.map((c) => (c.auth === 'user' || policy(c) === 'login' ? turn[policy(c)]++ : 0) % userCount);
@@ -245,7 +248,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       if (gaveUp) break;
       const health = await exchange(-1, 'health at the end', { method: 'GET', target: '/healthz', headers: [] });
       if ('response' in health && health.response.status !== 200) {
-        result.failures.push({ index: -1, family: 'health at the end', where: 'GET /healthz', base: session.target.url, request: { method: 'GET', target: '/healthz', headers: [] }, response: health.response, problems: [`GET /healthz answered ${health.response.status} at the end, not 200`] });
+        result.failures.push({
+          index: -1, family: 'health at the end', where: 'GET /healthz', base: session.target.url, request: { method: 'GET', target: '/healthz', headers: [] },
+          response: health.response, problems: [`GET /healthz answered ${health.response.status} at the end, not 200`],
+        });
       }
       const gone = session.target.exited();
       if (gone) await crashed(session.target, -1, gone);

@@ -25,7 +25,14 @@ export interface Fixtures {
 
 const unknownFile = 'f'.repeat(40);
 
-async function call(base: string, method: string, target: string, options: { token?: string; json?: unknown; body?: Buffer; headers?: [string, string][] } = {}): Promise<{ status: number; json: any; retryAfter?: string }> {
+interface CallOptions {
+  token?: string;
+  json?: unknown;
+  body?: Buffer;
+  headers?: [string, string][];
+}
+
+async function call(base: string, method: string, target: string, options: CallOptions = {}): Promise<{ status: number; json: any; retryAfter?: string }> {
   const headers: [string, string][] = [...(options.headers ?? []), ...(options.token ? [['Authorization', `Bearer ${options.token}`] as [string, string]] : [])];
   if (options.json !== undefined) headers.push(['Content-Type', 'application/json']);
   const body = options.json !== undefined ? Buffer.from(JSON.stringify(options.json)) : options.body;
@@ -70,8 +77,14 @@ async function serverUser(base: string, name: string, password: string, i: numbe
   const token = await login(base, name, password);
   const { job } = expectStatus(await call(base, 'POST', '/problem/maxcut?solver=exact', { token, json: { num_nodes: 2, adj_matrix: [[0, i + 1], [i + 1, 0]] } }), [200], 'starting a job');
   const boundary = 'fixture-boundary';
-  const form = [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="g.txt"', 'Content-Type: text/plain', '', `3 2\n1 2 ${i + 1}\n2 3 1`, `--${boundary}`, 'Content-Disposition: form-data; name="problem_id"', '', 'maxcut', `--${boundary}`, 'Content-Disposition: form-data; name="name"', '', `fixture-${i}.txt`, `--${boundary}--`, ''].join('\r\n');
-  const upload = expectStatus(await call(base, 'POST', '/data_file', { token, body: Buffer.from(form), headers: [['Content-Type', `multipart/form-data; boundary=${boundary}`]] }), [200, 201], 'uploading a data file');
+  const form = [
+    `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="g.txt"', 'Content-Type: text/plain', '', `3 2\n1 2 ${i + 1}\n2 3 1`,
+    `--${boundary}`, 'Content-Disposition: form-data; name="problem_id"', '', 'maxcut',
+    `--${boundary}`, 'Content-Disposition: form-data; name="name"', '', `fixture-${i}.txt`,
+    `--${boundary}--`, '',
+  ].join('\r\n');
+  const headers: [string, string][] = [['Content-Type', `multipart/form-data; boundary=${boundary}`]];
+  const upload = expectStatus(await call(base, 'POST', '/data_file', { token, body: Buffer.from(form), headers }), [200, 201], 'uploading a data file');
   const file = upload.data_file_identifier as string;
   for (let tries = 0; ; tries++) {
     const reply = expectStatus(await call(base, 'GET', `/job/${job}`, { token, headers: [['Prefer', 'wait=5']] }), [200], 'reading a job');

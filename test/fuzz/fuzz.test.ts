@@ -22,12 +22,14 @@ if ('skip' in postgres) console.warn(`skipping the fuzz run against the referenc
 function summary(name: string, result: CampaignResult): string {
   const statuses = Object.entries(result.statuses).map(([s, n]) => `${s}×${n}`).join(' ');
   const operations = Object.entries(result.byOperation).sort((a, b) => b[1] - a[1]).map(([o, n]) => `${o} ${n}`).join(', ');
+  const limited = Object.entries(result.rateLimited).map(([kind, n]) => `${kind} ${n}`).join(', ');
+  const slowest = result.slowest.sort((a, b) => b.ms - a.ms).slice(0, 5).map((s) => `${(s.ms / 1000).toFixed(1)} s ${s.what}`).join('; ');
   return [
     `fuzz ${name}: ${result.cases} cases as ${result.users} users, ${result.requests} requests in ${result.seconds.toFixed(1)} s (${result.startSeconds.toFixed(1)} s to start and set up),`,
     `  ${result.phases.map((p) => `cases ${p.from}–${p.to - 1} on ${p.name}`).join(', ')}, fast-check seed ${seed} (repeat: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx vitest run test/fuzz)`,
-    `  statuses: ${statuses}; 429s: ${Object.entries(result.rateLimited).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}${result.crashes ? `; the process exited ${result.crashes} times (${result.restartSeconds.toFixed(1)} s to start it again)` : ''}`,
+    `  statuses: ${statuses}; 429s: ${limited || 'none'}${result.crashes ? `; the process exited ${result.crashes} times (${result.restartSeconds.toFixed(1)} s to start it again)` : ''}`,
     `  by operation: ${operations}`,
-    ...(result.slowest.length ? [`  ${result.slowest.length} answers took over a second; the slowest: ${result.slowest.sort((a, b) => b.ms - a.ms).slice(0, 5).map((s) => `${(s.ms / 1000).toFixed(1)} s ${s.what}`).join('; ')}`] : []),
+    ...(result.slowest.length ? [`  ${result.slowest.length} answers took over a second; the slowest: ${slowest}`] : []),
   ].join('\n');
 }
 

@@ -34,18 +34,21 @@ function hostileBody(body: Json, pick: number, how: number, value: Json, name: s
   const all = locations(body);
   const path = all[pick % all.length]!;
   const at = `/${path.join('/')}`;
-  const asObject = (old: unknown) => (old && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, Json>) : undefined);
+  /** The members of an object in order, changed by `change`; anything else is replaced by the hostile value. */
+  const members = (change: (entries: [string, Json][]) => [string, Json][]) => (old: unknown): Json =>
+    old && typeof old === 'object' && !Array.isArray(old) ? pairs(change(Object.entries(old as Record<string, Json>))) : value;
+  const notJson = raw(hostile.notJsonNumbers[pick % hostile.notJsonNumbers.length]!);
   switch (how % 5) {
     case 0:
       return { body: replaceAt(body, path, () => value), what: `${at} replaced by a hostile value` };
     case 1:
-      return { body: replaceAt(body, path, (old) => (asObject(old) ? pairs([...Object.entries(asObject(old)!), [name, value]]) : value)), what: `a hostile member name at ${at}` };
+      return { body: replaceAt(body, path, members((entries) => [...entries, [name, value]])), what: `a hostile member name at ${at}` };
     case 2:
-      return { body: replaceAt(body, path, (old) => (asObject(old) ? pairs(Object.entries(asObject(old)!).map(([k, v], i) => [i === 0 ? name : k, v])) : value)), what: `a member renamed to a hostile name at ${at}` };
+      return { body: replaceAt(body, path, members((entries) => entries.map(([k, v], i) => [i === 0 ? name : k, v]))), what: `a member renamed to a hostile name at ${at}` };
     case 3:
-      return { body: replaceAt(body, path, (old) => (asObject(old) ? pairs([...Object.entries(asObject(old)!), ...Object.entries(asObject(old)!).slice(0, 1).map(([k]): [string, Json] => [k, value])]) : value)), what: `a member repeated at ${at}` };
+      return { body: replaceAt(body, path, members((entries) => [...entries, ...entries.slice(0, 1).map(([k]): [string, Json] => [k, value])])), what: `a member repeated at ${at}` };
     default:
-      return { body: replaceAt(body, path, (old) => (typeof old === 'number' ? raw(hostile.notJsonNumbers[pick % hostile.notJsonNumbers.length]!) : value)), what: `${at} as a number JSON does not allow` };
+      return { body: replaceAt(body, path, (old) => (typeof old === 'number' ? notJson : value)), what: `${at} as a number JSON does not allow` };
   }
 }
 
@@ -71,10 +74,13 @@ function hostileBodyCase(ctx: GenerationContext): fc.Arbitrary<CaseSpec> {
   );
   const bytes = perOperation((id) => fc.tuple(fc.constantFrom(...hostile.invalidUtf8), fc.boolean()).map(([invalid, inName]) => {
     const [before, after] = id === 'login' ? ['{"username":"', '","password":"p"}'] : inName ? ['{"num_nodes":1,"adj_matrix":[[0]],"', '":1}'] : ['{"num_nodes":1,"adj_matrix":[[0]],"x":"', '"}'];
-    return { family: 'hostile body: bytes that are not UTF-8', method: 'POST', target: startTarget(ctx, id, {}), headers: jsonHeaders(), body: Buffer.concat([Buffer.from(before), invalid, Buffer.from(after)]) };
+    const sent = Buffer.concat([Buffer.from(before), invalid, Buffer.from(after)]);
+    return { family: 'hostile body: bytes that are not UTF-8', method: 'POST', target: startTarget(ctx, id, {}), headers: jsonHeaders(), body: sent };
   }));
   const texts = ['', ' ', 'null', '"text"', '[]', '{}', '1e400', '18446744073709551616', '\u0000', '{"a":1}x', ...hostile.deepValues.map(jsonText), ...hostile.notJsonNumbers];
-  const whole = perOperation((id) => fc.constantFrom(...texts).map((text) => ({ family: 'hostile body: the whole body', method: 'POST', target: startTarget(ctx, id, {}), headers: jsonHeaders(), body: Buffer.from(text) })));
+  const whole = perOperation((id) => fc.constantFrom(...texts).map((text) => (
+    { family: 'hostile body: the whole body', method: 'POST', target: startTarget(ctx, id, {}), headers: jsonHeaders(), body: Buffer.from(text) }
+  )));
   return fc.oneof({ weight: 6, arbitrary: changed }, { weight: 1, arbitrary: bytes }, { weight: 1, arbitrary: whole });
 }
 
@@ -158,11 +164,12 @@ function preferCase(): fc.Arbitrary<CaseSpec> {
 function framingCase(): fc.Arbitrary<CaseSpec> {
   const body = Buffer.from('{"num_nodes":2,"adj_matrix":[[0,1],[1,0]]}');
   const start = { method: 'POST', target: '/problem/maxcut?solver=exact' };
+  const chunked = Buffer.from(`${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`);
   return fc.constantFrom<CaseSpec>(
     { ...start, family: 'framing: Content-Length shorter than the body', headers: jsonHeaders(), body, contentLength: 10 },
     { ...start, family: 'framing: Content-Length longer than the body', headers: jsonHeaders(), body, contentLength: 100, endAfterWrite: true },
-    { ...start, family: 'framing: Content-Length and chunked', headers: [...jsonHeaders(), ['Transfer-Encoding', 'chunked'], ['Content-Length', '5']], body: Buffer.from(`${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`) },
-    { ...start, family: 'framing: chunked', headers: [...jsonHeaders(), ['Transfer-Encoding', 'chunked']], body: Buffer.from(`${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`), contentLength: null },
+    { ...start, family: 'framing: Content-Length and chunked', headers: [...jsonHeaders(), ['Transfer-Encoding', 'chunked'], ['Content-Length', '5']], body: chunked },
+    { ...start, family: 'framing: chunked', headers: [...jsonHeaders(), ['Transfer-Encoding', 'chunked']], body: chunked, contentLength: null },
     { ...start, family: 'framing: broken chunks', headers: [...jsonHeaders(), ['Transfer-Encoding', 'chunked']], body: Buffer.from(`zz\r\n${body}\r\n0\r\n\r\n`), contentLength: null },
     { method: 'GET', target: '/problem', family: 'framing: a body on GET', headers: jsonHeaders(), body },
     { method: 'GET', target: '/healthz', family: 'framing: HTTP/1.0', headers: [], version: 'HTTP/1.0' },

@@ -139,7 +139,10 @@ export const preferValues = [
   'dynamic=true',
 ];
 
-export const oddMethods = ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'PURGE', 'SEARCH', 'REPORT', 'LINK', 'UNLINK', 'QUERY', 'GET', 'POST'];
+export const oddMethods = [
+  'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'PURGE',
+  'SEARCH', 'REPORT', 'LINK', 'UNLINK', 'QUERY', 'GET', 'POST',
+];
 
 /** Paths no operation has, and odd spellings of those that have one. */
 export const oddPaths = [

@@ -86,7 +86,10 @@ function brokenForms(valid: Part[], contents: string | Buffer, hostile: string):
     { parts: [...fields(), file(contents)], what: 'fields before the file' },
     { parts: [file(contents), { name: 'problem_id', data: 'maxcut' }], what: 'no name' },
     { parts: [{ name: 'file', data: 'not a file' }, ...fields()], what: 'file as a text field' },
-    { parts: [{ ...file(contents), headers: ['Content-Disposition: form-data; name="file"; filename*=UTF-8\'\'%F0%9F%99%82%00.txt', 'Content-Transfer-Encoding: base64'] }, ...fields()], what: 'an RFC 5987 filename and a transfer encoding' },
+    {
+      parts: [{ ...file(contents), headers: ['Content-Disposition: form-data; name="file"; filename*=UTF-8\'\'%F0%9F%99%82%00.txt', 'Content-Transfer-Encoding: base64'] }, ...fields()],
+      what: 'an RFC 5987 filename and a transfer encoding',
+    },
     { parts: valid, options: { eol: '\n' }, what: 'LF line ends' },
     { parts: valid, options: { preamble: 'preamble text \u0000' }, what: 'a preamble' },
     { parts: [], what: 'no parts at all' },

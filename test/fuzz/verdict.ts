@@ -51,7 +51,9 @@ function parseJson(body: Buffer): unknown {
 /** The problems of a non-2xx body against RFC 9457 and the contract's `code` list for the response. */
 function problemViolations(response: WireResponse, json: unknown, codes: string[]): string[] {
   if (mediaType(response.headers) !== 'application/problem+json') return [`a ${response.status} is not a problem: Content-Type is "${response.headers['content-type'] ?? '(none)'}"`];
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return [`a ${response.status} problem whose body is not a JSON object: ${JSON.stringify(response.body.toString('utf8').slice(0, 120))}`];
+  if (!json || typeof json !== 'object' || Array.isArray(json)) {
+    return [`a ${response.status} problem whose body is not a JSON object: ${JSON.stringify(response.body.toString('utf8').slice(0, 120))}`];
+  }
   const body = json as Record<string, unknown>;
   const problems: string[] = [];
   for (const member of ['type', 'title', 'detail', 'code'] as const) {
@@ -91,7 +93,8 @@ function judgePath(contract: Contract, method: string, path: string, response: W
   const operation = findOperation(contract.doc, method, path);
   const problems: string[] = [];
   if (answeredByNode(response)) {
-    return { operation, problems: [`Node's HTTP server answered the request itself (a bare ${response.status}: no body, no X-Request-Id); the application never saw it (a malformed request, or HTTP/1.1 without Host)`] };
+    const what = `a bare ${response.status}: no body, no X-Request-Id`;
+    return { operation, problems: [`Node's HTTP server answered the request itself (${what}); the application never saw it (a malformed request, or HTTP/1.1 without Host)`] };
   }
   if (response.status >= 500) problems.push(`a server error: ${response.status}`);
   const documented = operation ? Object.keys(operation.operation.responses ?? {}).map(Number) : [];

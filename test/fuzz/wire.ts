@@ -114,7 +114,8 @@ export function send(base: string, request: WireRequest, options: { timeoutMs?: 
     });
     socket.on('end', () => {
       const parsed = parseResponse(Buffer.concat(chunks), performance.now() - started);
-      finish(parsed ? { response: parsed } : { error: chunks.length ? `an unreadable response: ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 200))}` : 'the connection closed without a response' });
+      const unreadable = `an unreadable response: ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 200))}`;
+      finish(parsed ? { response: parsed } : { error: chunks.length ? unreadable : 'the connection closed without a response' });
     });
     socket.on('error', (error) => {
       const parsed = parseResponse(Buffer.concat(chunks), performance.now() - started);
