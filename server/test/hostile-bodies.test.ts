@@ -140,6 +140,27 @@ describe('charsets and encodings', () => {
   });
 });
 
+describe('weights that overflow a double when added (found by the fuzz test)', () => {
+  const big = 1.7976931348623157e308;
+  it('refuses an inline graph whose weights sum past a double with 422 (its cut was Infinity, and the job answered 500 ever after)', async () => {
+    const reply = await alice.post('/problem/maxcut?solver=exact', { num_nodes: 3, adj_matrix: [[0, big, 0], [big, 0, big], [0, big, 0]] });
+    expectProblem(reply, 422, 'invalid_input');
+    expect(reply.body.errors[0].pointer).toBe('/adj_matrix');
+    expect((await alice.post('/problem/maxcut?solver=exact', { num_nodes: 3, adj_matrix: [[0, big, 0], [big, 0, -big], [0, -big, 0]] })).status).toBe(422);
+    const fine = await alice.post('/problem/maxcut?solver=exact', { num_nodes: 2, adj_matrix: [[0, big], [big, 0]] });
+    expect((await alice.waitFor(fine.body.job)).executions.exact.data.cut_value).toBe(big);
+  });
+
+  it('marks such a data file INVALID, also when a repeated edge merges past a double', async () => {
+    for (const text of [`3 2\n1 2 ${big}\n2 3 ${big}\n`, `2 2\n1 2 ${big}\n2 1 ${big}\n`, JSON.stringify({ num_nodes: 3, adj_matrix: [[0, big, 0], [big, 0, big], [0, big, 0]] })]) {
+      const id = (await alice.upload(text, 'big.txt')).body.data_file_identifier;
+      const record = await alice.validated(id);
+      expect(record.status).toBe('INVALID');
+      expect(record.error.detail).toMatch(/sum to a finite number/);
+    }
+  });
+});
+
 describe('the upload form', () => {
   it('takes the part named file without a filename, as JSON or plain text (it was dropped: "must have required property file")', async () => {
     for (const [type, value] of [['text/plain', sixNodesEdgeList], ['application/json', JSON.stringify(sixNodes)], [undefined, `${sixNodesEdgeList}\n`]] as const) {

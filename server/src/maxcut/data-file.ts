@@ -2,7 +2,7 @@
 // byte-order mark) — `{` is the JSON shape, anything else the Gset/rudy edge list — then streams the chunks,
 // the peeked ones first, through that format's reader.
 import { graphFromEdgeList } from './edge-list.ts';
-import type { Graph } from './graph.ts';
+import { absoluteWeight, type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { InputError } from './input-error.ts';
 import { graphFromJsonStream } from './json-stream.ts';
 
@@ -38,8 +38,10 @@ export async function graphFromDataFile(chunks: AsyncIterable<Uint8Array>): Prom
     throw new InputError('The file is empty.', [{ pointer: '', detail: position === bomBytes ? 'the file is empty' : 'the file holds only whitespace' }]);
   }
   const rest = replay(peeked, iterator);
-  if (first === 123 /* { */) return { format: 'json', graph: await graphFromJsonStream(rest) };
-  return { format: 'edge_list', graph: await graphFromEdgeList(rest) };
+  const read = first === 123 /* { */ ? { format: 'json' as const, graph: await graphFromJsonStream(rest) } : { format: 'edge_list' as const, graph: await graphFromEdgeList(rest) };
+  // Finite weights can still sum (or, repeated, merge) past a double: such a cut could not be represented.
+  if (!Number.isFinite(absoluteWeight(read.graph))) throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '', detail: 'the absolute weights sum past the largest double' }]);
+  return read;
 }
 
 /** The peeked chunks, then the rest of the iterator; closes the iterator if the reader stops early. */

@@ -26,6 +26,18 @@ export function cutValue(graph: Graph, partition: ArrayLike<number>): number {
   return cut;
 }
 
+/** Why a graph is refused though every weight is finite: its weights sum past a double, and so could a cut. */
+export const TOTAL_WEIGHT_MESSAGE = 'The absolute weights must sum to a finite number (below about 1.8e308), or a cut could not be represented.';
+
+/** The largest cut any partition could reach, Σ|w| over the edges: Infinity when the weights overflow a double. */
+export function absoluteWeight(graph: Graph): number {
+  let total = 0;
+  for (let i = 0; i < graph.n; i++) {
+    for (let k = graph.offsets[i]!; k < graph.offsets[i + 1]!; k++) if (graph.targets[k]! > i) total += Math.abs(graph.weights[k]!);
+  }
+  return total;
+}
+
 /**
  * Builds a graph from undirected edges (0-based ends, edge e = from[e]–to[e] with weight[e]). Self-loops
  * and zero weights are dropped; repeated edges between the same two nodes are merged by adding their

@@ -1,6 +1,6 @@
 // The inline max-cut input (`{num_nodes, adj_matrix}`, already checked against the JSON Schema) to a
 // Graph: the checks the schema cannot express (square, finite, symmetric), then the CSR built row by row.
-import type { Graph } from './graph.ts';
+import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { ErrorList, InputError } from './input-error.ts';
 
 export interface MaxCutInlineInput {
@@ -63,6 +63,8 @@ function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array } {
 function rowCounts(matrix: number[][], n: number): Int32Array {
   const notFinite = new ErrorList();
   const offsets = new Int32Array(n + 1);
+  // Σ|w| over the upper triangle: the largest cut there can be, which must be a finite number too.
+  let total = 0;
   for (let i = 0; i < n; i++) {
     const row = matrix[i]!;
     let count = 0;
@@ -72,11 +74,13 @@ function rowCounts(matrix: number[][], n: number): Int32Array {
         notFinite.add(`/adj_matrix/${i}/${j}`, typeof v === 'number' ? `${v} is not a finite number (numbers beyond ±1.8e308 overflow)` : `${JSON.stringify(v)} is not a number`);
       } else if (v !== 0 && j !== i) {
         count++;
+        if (j > i) total += Math.abs(v);
       }
     }
     offsets[i + 1] = offsets[i]! + count;
   }
   if (notFinite.total > 0) throw notFinite.error(FINITE_MESSAGE);
+  if (!Number.isFinite(total)) throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' }]);
   return offsets;
 }
 

@@ -160,6 +160,9 @@ export class WorkerLoop {
       state.cancel = () => handle.cancel();
       if (state.stopped) handle.cancel();
       const result = await handle.result.finally(() => clearInterval(ticker));
+      // Inputs are refused when their weights could overflow; should a cut still not be finite, it is no answer
+      // (stored as JSON it would read back as null, and the job could no longer be shown).
+      if (!Number.isFinite(result.cutValue)) throw new SolverFailedError(`The solver returned a cut of ${result.cutValue}.`);
       outcome = state.stopped
         ? { status: 'CANCELLED' }
         : {
