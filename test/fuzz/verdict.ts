@@ -9,15 +9,15 @@ import type { Exchange } from '../../conformance/src/types.ts';
 import type { WireResponse } from './wire.ts';
 
 /**
- * Which operation the request reaches by the contract, and the problem codes allowed for a status when
- * none does. Authentication and the rate limits come before routing, so a path without operations or a
- * method the path lacks may also answer 401 (without a valid token) or 429 (past a quota).
+ * The problem codes allowed for a status when the request reaches no operation. Routing comes first (the
+ * contract's order of checks), so such a request answers 404 or 405 whatever its token and however many
+ * requests came before it: never 401 or 429.
  */
 function conventions(contract: Contract, path: string): Record<number, string[]> {
   const known = contract.operations.some((op) => matchesTemplate(op.path, path));
   // A request line that is not well-formed (raw bytes past ASCII, escapes that are not UTF-8) cannot be
   // routed at all: refusing it as invalid is fair too.
-  const first = { 401: ['missing_token', 'invalid_token'], 429: ['rate_limited'], ...(wellFormed(path) ? {} : { 400: ['invalid_request'] }) };
+  const first = wellFormed(path) ? {} : { 400: ['invalid_request'] };
   return known ? { 405: ['method_not_allowed'], ...first } : { 404: ['not_found'], ...first };
 }
 
@@ -99,7 +99,7 @@ function judgePath(contract: Contract, method: string, path: string, response: W
   if (response.status >= 500) problems.push(`a server error: ${response.status}`);
   const documented = operation ? Object.keys(operation.operation.responses ?? {}).map(Number) : [];
   const byConvention = operation ? {} : conventions(contract, path);
-  const secured = operation ? isSecured(contract.doc, operation) : true;
+  const secured = operation ? isSecured(contract.doc, operation) : false;
   // Authentication answers before anything else for a secured operation.
   const allowed = operation ? documented : Object.keys(byConvention).map(Number);
   // Outside the contract on purpose: the reference server serves the contract itself and its rendered reference.
