@@ -31,12 +31,18 @@ export function graphFromInline(body: MaxCutInlineInput): Graph {
   return fill(body.adj_matrix, n, offsets);
 }
 
-/** The checks of graphFromInline without building the graph (accepting a job needs only these): the node count. */
+/**
+ * The checks of graphFromInline without building the graph (accepting a job needs only these), and one more: the
+ * absolute weights must sum to a finite number, or a cut could overflow (data files are held to it after reading,
+ * in data-file.ts). Returns the node count.
+ */
 export function checkInline(body: MaxCutInlineInput): number {
-  return checked(body).n;
+  const { n, total } = checked(body);
+  if (!Number.isFinite(total)) throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' }]);
+  return n;
 }
 
-function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array } {
+function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array; total: number } {
   const n = body.num_nodes;
   const matrix = body.adj_matrix;
   if (!Number.isInteger(n) || n < 1) {
@@ -52,18 +58,18 @@ function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array } {
   }
   if (shape.total > 0) throw shape.error(shapeMessage(n));
 
-  const offsets = rowCounts(matrix, n);
+  const { offsets, total } = rowCounts(matrix, n);
   checkSymmetric(matrix, n);
-  return { n, offsets };
+  return { n, offsets, total };
 }
 
 // Separate functions, so that the engine optimises each loop on its own.
 
-/** CSR offsets from each row's non-zero count (the diagonal aside); throws if an entry is not finite. */
-function rowCounts(matrix: number[][], n: number): Int32Array {
+/** CSR offsets from each row's non-zero count (the diagonal aside), and Σ|w| over the edges; throws if an entry is not finite. */
+function rowCounts(matrix: number[][], n: number): { offsets: Int32Array; total: number } {
   const notFinite = new ErrorList();
   const offsets = new Int32Array(n + 1);
-  // Σ|w| over the upper triangle: the largest cut there can be, which must be a finite number too.
+  // Σ|w| over the upper triangle: the largest cut there can be.
   let total = 0;
   for (let i = 0; i < n; i++) {
     const row = matrix[i]!;
@@ -80,8 +86,7 @@ function rowCounts(matrix: number[][], n: number): Int32Array {
     offsets[i + 1] = offsets[i]! + count;
   }
   if (notFinite.total > 0) throw notFinite.error(FINITE_MESSAGE);
-  if (!Number.isFinite(total)) throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' }]);
-  return offsets;
+  return { offsets, total };
 }
 
 /** Throws unless matrix[j][i] === matrix[i][j] for all i ≠ j; pointers name the upper entry, rows in order. */
