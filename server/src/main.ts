@@ -58,11 +58,11 @@ function startWorkers(db: Database, config: Config, logger: Logger): { stop(): P
 function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefined {
   if (db.kind !== 'embedded') return undefined;
   let ticks = 0;
-  return setInterval(() => {
-    const work = ++ticks % 12 === 0 ? 'VACUUM ANALYZE executions, jobs; CHECKPOINT' : 'VACUUM ANALYZE executions, jobs';
-    void (async () => {
-      for (const sql of work.split('; ')) await db.query(sql);
-    })().catch((err) => logger.warn({ err }, `${work} failed`));
+  // Never rejects: a failure is logged and the next tick tries again.
+  const run = (sql: string) => db.query(sql).then(() => true, (err) => void logger.warn({ err }, `${sql} failed`));
+  // Every 5 s the statistics; every minute, after them, a checkpoint.
+  return setInterval(async () => {
+    if ((await run('VACUUM ANALYZE executions, jobs')) && ++ticks % 12 === 0) await run('CHECKPOINT');
   }, 5000).unref();
 }
 

@@ -15,10 +15,9 @@ export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
     // A connection the client already dropped, or one whose answer has begun, cannot be answered.
     if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) return void socket.destroy();
-    const [code, detail] = problemFor(error.code);
-    const id = randomUUID();
-    const body = JSON.stringify({ ...problemBody(code, detail), request_id: id });
-    const { status } = problemBody(code, detail);
+    const problem = { ...problemBody(...problemFor(error.code)), request_id: randomUUID() };
+    const { status, request_id: id } = problem;
+    const body = JSON.stringify(problem);
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,

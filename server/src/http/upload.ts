@@ -78,7 +78,7 @@ export function streamUpload(db: Database) {
     } catch (error) {
       return next(new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
     }
-    // No prototype: a part named __proto__ is a field like any other (and refused by the validator).
+    // No prototype: a part named __proto__ is an extra field like any other (the contract allows extra fields).
     const fields: Record<string, string> = Object.create(null);
     let file: (Readable & { truncated?: boolean }) | undefined;
     let stored: Promise<void> | undefined;
