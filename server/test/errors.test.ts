@@ -112,7 +112,7 @@ describe('404', () => {
 
 describe('405, 409, 413, 415, 422', () => {
   it('method_not_allowed with Allow', async () => {
-    const reply = await alice.request('DELETE', '/job/ZZZZZZZZZZZZ');
+    const reply = await alice.request('PUT', '/job/ZZZZZZZZZZZZ');
     expectProblem(reply, 405, 'method_not_allowed');
     expect(reply.headers.get('allow')).toMatch(/GET/);
   });

@@ -139,7 +139,13 @@ export interface paths {
         get: operations["getJob"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a job
+         * @description Deletes a job that has ended, with its input and its output; its data file, if it used one, is
+         *     kept. A job that has not ended answers `409` with code `job_not_finished`: cancel it first.
+         *     Ended jobs are also deleted by the service itself once its retention period has passed.
+         */
+        delete: operations["deleteJob"];
         options?: never;
         head?: never;
         patch?: never;
@@ -281,7 +287,10 @@ export interface paths {
         /**
          * Check health
          * @description Liveness and readiness, without authentication: `200` when the service can accept and run
-         *     jobs, `503` with code `service_unavailable` when its database cannot be reached.
+         *     jobs, `503` with code `service_unavailable` when its database cannot be reached. `status` is
+         *     `degraded` (still `200`) while the service works but a part of it is impaired, as `checks` tells:
+         *     while its database notifications are down, long polls and new jobs are noticed by polling, up to a
+         *     second late.
          */
         get: operations["getHealth"];
         put?: never;
@@ -697,10 +706,23 @@ export interface components {
         /** @description The service's health. */
         Health: {
             /**
-             * @description `ok` when the service is ready.
-             * @constant
+             * @description `ok` when every part works; `degraded` when the service works with a part impaired (see `checks`). A client must treat a value it does not know as `degraded`.
+             * @enum {string}
              */
-            status: "ok";
+            status: "ok" | "degraded";
+            /** @description The state of each part the service depends on. */
+            checks?: {
+                /**
+                 * @description `ok`: the database answers (else the answer is `503`).
+                 * @enum {string}
+                 */
+                database?: "ok";
+                /**
+                 * @description `ok` while the service hears its database's notifications; `down` while it reconnects (changes are then noticed by polling, up to a second late).
+                 * @enum {string}
+                 */
+                notifications?: "ok" | "down";
+            };
             /** @description The version of the serving software. */
             version: string;
             /**
@@ -719,7 +741,7 @@ export interface components {
          *     (405, with `Allow`); `request_timeout` (408); `job_not_finished`,
          *     `job_already_terminal`, `data_file_in_use` (409); `payload_too_large` (413, with
          *     `max_bytes`); `unsupported_media_type` (415); `headers_too_large` (431); `invalid_input`, `data_file_problem_mismatch`,
-         *     `data_file_invalid` (422); `rate_limited`, `too_many_active_jobs` (429, with `Retry-After`);
+         *     `data_file_invalid`, `idempotency_key_reused` (422); `rate_limited`, `too_many_active_jobs` (429, with `Retry-After`);
          *     `internal_error` (500); `service_unavailable` (503). Inside a job or execution `error`, solver
          *     failures use `solver_failed`, `solver_limit_exceeded`, `job_expired` and `data_file_invalid`.
          */
@@ -901,6 +923,42 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description The service cannot serve requests now (`service_unavailable`), typically while its database is briefly
+         *     out of reach; retry after `Retry-After` seconds.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description Codes this response can carry.
+                     * @enum {unknown}
+                     */
+                    code?: "service_unavailable";
+                };
+            };
+        };
+        /** @description The `Idempotency-Key` was already used for a different request (`idempotency_key_reused`); use a new key. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description Codes this response can carry.
+                     * @enum {unknown}
+                     */
+                    code?: "idempotency_key_reused";
+                };
+            };
+        };
     };
     parameters: {
         /**
@@ -938,6 +996,15 @@ export interface components {
          */
         TimeLimitQuery: components["schemas"]["TimeLimitSeconds"];
         /**
+         * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
+         *     key and the same request within 24 hours answer the first attempt's answer (with
+         *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
+         *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
+         *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        IdempotencyKey: string;
+        /**
          * @description `wait=N` (N ≤ 60; a larger N counts as 60) turns the request into a long poll: the answer comes
          *     when the job's status changes or after N seconds. Other preferences (RFC 7240) are ignored.
          * @example wait=30
@@ -946,6 +1013,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description `true` when the answer repeats the answer to an earlier request with the same `Idempotency-Key`.
+         * @example true
+         */
+        "Idempotent-Replayed": "true";
         /**
          * @description The request's id, also in the body of problems as `request_id`. Quote it when reporting an issue.
          * @example 01JDZ8Q7YK3F45TNGS8V2B6MW0
@@ -1055,6 +1127,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProblems: {
@@ -1082,6 +1155,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProblem: {
@@ -1116,6 +1190,7 @@ export interface operations {
             404: components["responses"]["ProblemNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     startJob: {
@@ -1136,7 +1211,17 @@ export interface operations {
                  */
                 time_limit_seconds?: components["parameters"]["TimeLimitQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
+                 *     key and the same request within 24 hours answer the first attempt's answer (with
+                 *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
+                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
+                 *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The use case's id, as listed by `GET /problem`.
@@ -1165,6 +1250,7 @@ export interface operations {
                      * @example /job/K7Q2M9X4TB1R
                      */
                     Location: string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1216,8 +1302,9 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /**
              * @description The body parses but is wrong for the use case (`invalid_input`, with pointers), the data
-             *     file belongs to another use case (`data_file_problem_mismatch`), or the data file failed
-             *     validation (`data_file_invalid`).
+             *     file belongs to another use case (`data_file_problem_mismatch`), the data file failed
+             *     validation (`data_file_invalid`), or the `Idempotency-Key` was already used for a different
+             *     request (`idempotency_key_reused`).
              */
             422: {
                 headers: {
@@ -1230,7 +1317,7 @@ export interface operations {
                          * @description Codes this response can carry.
                          * @enum {unknown}
                          */
-                        code?: "invalid_input" | "data_file_problem_mismatch" | "data_file_invalid";
+                        code?: "invalid_input" | "data_file_problem_mismatch" | "data_file_invalid" | "idempotency_key_reused";
                     };
                 };
             };
@@ -1257,6 +1344,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listJobs: {
@@ -1305,6 +1393,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getJob: {
@@ -1347,6 +1436,57 @@ export interface operations {
             404: components["responses"]["JobNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The job's id, as returned by `POST /problem/{problem_id}`.
+                 * @example K7Q2M9X4TB1R
+                 */
+                job_id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["JobNotFound"];
+            /** @description The job has not ended (`job_not_finished`); cancel it or wait for it to end. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Codes this response can carry.
+                         * @enum {unknown}
+                         */
+                        code?: "job_not_finished";
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelJob: {
@@ -1397,6 +1537,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getJobOutput: {
@@ -1448,6 +1589,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDataFiles: {
@@ -1496,12 +1638,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadDataFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
+                 *     key and the same request within 24 hours answer the first attempt's answer (with
+                 *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
+                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
+                 *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1516,6 +1669,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1533,6 +1687,7 @@ export interface operations {
                      * @example /data_file/d6e02699b78918a5032ec7a872e2de7800c3a15a
                      */
                     Location: string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -1561,8 +1716,10 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDataFile: {
@@ -1597,6 +1754,7 @@ export interface operations {
             404: components["responses"]["DataFileNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteDataFile: {
@@ -1645,6 +1803,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
@@ -1668,23 +1827,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
-            /** @description The service cannot serve requests now (`service_unavailable`); retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /**
-                         * @description Codes this response can carry.
-                         * @enum {unknown}
-                         */
-                        code?: "service_unavailable";
-                    };
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

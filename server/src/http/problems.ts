@@ -24,6 +24,7 @@ export const catalogue = {
   data_file_problem_mismatch: [422, 'Data file is for another use case'],
   data_file_invalid: [422, 'Data file is invalid'],
   solver_limit_exceeded: [422, "Input beyond the solver's limit"],
+  idempotency_key_reused: [422, 'Idempotency key reused'],
   solver_failed: [500, 'Solver failed'],
   job_expired: [500, 'Job expired'],
   rate_limited: [429, 'Too many requests'],

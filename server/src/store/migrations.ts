@@ -94,6 +94,29 @@ const migrations: string[] = [
   ALTER TABLE users ADD COLUMN disabled_at timestamptz;
   ALTER TABLE users ADD COLUMN token_version integer NOT NULL DEFAULT 0;
   `,
+  `
+  -- Idempotency-Key: what an accepted POST answered, per user and key, replayed for 24 hours.
+  CREATE TABLE idempotency_keys (
+    owner text NOT NULL,
+    key text NOT NULL,
+    fingerprint text NOT NULL,
+    status integer NOT NULL,
+    body jsonb NOT NULL,
+    location text,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (owner, key)
+  );
+  CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at);
+
+  -- Retention: ended jobs and data files by age; which jobs use a data file, whatever their status.
+  CREATE INDEX jobs_ended ON jobs (ended_at) WHERE ended_at IS NOT NULL;
+  CREATE INDEX jobs_using_data_file ON jobs (owner, data_file_id) WHERE data_file_id IS NOT NULL;
+  CREATE INDEX data_files_age ON data_files (created_at);
+
+  -- Chunks of an upload cut off by a crash (temporary ids upload:<uuid>) are swept by age.
+  ALTER TABLE data_file_chunks ADD COLUMN created_at timestamptz NOT NULL DEFAULT now();
+  CREATE INDEX data_file_chunks_uploads ON data_file_chunks (created_at) WHERE id LIKE 'upload:%';
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
