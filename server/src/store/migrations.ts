@@ -108,7 +108,7 @@ const migrations: string[] = [
   );
   CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at);
 
-  -- Retention: ended jobs and data files by age; which jobs use a data file, whatever their status.
+  -- Retention: ended jobs and data files by age, and which jobs use a data file whatever their status.
   CREATE INDEX jobs_ended ON jobs (ended_at) WHERE ended_at IS NOT NULL;
   CREATE INDEX jobs_using_data_file ON jobs (owner, data_file_id) WHERE data_file_id IS NOT NULL;
   CREATE INDEX data_files_age ON data_files (created_at);
