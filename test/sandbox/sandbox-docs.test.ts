@@ -123,8 +123,8 @@ describe('what the sandbox refuses', () => {
     expect(big.body).toMatchObject({ status: 413, code: 'payload_too_large', max_bytes: 4_194_304 });
     expect((await send('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' '.repeat(65_536) })).body).toMatchObject({ status: 413, max_bytes: 65_536 });
     expect((await send('/nowhere', { headers: bearer })).body).toMatchObject({ status: 404, code: 'not_found' });
-    const method = await send('/job/K7Q2M9X4TB1R', { method: 'DELETE', headers: bearer });
-    expect([method.status, method.body.code, method.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'GET']);
+    const method = await send('/job/K7Q2M9X4TB1R', { method: 'PUT', headers: bearer });
+    expect([method.status, method.body.code, method.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'GET, DELETE']);
     for (const answer of [none, wrong, big, method]) expect(answer.headers.get('x-request-id')).toBe(answer.body.request_id);
   });
 });
