@@ -4,6 +4,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/openapi.ts';
 import { pages } from './pages.ts';
 import { inOrder, settle, unwrap } from './result.ts';
+import type { RetryOptions } from './retry.ts';
 import { type Credentials, Session } from './session.ts';
 import { MAX_INLINE_BYTES, type StartedJob, type StartJobOptions, startJob } from './start-job.ts';
 import type { DataFile, DataFileInput, DataFileStatus, Health, Job, JobOutput, JobStatus, LoginResponse, Page, ProblemId, ProblemInputs, Result, UseCase } from './types.ts';
@@ -22,6 +23,8 @@ export interface JesClientOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** Inline bodies of this many bytes or more are uploaded as data files (default 4 MiB, the contract's limit). */
   maxInlineBytes?: number;
+  /** How starts and uploads are retried after a network failure, 502, 503 or 504 (each call may override it). */
+  retry?: Omit<RetryOptions, 'signal'>;
 }
 
 export interface ListQuery<S> {
@@ -66,7 +69,8 @@ function listParams<S>(query: ListQuery<S>, startingAfter: string | undefined) {
 }
 
 export function createJesClient(options: JesClientOptions): JesClient {
-  const { baseUrl, username, password, token, fetch, maxInlineBytes = MAX_INLINE_BYTES } = options;
+  const { baseUrl, username, password, token, fetch, maxInlineBytes = MAX_INLINE_BYTES, retry } = options;
+  const retrying = retry ? { retry } : {};
   const api = createClient<paths>({ baseUrl, ...(fetch ? { fetch } : {}) });
   const session = new Session(api, username !== undefined && password !== undefined ? { username, password } : undefined, token);
   const authed = session.authed.bind(session);
@@ -85,13 +89,13 @@ export function createJesClient(options: JesClientOptions): JesClient {
     health: async () => settle(await api.GET('/healthz'), (data) => data),
     listProblems: () => authed(async () => settle(await api.GET('/problem'), (data) => inOrder(data.problem, data.ids))),
     getProblem: (problemId) => authed(async () => settle(await api.GET('/problem/{problem_id}', { params: { path: { problem_id: problemId } } }), (data) => data)),
-    startJob: (problemId, input, startOptions) => startJob(api, session, maxInlineBytes, problemId, input, startOptions),
+    startJob: (problemId, input, startOptions) => startJob(api, session, maxInlineBytes, problemId, input, { ...retrying, ...startOptions }),
     getJob,
     listJobs: (query = {}) => pages((after) => authed(async () => settle(await api.GET('/job', { params: { query: listParams(query, after) } }), (data) => ({ items: inOrder(data.job, data.ids), hasMore: data.has_more })))),
     waitForJob: (jobId, waitOptions) => waitForJob(getJob, jobId, waitOptions),
     getOutput: (jobId) => authed(async () => settle(await api.GET('/job/{job_id}/output', { params: { path: { job_id: jobId } } }), (data) => data)),
     cancelJob: (jobId) => authed(async () => settle(await api.POST('/job/{job_id}/cancel', { params: { path: { job_id: jobId } } }), (data) => unwrap(data.job))),
-    uploadDataFile: (uploadOptions) => uploadDataFile(api, session, uploadOptions),
+    uploadDataFile: (uploadOptions) => uploadDataFile(api, session, { ...retrying, ...uploadOptions }),
     getDataFile: (identifier) => authed(async () => settle(await api.GET('/data_file/{data_file_identifier}', { params: { path: { data_file_identifier: identifier } } }), (data) => unwrap(data.data_file))),
     deleteDataFile: (identifier) => authed(async () => settle(await api.DELETE('/data_file/{data_file_identifier}', { params: { path: { data_file_identifier: identifier } } }), () => ({ deleted: identifier }))),
     listDataFiles: (query = {}) => pages((after) => authed(async () => settle(await api.GET('/data_file', { params: { query: listParams(query, after) } }), (data) => ({ items: inOrder(data.data_file, data.ids), hasMore: data.has_more })))),

@@ -3,6 +3,7 @@
 export { createJesClient, type JesClient, type JesClientOptions, type ListQuery } from './client.ts';
 export type { paths, components } from './generated/openapi.ts';
 export { formatProblem, toProblem } from './result.ts';
+export { newIdempotencyKey, type RetryOptions } from './retry.ts';
 export type { Credentials } from './session.ts';
 export { MAX_INLINE_BYTES, type StartedJob, type StartJobOptions } from './start-job.ts';
 export type * from './types.ts';

@@ -1,9 +1,11 @@
 // Uploading a data file (POST /data_file, multipart): a Blob or text goes as FormData, a stream as a
-// streamed multipart body. The service detects the format (the inline JSON shape or an edge list).
+// streamed multipart body. The service detects the format (the inline JSON shape or an edge list). Every
+// upload carries an Idempotency-Key; a Blob or text is sent again with it when the network or a gateway fails.
 import type { Client } from 'openapi-fetch';
 import type { paths } from './generated/openapi.ts';
 import { type ByteStream, streamingMultipart } from './multipart.ts';
 import { settle, unwrap } from './result.ts';
+import { newIdempotencyKey, type RetryOptions, withRetries } from './retry.ts';
 import type { Session } from './session.ts';
 import type { DataFile, ProblemId, Result } from './types.ts';
 
@@ -14,6 +16,12 @@ export interface UploadOptions {
   /** A name for the file, for example its file name. */
   name: string;
   description?: string;
+  /** The Idempotency-Key (default: a new random UUID); the same key retries an upload whose answer was lost. */
+  idempotencyKey?: string;
+  /** Retrying after a network failure, 502, 503 or 504 (a Blob or text only: a stream is sent once). */
+  retry?: RetryOptions;
+  /** Stops the call (and its retries). */
+  signal?: AbortSignal;
 }
 
 type UploadBody = paths['/data_file']['post']['requestBody']['content']['multipart/form-data'];
@@ -23,19 +31,22 @@ type UploadBody = paths['/data_file']['post']['requestBody']['content']['multipa
  * stream cannot be sent twice, so a stream upload refused with `invalid_token` is returned, not retried.
  */
 export function uploadDataFile(api: Client<paths>, session: Session, options: UploadOptions): Promise<Result<DataFile>> {
-  const { problemId, file, name, description } = options;
+  const { problemId, file, name, description, signal } = options;
   const fields: Record<string, string> = { problem_id: problemId, name, ...(description !== undefined ? { description } : {}) };
+  const header = { 'Idempotency-Key': options.idempotencyKey ?? newIdempotencyKey() };
   // openapi-fetch types the body from the contract (the file as a string); the serializer sends the real one.
   const post = (body: BodyInit, init: { headers?: Record<string, string>; duplex?: 'half' } = {}) =>
-    api.POST('/data_file', { body: { ...fields, file: name } as UploadBody, bodySerializer: () => body, ...init }).then((answer) => settle(answer, (data) => unwrap(data.data_file)));
+    api.POST('/data_file', { params: { header }, body: { ...fields, file: name } as UploadBody, bodySerializer: () => body, ...init, ...(signal ? { signal } : {}) })
+      .then((answer) => settle(answer, (data) => unwrap(data.data_file)));
 
   if (typeof file === 'string' || file instanceof Blob) {
-    return session.authed(() => {
+    // A new form for every try: a Blob can be read again, a form once sent cannot be relied on to.
+    return session.authed(() => withRetries(() => {
       const form = new FormData();
       for (const [key, value] of Object.entries(fields)) form.set(key, value);
       form.set('file', typeof file === 'string' ? new Blob([file]) : file, name);
       return post(form);
-    });
+    }, { ...options.retry, ...(signal ? { signal } : {}) }));
   }
   return session.authed(() => {
     const { body, contentType } = streamingMultipart(fields, 'file', name, file);

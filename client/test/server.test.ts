@@ -7,6 +7,7 @@ import { cliSuite } from './suites/cli.ts';
 import { clientSuite } from './suites/client.ts';
 import { dataFilesSuite } from './suites/data-files.ts';
 import { readmeSuite } from './suites/readme.ts';
+import { retriesSuite } from './suites/retries.ts';
 import { waitingSuite } from './suites/waiting.ts';
 
 const servers: Servers = { main: '', rateLimited: '' };
@@ -23,3 +24,4 @@ waitingSuite(servers);
 dataFilesSuite(servers);
 cliSuite(servers);
 readmeSuite(servers);
+retriesSuite(servers);

@@ -16,3 +16,9 @@ export function positiveNumber(value: string): number {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** An Idempotency-Key as the contract allows it: 1 to 255 printable ASCII characters, no space at either end. */
+export function idempotencyKey(value: string): string {
+  if (!/^[!-~]([ -~]*[!-~])?$/.test(value) || value.length > 255) throw new InvalidArgumentError('expected 1 to 255 printable ASCII characters, no space at either end');
+  return value;
+}

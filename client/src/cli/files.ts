@@ -35,8 +35,9 @@ export async function readJson(path: string): Promise<unknown> {
 }
 
 /** Uploads the file as a data file (streamed from disk), named after it unless `name` is given. */
-export async function uploadFromPath(client: JesClient, problemId: ProblemId, path: string, extra: { name?: string; description?: string } = {}): Promise<DataFile> {
+export async function uploadFromPath(client: JesClient, problemId: ProblemId, path: string, extra: { name?: string; description?: string; idempotencyKey?: string } = {}): Promise<DataFile> {
   await fileSize(path);
   const { file, name } = await fromPath(path);
-  return must(await client.uploadDataFile({ problemId, file, name: extra.name ?? name, ...(extra.description !== undefined ? { description: extra.description } : {}) }));
+  const { name: _name, ...options } = extra;
+  return must(await client.uploadDataFile({ problemId, file, name: extra.name ?? name, ...options }));
 }

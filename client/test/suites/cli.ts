@@ -122,6 +122,19 @@ export function cliSuite(servers: Servers): void {
       expect(again).toMatchObject({ code: 3, stderr: expect.stringMatching(/^job_already_terminal: Job [A-Z0-9]{12} is CANCELLED/) });
     });
 
+    it('--idempotency-key runs a submit at most once: the same key again answers the same job (and data file)', async () => {
+      const key = `cli-${Date.now()}`;
+      const first = await submit(sixJson, '--solver', 'exact', '--idempotency-key', key);
+      expect(await submit(sixJson, '--solver', 'exact', '--idempotency-key', key)).toBe(first);
+      const reused = await jes(['submit', 'maxcut', sixJson, '--solver', 'local-search', '--idempotency-key', key], env);
+      expect(reused).toMatchObject({ code: 3, stderr: expect.stringMatching(/^idempotency_key_reused: /) });
+      // An edge list goes through an upload first: it is keyed too, so the whole submit replays.
+      const upload = [sixTxt, '--solver', 'exact', '--idempotency-key', `${key}-txt`];
+      const [once, twice] = [await jes(['--json', 'submit', 'maxcut', ...upload], env), await jes(['--json', 'submit', 'maxcut', ...upload], env)];
+      expect(JSON.parse(twice.stdout)).toEqual(JSON.parse(once.stdout));
+      expect((await jes(['submit', 'maxcut', sixJson, '--idempotency-key', 'two words '], env)).code).toBe(2);
+    });
+
     it('lists jobs newest first', async () => {
       const id = await submit(sixJson, '--solver', 'exact');
       const list = await jes(['jobs', '--limit', '1'], env);

@@ -2,6 +2,7 @@
 // resources), the response checks last (they validate every response the run received).
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
+import { idempotency } from './idempotency.ts';
 import { isolation } from './isolation.ts';
 import { lifecycle } from './lifecycle.ts';
 import { limits } from './limits.ts';
@@ -25,6 +26,7 @@ export const checks: readonly Check[] = [
   limits,
   maxcutSemantics,
   isolation,
+  idempotency,
   timestamps,
   ...responseChecks,
 ];

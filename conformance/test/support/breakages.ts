@@ -123,6 +123,10 @@ export const brokenBehaviours: BrokenBehaviour[] = [
       },
     },
   },
+  {
+    what: 'ignores Idempotency-Key', check: 'idempotency', message: /starting a job twice with one key answered jobs [A-Z0-9]{12} and [A-Z0-9]{12}/,
+    breakage: { request: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([name]) => name.toLowerCase() !== 'idempotency-key')) }) },
+  },
   { what: 'writes timestamps as YYYY-MM-DD HH:MM:SS', check: 'timestamps', message: /is not MM\/DD\/YYYY, HH:MM:SS/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = job.started_at.replace(/^(\d\d)\/(\d\d)\/(\d{4}),/, '$3-$1-$2'))) } },
   { what: 'writes local time (UTC+2), not UTC', check: 'timestamps', message: /are 7200 s apart/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = shiftHours(job.started_at, 2))) } },
   { what: 'sets end_at before a job ends', check: 'timestamps', message: /end_at is ".*" while it is (PENDING|RUNNING)/, breakage: { response: (_, a) => eachJob(a, (job) => job.end_at || (job.end_at = job.started_at)) } },

@@ -2,29 +2,43 @@
 import { Router } from 'express';
 import type { AppDeps } from '../app.ts';
 import { validateDataFile } from '../data-files/validate.ts';
+import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { pageLimit } from '../http/query.ts';
 import { renderDataFile } from '../jobs/render.ts';
-import { completeUpload, deleteDataFile, listDataFiles, readDataFile } from '../store/data-files.ts';
+import { completeUpload, deleteDataFile, type Filed, listDataFiles, readDataFile } from '../store/data-files.ts';
+import { KeyInUse } from '../store/idempotency-keys.ts';
 import { useCase } from './problems.ts';
 
 export function dataFileRoutes({ db }: AppDeps): Router {
   const router = Router();
 
-  router.post('/data_file', async (req, res) => {
+  router.post('/data_file', async function uploadDataFile(req, res) {
     const fields = req.body as { problem_id: string; name: string; description?: string };
     useCase(fields.problem_id);
     const upload = req.upload!;
-    const { created, row } = await completeUpload(db, {
-      owner: req.user, uploadId: upload.uploadId, id: upload.sha1, problemId: fields.problem_id,
-      name: fields.name, description: fields.description, bytes: upload.bytes,
+    // The same request: the use case, the file (its SHA-1) and the fields. Not the raw body: a multipart
+    // boundary differs from one attempt to the next. A replay leaves this attempt's bytes to be discarded.
+    const idempotent = idempotentRequest(req, [JSON.stringify([fields.problem_id, upload.sha1, fields.name, fields.description ?? null])]);
+    if (idempotent && (await replayed(db, req, res, idempotent))) return;
+    const answer = ({ created, row }: Filed) => ({
+      status: created ? 201 : 200,
+      body: { detail: created ? 'Data file uploaded' : 'Data file already uploaded', data_file_identifier: row.id, data_file: { [row.id]: renderDataFile(row) } },
+      location: created ? `/data_file/${row.id}` : null,
     });
-    upload.filed = true;
-    if (created) {
-      validateDataFile(db, req.user, row.id, req.log).catch((err) => req.log.error({ err }, 'could not record a validation'));
-      res.status(201).location(`/data_file/${row.id}`);
+    let filed: Filed;
+    try {
+      filed = await completeUpload(db, {
+        owner: req.user, uploadId: upload.uploadId, id: upload.sha1, problemId: fields.problem_id,
+        name: fields.name, description: fields.description, bytes: upload.bytes,
+      }, idempotent && { request: idempotent, answer });
+    } catch (error) {
+      if (error instanceof KeyInUse && (await replayed(db, req, res, idempotent!))) return;
+      throw error;
     }
-    res.json({ detail: created ? 'Data file uploaded' : 'Data file already uploaded', data_file_identifier: row.id, data_file: { [row.id]: renderDataFile(row) } });
+    upload.filed = true;
+    if (filed.created) validateDataFile(db, req.user, filed.row.id, req.log).catch((err) => req.log.error({ err }, 'could not record a validation'));
+    sendAnswer(res, answer(filed));
   });
 
   router.get('/data_file', async (req, res) => {

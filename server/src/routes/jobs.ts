@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../app.ts';
+import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { pageLimit, queryList, queryNumber } from '../http/query.ts';
 import { renderJob } from '../jobs/render.ts';
@@ -9,6 +10,7 @@ import { terminalJob } from '../jobs/status.ts';
 import { checkInline } from '../maxcut/inline.ts';
 import { InputError } from '../maxcut/input-error.ts';
 import { readDataFile } from '../store/data-files.ts';
+import { KeyInUse } from '../store/idempotency-keys.ts';
 import { createJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
 import { JobViews } from '../jobs/views.ts';
 import { defaultSolvers, solverByName } from '../solvers/index.ts';
@@ -53,11 +55,15 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
   const views = new JobViews(events);
   const router = Router();
 
-  router.post('/problem/:problem_id', async (req, res) => {
+  router.post('/problem/:problem_id', async function startJob(req, res) {
     const problemId = req.params.problem_id!;
     useCase(problemId);
     const body = req.body as Record<string, unknown>;
     const query = { solver: queryList(req.query.solver), time_limit_seconds: queryNumber(req.query.time_limit_seconds) };
+    // The same request: the use case, the query as it is read, and the body's bytes as sent (decoded).
+    const idempotent = idempotentRequest(req, [problemId, JSON.stringify(query), req.rawBody!]);
+    // Looked up first: a replay answers even when the user has meanwhile reached the active-job cap.
+    if (idempotent && (await replayed(db, req, res, idempotent))) return;
     const querySolvers = query.solver?.map((name) => ({ name }));
     let executions: NewExecution[];
     let job: Parameters<typeof createJob>[1];
@@ -91,8 +97,14 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       executions = executionsFor(querySolvers, numNodes, query.time_limit_seconds);
       job = { owner: req.user, problemId, inputMode: 'inline', dataFileId: null, inputBytes: raw.length, input: raw.toString('utf8'), executions, maxActiveJobs: config.maxActiveJobs };
     }
-    const id = await createJob(db, job);
-    res.location(`/job/${id}`).json({ detail: 'Job created', job: id });
+    const answer = (id: string) => ({ status: 200, body: { detail: 'Job created', job: id }, location: `/job/${id}` });
+    try {
+      sendAnswer(res, answer(await createJob(db, job, idempotent && { request: idempotent, answer })));
+    } catch (error) {
+      // A retry that raced its first attempt: the first one committed meanwhile, so there is an answer to replay.
+      if (error instanceof KeyInUse && (await replayed(db, req, res, idempotent!))) return;
+      throw error;
+    }
   });
 
   router.get('/job', async (req, res) => {

@@ -2,7 +2,8 @@
 // upload streams in, under a temporary id, then renamed to the SHA-1 of the bytes).
 import type { ProblemBody } from '../http/problems.ts';
 import { HttpProblem } from '../http/problems.ts';
-import type { Database } from './database.ts';
+import type { Database, Queryable } from './database.ts';
+import { claimKey, type IdempotentRequest, recordAnswer, type StoredAnswer } from './idempotency-keys.ts';
 import { page, type PageFilter } from './pages.ts';
 import { settleJob, workChannel } from './jobs.ts';
 
@@ -67,25 +68,47 @@ export interface NewDataFile {
   bytes: number;
 }
 
-/** Files an upload under its identifier; when the owner already has those bytes, keeps the existing record. */
-export async function completeUpload(db: Database, file: NewDataFile): Promise<{ created: boolean; row: DataFileRow }> {
+export interface Filed {
+  created: boolean;
+  row: DataFileRow;
+}
+
+/** An Idempotency-Key to claim with the upload, and the answer it will replay (built from what was filed). */
+export interface UploadRememberedAs {
+  request: IdempotentRequest;
+  answer(filed: Filed): StoredAnswer;
+}
+
+/**
+ * Files an upload under its identifier; when the owner already has those bytes, keeps the existing record.
+ * With `remembered`, claims its key in the same transaction (KeyInUse when a live row holds the key).
+ */
+export async function completeUpload(db: Database, file: NewDataFile, remembered?: UploadRememberedAs): Promise<Filed> {
   const filed = await db.transaction(async (tx) => {
-    const [existing] = await tx.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE`, [file.owner, file.id]);
-    if (existing) {
-      await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.uploadId]);
-      return { created: false, row: existing };
-    }
-    await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.id]);
-    await tx.query('UPDATE data_file_chunks SET id = $3 WHERE owner = $1 AND id = $2', [file.owner, file.uploadId, file.id]);
-    const [row] = await tx.query<DataFileRow>(
-      `INSERT INTO data_files (owner, id, problem_id, name, description, bytes, status) VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING') RETURNING ${columns}`,
-      [file.owner, file.id, file.problemId, file.name, file.description ?? null, file.bytes],
-    );
-    return { created: true, row: row! };
+    // First: a concurrent retry with the same key waits here for this one, then replays it.
+    if (remembered) await claimKey(tx, file.owner, remembered.request);
+    const filed = await fileUpload(tx, file);
+    if (remembered) await recordAnswer(tx, file.owner, remembered.request.key, remembered.answer(filed));
+    return filed;
   });
   // The same bytes again: the upload's own copy was deleted.
   if (!filed.created) reclaimSpace(db);
   return filed;
+}
+
+async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
+  const [existing] = await tx.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE`, [file.owner, file.id]);
+  if (existing) {
+    await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.uploadId]);
+    return { created: false, row: existing };
+  }
+  await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.id]);
+  await tx.query('UPDATE data_file_chunks SET id = $3 WHERE owner = $1 AND id = $2', [file.owner, file.uploadId, file.id]);
+  const [row] = await tx.query<DataFileRow>(
+    `INSERT INTO data_files (owner, id, problem_id, name, description, bytes, status) VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING') RETURNING ${columns}`,
+    [file.owner, file.id, file.problemId, file.name, file.description ?? null, file.bytes],
+  );
+  return { created: true, row: row! };
 }
 
 /** The file's bytes, chunk by chunk (never the whole file at once). */

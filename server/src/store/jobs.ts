@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { deriveJobStatus, terminalJob } from '../jobs/status.ts';
 import { HttpProblem, problemBody, type ProblemBody } from '../http/problems.ts';
 import type { Database, Queryable } from './database.ts';
+import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';
 
 export interface JobRow {
@@ -72,12 +73,21 @@ export function newJobId(): string {
   return id;
 }
 
-export async function createJob(db: Database, job: NewJob): Promise<string> {
+/** An Idempotency-Key to claim with the job, and the answer it will replay (built from the new job's id). */
+export interface RememberedAs {
+  request: IdempotentRequest;
+  answer(id: string): StoredAnswer;
+}
+
+/** Creates a job; with `remembered`, its key in the same transaction (KeyInUse when a live row holds the key). */
+export async function createJob(db: Database, job: NewJob, remembered?: RememberedAs): Promise<string> {
   const id = newJobId();
   await db.transaction(async (tx) => {
     // Serialise a user's submissions so the active-job count cannot be raced past the cap (the embedded
     // database runs one transaction at a time already).
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`jobs:${job.owner}`]);
+    // Before anything can refuse: a retry that raced its first attempt replays it rather than hit the cap.
+    if (remembered) await claimKey(tx, job.owner, remembered.request, remembered.answer(id));
     const [{ active } = { active: 0 }] = await tx.query<{ active: number }>(
       `SELECT count(*)::int AS active FROM jobs WHERE owner = $1 AND status IN ('PENDING', 'RUNNING')`,
       [job.owner],

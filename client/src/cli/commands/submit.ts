@@ -1,9 +1,11 @@
 // jes submit <problem> <file> [--solver …] [--time-limit …] [--wait]: JSON under the inline limit goes
 // inline; an edge list, or JSON at the limit or above, is uploaded as a data file and the job started from it.
+// The client sends an Idempotency-Key and retries with it; --idempotency-key lets a script re-run a submit safely.
 import { basename } from 'node:path';
 import { Argument, type Command } from 'commander';
 import { MAX_INLINE_BYTES, type MaxCutInput, type StartJobOptions, type StartedJob } from '../../index.ts';
-import { collect, positiveNumber } from '../arguments.ts';
+import { derivedKey, newIdempotencyKey } from '../../retry.ts';
+import { collect, idempotencyKey, positiveNumber } from '../arguments.ts';
 import { withClient } from '../context.ts';
 import { must, usageError } from '../errors.ts';
 import { fileSize, looksLikeJson, readJson, uploadFromPath } from '../files.ts';
@@ -21,9 +23,13 @@ export function submitCommand(program: Command): void {
     .option('--solver <name>', 'a solver to run; repeat for several (default: the service chooses for the input)', collect)
     .option('--time-limit <seconds>', 'the time limit of each solver run', positiveNumber)
     .option('--wait', 'then wait for the job, showing its progress, and show its result')
-    .action(withClient(async (ctx, client, problemId: (typeof problemIds)[number], file: string | undefined, options: { dataFile?: string; solver?: string[]; timeLimit?: number; wait?: boolean }) => {
+    .option('--idempotency-key <key>', 'run this submit at most once: the same key again within 24 hours answers the job it started (default: a new key)', idempotencyKey)
+    .action(withClient(async (ctx, client, problemId: (typeof problemIds)[number], file: string | undefined, options: { dataFile?: string; solver?: string[]; timeLimit?: number; wait?: boolean; idempotencyKey?: string }) => {
       if ((file === undefined) === (options.dataFile === undefined)) throw usageError('give either a file or --data-file <identifier>');
-      const startOptions: StartJobOptions = { ...(options.solver ? { solvers: options.solver } : {}), ...(options.timeLimit !== undefined ? { timeLimitSeconds: options.timeLimit } : {}) };
+      const key = options.idempotencyKey ?? newIdempotencyKey();
+      const startOptions: StartJobOptions = {
+        ...(options.solver ? { solvers: options.solver } : {}), ...(options.timeLimit !== undefined ? { timeLimitSeconds: options.timeLimit } : {}), idempotencyKey: key,
+      };
       let started: StartedJob;
       let how: string;
       if (file === undefined) {
@@ -33,7 +39,7 @@ export function submitCommand(program: Command): void {
         started = must(await client.startJob(problemId, (await readJson(file)) as MaxCutInput, startOptions));
         how = started.dataFile ? `${basename(file)} uploaded as data file ${started.dataFile.id}` : 'input inline';
       } else {
-        const dataFile = await uploadFromPath(client, problemId, file);
+        const dataFile = await uploadFromPath(client, problemId, file, { idempotencyKey: derivedKey(key, 'upload') });
         started = { ...must(await client.startJob(problemId, { data_file_identifier: dataFile.id }, startOptions)), dataFile };
         how = `${basename(file)} uploaded as data file ${dataFile.id}`;
       }

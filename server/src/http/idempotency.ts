@@ -1,0 +1,68 @@
+// The Idempotency-Key request header (draft-ietf-httpapi-idempotency-key-header) of POST /problem/{problem_id}
+// and POST /data_file: reading and normalising the key, the fingerprint that tells one request from another,
+// and answering a retry with what the first attempt answered. Keys are stored by store/idempotency-keys.ts.
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Database } from '../store/database.ts';
+import { findKey, type IdempotentRequest, type StoredAnswer } from '../store/idempotency-keys.ts';
+import { HttpProblem } from './problems.ts';
+
+/** The draft's Structured Field string: `"..."` with `\"` and `\\` as its only escapes. */
+const sfString = /^"((?:[ !#-[\]-~]|\\["\\])*)"$/;
+
+/**
+ * The request's key, or undefined without the header. The contract validator has already checked its
+ * characters and length; the quoted form names the same key as the bare one.
+ */
+export function idempotencyKey(req: Request): string | undefined {
+  const raw = req.get('idempotency-key');
+  if (raw === undefined) return undefined;
+  const quoted = sfString.exec(raw);
+  const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : raw;
+  if (key === '') {
+    throw new HttpProblem('invalid_request', 'An Idempotency-Key needs at least one character.', {
+      errors: [{ pointer: '/header/idempotency-key', detail: 'is empty' }],
+    });
+  }
+  return key;
+}
+
+/** SHA-256 over the parts, each preceded by its length (so no two lists of parts run together alike). */
+export function fingerprint(parts: (string | Uint8Array)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+    hash.update(`${bytes.length}:`).update(bytes);
+  }
+  return hash.digest('hex');
+}
+
+/** The request's key and fingerprint, or undefined without a key. */
+export function idempotentRequest(req: Request, parts: (string | Uint8Array)[]): IdempotentRequest | undefined {
+  const key = idempotencyKey(req);
+  return key === undefined ? undefined : { key, fingerprint: fingerprint(parts) };
+}
+
+/** Sends an answer: the first attempt's as it was, or a replay of it marked `Idempotent-Replayed: true`. */
+export function sendAnswer(res: Response, answer: StoredAnswer, replayed = false): void {
+  if (answer.location) res.location(answer.location);
+  if (replayed) res.set('Idempotent-Replayed', 'true');
+  res.status(answer.status).json(answer.body);
+}
+
+/**
+ * Answers a retry of an accepted request from its stored answer and returns true; returns false when the key
+ * is new (or expired). The same key with another request is refused (422).
+ */
+export async function replayed(db: Database, req: Request, res: Response, request: IdempotentRequest): Promise<boolean> {
+  const stored = await findKey(db, req.user, request.key);
+  if (!stored) return false;
+  if (stored.fingerprint !== request.fingerprint) {
+    throw new HttpProblem(
+      'idempotency_key_reused',
+      `Idempotency-Key "${request.key}" was used for a different request within the last 24 hours; send this one with a new key.`,
+    );
+  }
+  sendAnswer(res, stored, true);
+  return true;
+}
