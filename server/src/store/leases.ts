@@ -6,7 +6,7 @@
 // the only one in flight on the dead worker; when several were, none is blamed (any of them, or none, may
 // have brought the worker down) but each becomes suspect, and a suspect runs alone (queue.ts: claim), so a
 // second crash with it is blamed on it. Two blames end it in ERROR. So a poison input ends after at most
-// four runs, and a job that was merely unlucky (killed with others, or once alone) runs again.
+// three runs, and a job that was merely unlucky (killed with others, or once alone) runs again.
 //
 // Lock order as in queue.ts: executions rows (FOR UPDATE SKIP LOCKED), then the job (settleJob).
 import { problemBody } from '../http/problems.ts';
