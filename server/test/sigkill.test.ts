@@ -2,7 +2,9 @@
 // of jobs (inline and from an uploaded data file, some long enough to be RUNNING), is killed with SIGKILL
 // while solvers run, and is started again on the same directory. Every job that was accepted must still
 // exist and end FINISHED with answers whose cut is the cut of their partition; the data files stay READY.
-// (On PostgreSQL, multi-process.test.ts kills a worker process mid-run.)
+// (On PostgreSQL, multi-process.test.ts kills a worker process mid-run.) With a lease of a minute, the
+// executions left running resume at once after the restart: no other process can hold a lease on the
+// embedded database, so they are requeued at start-up instead of waiting for their leases to run out.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +22,7 @@ afterAll(async () => {
 });
 
 /** `node server/src/cli.ts` on the data directory; resolves with its URL once it listens. */
-function serve(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+function serve(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const { DATABASE_URL: _notThisOne, ...inherited } = process.env;
   const child = spawn(process.execPath, [cli], {
     env: {
@@ -32,6 +34,7 @@ function serve(dataDir: string): Promise<{ child: ChildProcess; url: string; out
       JES_LEASE_SECONDS: '2',
       JES_WORKERS: '2',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -126,6 +129,48 @@ it('every accepted job survives a SIGKILL mid-run and finishes with a verified a
     }
     for (const { id } of files) expect((await again.get(`/data_file/${id}`)).body.data_file[id].status).toBe('READY');
     expect((await again.get('/healthz')).status).toBe(200);
+  } catch (error) {
+    (error as Error).message += `\nthe restarted server's output:\n${second.output().slice(-5000)}`;
+    throw error;
+  } finally {
+    second.child.kill('SIGTERM');
+  }
+}, 180_000);
+
+it('resumes the executions a SIGKILL left running at once after the restart, without waiting for their leases', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'jes-sigkill-lease-'));
+  dirs.push(dir);
+  const env = { JES_LEASE_SECONDS: '60', LOG_LEVEL: 'info' };
+  const first = await serve(dir, env);
+  const alice = await new Client(first.url).login('alice');
+  const large = randomMatrix(60, 13);
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push(await alice.start({ num_nodes: 60, adj_matrix: large }, '?solver=local-search&time_limit_seconds=3'));
+  let running: string[] = [];
+  for (let tries = 0; running.length === 0 && tries < 200; tries++) {
+    const statuses = await Promise.all(ids.map(async (id) => (await alice.get(`/job/${id}`)).body.job[id].status as string));
+    running = ids.filter((_, i) => statuses[i] === 'RUNNING');
+    if (running.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(running.length, 'jobs RUNNING when the server is killed').toBeGreaterThan(0);
+  const exited = new Promise((resolve) => first.child.once('exit', resolve));
+  first.child.kill('SIGKILL');
+  await exited;
+
+  const second = await serve(dir, env);
+  const again = new Client(second.url);
+  again.token = alice.token;
+  try {
+    // Every execution in flight at the kill (PREPARING or RUNNING) was requeued at start-up, none left to its lease.
+    await expect.poll(() => /requeued (\d+) execution\(s\) left running by a previous process/.exec(second.output())?.[1], { timeout: 30_000 }).toBeDefined();
+    const requeued = Number(/requeued (\d+) execution/.exec(second.output())![1]);
+    expect(requeued).toBeGreaterThanOrEqual(running.length);
+    // And they end well within the 60 s lease that would otherwise have held them.
+    for (const id of ids) {
+      const job = await again.waitFor(id, 40);
+      expect(job.status, `job ${id} (RUNNING at the kill: ${running.includes(id)}): ${JSON.stringify(job)}`).toBe('FINISHED');
+      expect(cutValue(large, job.executions['local-search'].data.partition)).toBeCloseTo(job.executions['local-search'].data.cut_value, 6);
+    }
   } catch (error) {
     (error as Error).message += `\nthe restarted server's output:\n${second.output().slice(-5000)}`;
     throw error;

@@ -117,6 +117,16 @@ const migrations: string[] = [
   ALTER TABLE data_file_chunks ADD COLUMN created_at timestamptz NOT NULL DEFAULT now();
   CREATE INDEX data_file_chunks_uploads ON data_file_chunks (created_at) WHERE id LIKE 'upload:%';
   `,
+  `
+  -- Crashes (a lease run out, or an embedded start-up after a kill) are blamed on an execution only when it
+  -- was alone in flight on the dead worker: crashes counts those blames, suspect marks an execution that was in
+  -- flight at a crash (it then runs alone), lost_from names the last worker that lost it (to count, per dead
+  -- worker, what it had in flight even when its leases expire in different passes).
+  ALTER TABLE executions ADD COLUMN crashes integer NOT NULL DEFAULT 0;
+  ALTER TABLE executions ADD COLUMN suspect boolean NOT NULL DEFAULT false;
+  ALTER TABLE executions ADD COLUMN lost_from text;
+  CREATE INDEX executions_lost_from ON executions (lost_from) WHERE lost_from IS NOT NULL;
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

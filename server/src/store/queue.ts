@@ -1,9 +1,12 @@
 // The execution queue as workers see it. An execution is claimed under a lease (FOR UPDATE SKIP LOCKED),
-// the lease is renewed while it runs, and every later transition is guarded by the lease owner, so a
-// worker that lost its lease (it stalled or died) cannot record anything: each execution ends exactly once.
-import { problemBody, type ProblemBody } from '../http/problems.ts';
+// the lease is renewed while it runs (leases.ts), and every later transition is guarded by the lease owner,
+// so a worker that lost its lease (it stalled or died) cannot record anything: each execution ends exactly once.
+//
+// Lock order, everywhere an execution changes status: its executions rows first, then its jobs row (settleJob).
+// requestCancel (jobs.ts) takes them in the same order; the opposite order deadlocked with a claim.
+import type { ProblemBody } from '../http/problems.ts';
 import type { Database } from './database.ts';
-import { settleJob, workChannel } from './jobs.ts';
+import { settleJob } from './jobs.ts';
 
 export interface Claimed {
   job_id: string;
@@ -14,30 +17,40 @@ export interface Claimed {
   owner: string;
   input_mode: 'inline' | 'data_file';
   data_file_id: string | null;
+  /** It was in flight when a worker died: it runs alone (see leases.ts). */
+  suspect: boolean;
 }
 
-/** Executions whose worker stopped renewing this many times are not retried again. */
-const maxAttempts = 3;
-
-export async function claim(db: Database, worker: string, count: number, leaseSeconds: number): Promise<Claimed[]> {
+/**
+ * Claims up to `count` executions in queue order. A suspect execution runs alone: it is claimed only by an
+ * `idle` worker (one running nothing), and only by itself; the executions queued after it are not claimed
+ * past it, so a busy worker drains and then takes it (it cannot starve). The caller claims nothing at all
+ * while a suspect runs.
+ */
+export async function claim(db: Database, worker: string, count: number, leaseSeconds: number, { idle }: { idle: boolean }): Promise<Claimed[]> {
   if (count <= 0) return [];
   return db.transaction(async (tx) => {
+    const next = await tx.query<{ job_id: string; solver: string; suspect: boolean }>(
+      `SELECT e.job_id, e.solver, e.suspect FROM executions e
+         JOIN jobs j ON j.id = e.job_id
+         LEFT JOIN data_files d ON d.owner = j.owner AND d.id = j.data_file_id
+        WHERE e.status = 'PENDING' AND j.cancel_requested_at IS NULL
+          AND (j.data_file_id IS NULL OR d.status = 'READY')
+        ORDER BY e.seq
+        LIMIT $1
+        FOR UPDATE OF e SKIP LOCKED`,
+      [count],
+    );
+    const plain = next.findIndex((e) => e.suspect);
+    const take = next[0]?.suspect ? (idle ? next.slice(0, 1) : []) : plain < 0 ? next : next.slice(0, plain);
+    if (take.length === 0) return [];
     const claimed = await tx.query<Claimed>(
-      `WITH next AS (
-         SELECT e.job_id, e.solver FROM executions e
-           JOIN jobs j ON j.id = e.job_id
-           LEFT JOIN data_files d ON d.owner = j.owner AND d.id = j.data_file_id
-          WHERE e.status = 'PENDING' AND j.cancel_requested_at IS NULL
-            AND (j.data_file_id IS NULL OR d.status = 'READY')
-          ORDER BY e.seq
-          LIMIT $2
-          FOR UPDATE OF e SKIP LOCKED)
-       UPDATE executions e
-          SET status = 'PREPARING', worker = $1, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $3), attempts = attempts + 1
-         FROM next, jobs j
-        WHERE e.job_id = next.job_id AND e.solver = next.solver AND j.id = e.job_id
-       RETURNING e.job_id, e.solver, e.params, e.time_limit_seconds, e.seed, j.owner, j.input_mode, j.data_file_id`,
-      [worker, count, leaseSeconds],
+      `UPDATE executions e
+          SET status = 'PREPARING', worker = $1, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), attempts = attempts + 1
+         FROM unnest($3::text[], $4::text[]) AS t(job_id, solver), jobs j
+        WHERE e.job_id = t.job_id AND e.solver = t.solver AND j.id = e.job_id
+       RETURNING e.job_id, e.solver, e.params, e.time_limit_seconds, e.seed, j.owner, j.input_mode, j.data_file_id, e.suspect`,
+      [worker, leaseSeconds, take.map((e) => e.job_id), take.map((e) => e.solver)],
     );
     for (const jobId of new Set(claimed.map((c) => c.job_id))) await settleJob(tx, jobId);
     return claimed;
@@ -45,50 +58,13 @@ export async function claim(db: Database, worker: string, count: number, leaseSe
 }
 
 /**
- * Renews this worker's leases; answers which of its executions it still holds and which of those were
- * asked to cancel.
+ * PREPARING → RUNNING, if this worker still holds the execution; false when it does not. Idempotent (a retry
+ * after a commit whose answer was lost finds it RUNNING and answers true).
  */
-export async function heartbeat(db: Database, worker: string, leaseSeconds: number): Promise<{ held: Set<string>; cancel: Set<string> }> {
-  const rows = await db.query<{ job_id: string; solver: string; cancel: boolean }>(
-    `UPDATE executions e SET lease_expires_at = now() + make_interval(secs => $2)
-       FROM jobs j
-      WHERE e.lease_owner = $1 AND e.status IN ('PREPARING', 'RUNNING') AND j.id = e.job_id
-     RETURNING e.job_id, e.solver, j.cancel_requested_at IS NOT NULL AS cancel`,
-    [worker, leaseSeconds],
-  );
-  const key = (r: { job_id: string; solver: string }) => `${r.job_id}/${r.solver}`;
-  return { held: new Set(rows.map(key)), cancel: new Set(rows.filter((r) => r.cancel).map(key)) };
-}
-
-/** Puts executions whose lease expired (their worker died) back in the queue, or fails them after too many tries. */
-export async function requeueExpired(db: Database): Promise<number> {
-  return db.transaction(async (tx) => {
-    const expired = await tx.query<{ job_id: string; attempts: number }>(
-      `SELECT job_id, solver, attempts FROM executions
-        WHERE status IN ('PREPARING', 'RUNNING') AND lease_expires_at < now()
-        FOR UPDATE SKIP LOCKED`,
-    );
-    if (expired.length === 0) return 0;
-    const error = problemBody('solver_failed', `The worker running this execution stopped ${maxAttempts} times; it was not retried again.`);
-    await tx.query(
-      `UPDATE executions SET
-         status = CASE WHEN attempts >= $1 THEN 'ERROR' ELSE 'PENDING' END,
-         error = CASE WHEN attempts >= $1 THEN $2::jsonb ELSE NULL END,
-         ended_at = CASE WHEN attempts >= $1 THEN now() ELSE NULL END,
-         running_at = CASE WHEN attempts >= $1 THEN running_at ELSE NULL END,
-         progress = NULL, best_value = NULL, lease_owner = NULL, lease_expires_at = NULL
-       WHERE status IN ('PREPARING', 'RUNNING') AND lease_expires_at < now()`,
-      [maxAttempts, JSON.stringify(error)],
-    );
-    for (const jobId of new Set(expired.map((e) => e.job_id))) await settleJob(tx, jobId);
-    await tx.query('SELECT pg_notify($1, $2)', [workChannel, '']);
-    return expired.length;
-  });
-}
-
 export async function markRunning(db: Database, worker: string, jobId: string, solver: string): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE executions SET status = 'RUNNING', running_at = now() WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status = 'PREPARING' RETURNING 1`,
+    `UPDATE executions SET status = 'RUNNING', running_at = coalesce(running_at, now())
+      WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status IN ('PREPARING', 'RUNNING') RETURNING 1`,
     [jobId, solver, worker],
   );
   return rows.length > 0;
@@ -123,19 +99,5 @@ export async function finish(db: Database, worker: string, jobId: string, solver
     if (rows.length === 0) return false;
     await settleJob(tx, jobId);
     return true;
-  });
-}
-
-/** Gives executions back to the queue (a worker shutting down), as if their lease had expired. */
-export async function release(db: Database, worker: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const rows = await tx.query<{ job_id: string }>(
-      `UPDATE executions SET status = 'PENDING', lease_owner = NULL, lease_expires_at = NULL, running_at = NULL, progress = NULL, best_value = NULL,
-              attempts = greatest(attempts - 1, 0)
-        WHERE lease_owner = $1 AND status IN ('PREPARING', 'RUNNING') RETURNING job_id`,
-      [worker],
-    );
-    for (const jobId of new Set(rows.map((r) => r.job_id))) await settleJob(tx, jobId);
-    if (rows.length) await tx.query('SELECT pg_notify($1, $2)', [workChannel, '']);
   });
 }

@@ -1,7 +1,9 @@
 // The worker loop: claims executions while solver threads are free, loads their input, runs them in the
 // thread pool, records progress (best cut so far) and the outcome. A heartbeat renews its leases, puts
 // expired ones (dead workers) back in the queue, and stops runs whose job was cancelled. Nothing a solver
-// does can take the loop down: every failure becomes the execution's ERROR.
+// does can take the loop down: every failure of the run becomes the execution's ERROR. A failure of the
+// database is not the run's: transient ones are retried, and an execution whose input could not be read or
+// whose outcome could not be recorded is handed back to the queue, to run again.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -13,7 +15,9 @@ import { InputError } from '../maxcut/input-error.ts';
 import type { Database } from '../store/database.ts';
 import { readChunks } from '../store/data-files.ts';
 import { jobChannel, workChannel } from '../store/jobs.ts';
-import { type Claimed, claim, finish, heartbeat, markRunning, type Outcome, recordProgress, release, requeueExpired } from '../store/queue.ts';
+import { heartbeat, release, releaseOne, requeueAbandoned, requeueExpired } from '../store/leases.ts';
+import { type Claimed, claim, finish, markRunning, type Outcome, recordProgress } from '../store/queue.ts';
+import { isTransient, retryTransient } from '../store/transient.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 import type { SolverPool } from './pool.ts';
 import { SolverLimitError } from '../solvers/solver.ts';
@@ -31,14 +35,20 @@ export interface WorkerLoopOptions {
 }
 
 interface Running {
+  job_id: string;
+  solver: string;
+  /** It runs alone: nothing else is claimed meanwhile (see store/leases.ts). */
+  suspect: boolean;
   cancel(): void;
-  /** Why the run was stopped: its job was cancelled, or this worker no longer holds its lease. */
-  stopped?: 'cancelled' | 'lease lost';
+  /** Why the run was stopped: its job was cancelled, this worker no longer holds its lease, or it is stopping. */
+  stopped?: 'cancelled' | 'lease lost' | 'handed back';
 }
 
 export class WorkerLoop {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly running = new Map<string, Running>();
+  /** Runs that ended and whose outcome is being recorded: their leases are renewed until it is (or given up). */
+  private readonly recording = new Map<string, { job_id: string; solver: string }>();
   private readonly done = new Set<Promise<void>>();
   private stopped = false;
   private wake: (() => void) | undefined;
@@ -54,7 +64,15 @@ export class WorkerLoop {
   }
 
   async start(): Promise<void> {
-    const { db } = this.options;
+    const { db, logger } = this.options;
+    // No other process can hold a lease on the embedded database: what is in flight was left by a previous
+    // process that was killed, and need not wait for its leases to run out.
+    if (db.kind === 'embedded') {
+      await requeueAbandoned(db).then(
+        (count) => count > 0 && logger.info(`requeued ${count} execution(s) left running by a previous process`),
+        (err) => logger.error({ err }, 'could not requeue the executions left running by a previous process; they run again when their leases expire'),
+      );
+    }
     this.unlisten.push(await db.listen(workChannel, () => this.wake?.()));
     this.unlisten.push(await db.listen(jobChannel, (jobId) => this.checkCancel(jobId)));
     this.timers.push(setInterval(() => void this.beat(), this.options.heartbeatMs ?? 500));
@@ -68,8 +86,8 @@ export class WorkerLoop {
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all(this.unlisten.map((u) => u()));
     await this.loop;
-    await release(this.options.db, this.id).catch((err) => this.options.logger.error({ err }, 'could not release executions'));
-    for (const run of this.running.values()) this.stopRun(run, 'lease lost');
+    await release(this.options.db, this.id).catch((err) => this.options.logger.error({ err }, 'could not hand executions back; they run again when their leases expire'));
+    for (const run of this.running.values()) this.stopRun(run, 'handed back');
     await Promise.allSettled(this.done);
   }
 
@@ -77,8 +95,10 @@ export class WorkerLoop {
     while (!this.stopped) {
       try {
         // Runs register synchronously when they start, before their input loads: count them, not idle threads.
-        const free = this.options.pool.size - this.running.size;
-        const claimed = free > 0 ? await claim(this.options.db, this.id, free, this.lease) : [];
+        // A suspect execution runs alone: nothing is claimed beside it.
+        const runs = [...this.running.values()];
+        const free = runs.some((r) => r.suspect) ? 0 : this.options.pool.size - runs.length;
+        const claimed = free > 0 ? await claim(this.options.db, this.id, free, this.lease, { idle: runs.length === 0 }) : [];
         for (const execution of claimed) this.track(this.execute(execution));
         if (claimed.length > 0 && claimed.length === free) continue;
       } catch (err) {
@@ -105,8 +125,11 @@ export class WorkerLoop {
   private async beat(): Promise<void> {
     try {
       // Only runs registered before the query are judged by it: a claim committed meanwhile is not in its answer.
+      // Only the runs alive in memory (and outcomes being recorded) are renewed: an execution this worker no
+      // longer runs lets its lease run out, and is taken back.
       const before = [...this.running];
-      const { held, cancel } = await heartbeat(this.options.db, this.id, this.lease);
+      const alive = [...before.map(([, run]) => run), ...this.recording.values()];
+      const { held, cancel } = await heartbeat(this.options.db, this.id, this.lease, alive);
       for (const [key, run] of before) {
         if (cancel.has(key)) this.stopRun(run, 'cancelled');
         else if (!held.has(key)) this.stopRun(run, 'lease lost');
@@ -138,12 +161,12 @@ export class WorkerLoop {
     const { db, pool, logger } = this.options;
     const key = `${execution.job_id}/${execution.solver}`;
     const log = logger.child({ job: execution.job_id, solver: execution.solver });
-    const state: Running = { cancel: () => {} };
+    const state: Running = { job_id: execution.job_id, solver: execution.solver, suspect: execution.suspect, cancel: () => {} };
     this.running.set(key, state);
-    let outcome: Outcome;
+    let outcome: Outcome | 'hand back';
     try {
-      const graph = await this.loadGraph(execution);
-      if (!state.stopped && !(await markRunning(db, this.id, execution.job_id, execution.solver))) state.stopped = 'lease lost';
+      const graph = await this.retry(() => this.loadGraph(execution), log, 'loading the input');
+      if (!state.stopped && !(await this.retry(() => markRunning(db, this.id, execution.job_id, execution.solver), log, 'marking it running'))) state.stopped = 'lease lost';
       if (state.stopped) throw new RunCancelledError(`stopped before it ran (${state.stopped})`);
       // Every half second while it runs: the time used and the best cut so far (runs shorter than that write nothing).
       let best: number | undefined;
@@ -177,17 +200,72 @@ export class WorkerLoop {
             },
           };
     } catch (error) {
-      outcome = state.stopped || error instanceof RunCancelledError ? { status: 'CANCELLED' } : { status: 'ERROR', error: failure(error) };
-      if (outcome.status === 'ERROR' && (error instanceof SolverCrashedError || !(error instanceof SolverLimitError || error instanceof SolverFailedError || error instanceof InputError))) {
+      // A database that still fails after the retries is no fault of the run: it runs again later.
+      outcome = state.stopped || error instanceof RunCancelledError ? { status: 'CANCELLED' } : isTransient(error) ? 'hand back' : { status: 'ERROR', error: failure(error) };
+      if (outcome === 'hand back') log.warn({ err: error }, 'the database failed while preparing the execution');
+      else if (outcome.status === 'ERROR' && (error instanceof SolverCrashedError || !(error instanceof SolverLimitError || error instanceof SolverFailedError || error instanceof InputError))) {
         log.error({ err: error }, 'execution failed');
       }
     } finally {
       this.running.delete(key);
     }
+    // This worker is stopping and gave it back (stop()): another run picks it up.
+    if (state.stopped === 'handed back') return void log.info('handed back to the queue as this worker stops; it will run again');
     // Another worker holds it now (this one stalled past its lease): that worker records the outcome.
     if (state.stopped === 'lease lost') return void log.warn('lost the lease of a running execution; stopped it without recording');
-    if (!(await finish(db, this.id, execution.job_id, execution.solver, outcome).catch((err) => log.error({ err }, 'could not record the outcome')))) {
-      log.warn('the execution was no longer held by this worker; its outcome was not recorded');
+    if (outcome === 'hand back') return this.handBack(execution, log, 'handed the execution back to the queue; it will run again');
+    await this.record(execution, outcome, log);
+  }
+
+  /**
+   * Runs `fn` again after transient database failures, for about one lease: the lease is still renewed
+   * meanwhile (the run is in memory), so no other worker takes the execution.
+   */
+  private retry<T>(fn: () => Promise<T>, log: Logger, what: string): Promise<T> {
+    const deadline = Date.now() + this.lease * 1000;
+    return retryTransient(fn, {
+      tries: Infinity,
+      delayMs: 100,
+      maxDelayMs: 2000,
+      onRetry: (err, attempt) => {
+        if (Date.now() >= deadline) throw err;
+        log.warn({ err }, `${what} failed (try ${attempt}); trying again`);
+      },
+    });
+  }
+
+  /** Records the outcome, retrying transient failures; if it cannot be, the execution is handed back to run again. */
+  private async record(execution: Claimed, outcome: Outcome, log: Logger): Promise<void> {
+    const { db } = this.options;
+    const key = `${execution.job_id}/${execution.solver}`;
+    this.recording.set(key, { job_id: execution.job_id, solver: execution.solver });
+    try {
+      const held = await this.retry(() => finish(db, this.id, execution.job_id, execution.solver, outcome), log, 'recording the outcome');
+      if (!held) log.warn('the execution was no longer held by this worker; its outcome was not recorded');
+      return;
+    } catch (err) {
+      // An outcome the database refuses for good (not a lost connection nor a lock) would be refused again at
+      // every run: record the failure instead, so the execution ends.
+      if (!isTransient(err) && outcome.status !== 'ERROR') {
+        log.error({ err }, 'the database refused the outcome; recording the execution as failed');
+        const failed: Outcome = { status: 'ERROR', error: problemBody('solver_failed', 'The outcome could not be stored.') };
+        if (await finish(db, this.id, execution.job_id, execution.solver, failed).catch(() => false)) return;
+      }
+      // Handed back rather than left to its lease: it runs again at once, and a lease that runs out counts as a crash.
+      await this.handBack(execution, log, `could not record the outcome (${(err as Error).message}); handed the execution back to the queue, it will run again`);
+    } finally {
+      this.recording.delete(key);
+    }
+  }
+
+  private async handBack(execution: Claimed, log: Logger, message: string): Promise<void> {
+    try {
+      const released = await retryTransient(() => releaseOne(this.options.db, this.id, execution.job_id, execution.solver), { tries: 3 });
+      if (released) log.warn(message);
+      else log.warn('the execution was no longer held by this worker; nothing to hand back');
+    } catch (err) {
+      // Its lease is no longer renewed (it is not in memory): it runs out, and the execution is taken back then.
+      log.error({ err }, `could not hand the execution back; it runs again when its lease expires (within ${this.lease} s)`);
     }
   }
 }
