@@ -122,6 +122,13 @@ export function cliSuite(servers: Servers): void {
       expect(again).toMatchObject({ code: 3, stderr: expect.stringMatching(/^job_already_terminal: Job [A-Z0-9]{12} is CANCELLED/) });
     });
 
+    it('deletes an ended job; deleting it again exits 3 with job_not_found', async () => {
+      const id = await submit(sixJson, '--solver', 'exact');
+      expect((await jes(['wait', id], env)).code).toBe(0);
+      expect(await jes(['delete', id], env)).toMatchObject({ code: 0, stdout: `Deleted job ${id}.\n` });
+      expect(await jes(['delete', id], env)).toMatchObject({ code: 3, stderr: expect.stringMatching(/^job_not_found: /) });
+    });
+
     it('lists jobs newest first', async () => {
       const id = await submit(sixJson, '--solver', 'exact');
       const list = await jes(['jobs', '--limit', '1'], env);

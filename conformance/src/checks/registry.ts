@@ -3,6 +3,7 @@
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
 import { isolation } from './isolation.ts';
+import { jobDeletion } from './job-deletion.ts';
 import { lifecycle } from './lifecycle.ts';
 import { limits } from './limits.ts';
 import { maxcutSemantics } from './maxcut-semantics.ts';
@@ -25,6 +26,7 @@ export const checks: readonly Check[] = [
   limits,
   maxcutSemantics,
   isolation,
+  jobDeletion,
   timestamps,
   ...responseChecks,
 ];

@@ -123,6 +123,10 @@ export const brokenBehaviours: BrokenBehaviour[] = [
       },
     },
   },
+  {
+    what: 'answers 204 to DELETE /job without deleting anything', check: 'job_deletion', message: /reading a deleted job: expected 404 job_not_found, got 200/,
+    breakage: { request: (r) => (r.method === 'DELETE' && /^\/job\/[^/]+$/.test(pathOf(r)) ? { status: 204, headers: { 'x-request-id': 'broken-proxy' }, body: Buffer.alloc(0) } : r) },
+  },
   { what: 'writes timestamps as YYYY-MM-DD HH:MM:SS', check: 'timestamps', message: /is not MM\/DD\/YYYY, HH:MM:SS/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = job.started_at.replace(/^(\d\d)\/(\d\d)\/(\d{4}),/, '$3-$1-$2'))) } },
   { what: 'writes local time (UTC+2), not UTC', check: 'timestamps', message: /are 7200 s apart/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = shiftHours(job.started_at, 2))) } },
   { what: 'sets end_at before a job ends', check: 'timestamps', message: /end_at is ".*" while it is (PENDING|RUNNING)/, breakage: { response: (_, a) => eachJob(a, (job) => job.end_at || (job.end_at = job.started_at)) } },
