@@ -62,4 +62,14 @@ describe.each(await backends())('on %s', (_name, backend) => {
     expect((await alice.request('DELETE', `/job/${id}`)).status).toBe(204);
     expectProblem(await alice.get(`/job/${id}`), 404, 'job_not_found');
   });
+
+  it('deletes as the job ends, racing its worker: only 409 until it has ended, then 204, never a server error', async () => {
+    const id = await alice.start(sixNodes, '?solver=local-search&time_limit_seconds=0.3');
+    for (let status = 0; status !== 204; ) {
+      status = (await alice.request('DELETE', `/job/${id}`)).status;
+      expect([204, 409]).toContain(status);
+    }
+    expectProblem(await alice.get(`/job/${id}`), 404, 'job_not_found');
+    expect(await server.db.query('SELECT 1 FROM executions WHERE job_id = $1', [id])).toEqual([]);
+  });
 });
