@@ -9,7 +9,7 @@ import { terminalJob } from '../jobs/status.ts';
 import { checkInline } from '../maxcut/inline.ts';
 import { InputError } from '../maxcut/input-error.ts';
 import { readDataFile } from '../store/data-files.ts';
-import { createJob, deleteJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
+import { createJob, deleteEndedJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
 import { JobViews } from '../jobs/views.ts';
 import { defaultSolvers, solverByName } from '../solvers/index.ts';
 import type { Solver } from '../solvers/solver.ts';
@@ -125,9 +125,9 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     res.status(202).json({ job: { [id]: renderJob(await requestCancel(db, req.user, id)) } });
   });
 
-  router.delete('/job/:job_id', async function deleteJobRoute(req, res) {
+  router.delete('/job/:job_id', async function deleteJob(req, res) {
     const id = req.params.job_id!;
-    await deleteJob(db, req.user, id);
+    await deleteEndedJob(db, req.user, id);
     views.forget(id);
     res.status(204).end();
   });

@@ -186,7 +186,7 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
  * executions before the job, so a worker settling this job meanwhile waits or is waited for, never deadlocks.
  * Announced on the job channel: every process drops the job from its cache of ended jobs.
  */
-export async function deleteJob(db: Database, owner: string, id: string): Promise<void> {
+export async function deleteEndedJob(db: Database, owner: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('SELECT 1 FROM executions WHERE job_id = $1 ORDER BY seq FOR UPDATE', [id]);
     const [job] = await tx.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE', [id, owner]);

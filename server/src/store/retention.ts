@@ -13,7 +13,7 @@ export async function deleteEndedJobs(db: Database, before: Date, batch: number)
     const candidates = await tx.query<{ id: string }>(`SELECT id FROM jobs WHERE ended_at < $1 AND ${ended} ORDER BY ended_at LIMIT $2`, [before, batch]);
     if (candidates.length === 0) return 0;
     const ids = candidates.map((c) => c.id);
-    // Executions before jobs, as requestCancel and deleteJob lock them (and a worker's claim, then settle), each
+    // Executions before jobs, as requestCancel and deleteEndedJob lock them (and a worker's claim, then settle), each
     // in one order: no deadlock with them nor with another process's run.
     await tx.query('SELECT 1 FROM executions WHERE job_id = ANY($1) ORDER BY job_id, seq FOR UPDATE', [ids]);
     // Again under the lock: a user may have deleted one meanwhile. An ended job never runs again.
