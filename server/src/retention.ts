@@ -13,7 +13,7 @@ export interface RetentionPolicy {
   retentionDays: number | undefined;
   /** An upload's chunks older than this belong to no request still receiving (twice the request timeout). */
   uploadAgeMs: number;
-  /** Rows per transaction (a tenth as many data files, each up to 100 chunks of 1 MiB). */
+  /** Rows per transaction (a fiftieth as many data files: each may be 100 chunks of 1 MiB). */
   batch?: number;
 }
 
@@ -47,7 +47,7 @@ export async function runRetention(db: Database, policy: RetentionPolicy, now: D
     const before = ago(policy.retentionDays * dayMs);
     // Jobs first: a data file whose last job goes in this run goes in this run too.
     counts.jobs = await drain(batch, (n) => deleteEndedJobs(db, before, n));
-    counts.dataFiles = await drain(Math.ceil(batch / 10), (n) => deleteUnusedDataFiles(db, before, n));
+    counts.dataFiles = await drain(Math.ceil(batch / 50), (n) => deleteUnusedDataFiles(db, before, n));
   }
   counts.idempotencyKeys = await drain(batch, (n) => deleteIdempotencyKeys(db, ago(idempotencyMs), n));
   counts.uploadChunks = await drain(batch, (n) => sweepUploads(db, ago(policy.uploadAgeMs), n));
