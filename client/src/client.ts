@@ -51,6 +51,8 @@ export interface JesClient {
   waitForJob(jobId: string, options?: WaitOptions): Promise<Result<Job>>;
   getOutput(jobId: string): Promise<Result<JobOutput>>;
   cancelJob(jobId: string): Promise<Result<Job>>;
+  /** Deletes an ended job with its input and output (409 `job_not_finished` while it runs: cancel it first). */
+  deleteJob(jobId: string): Promise<Result<{ deleted: string }>>;
   uploadDataFile(options: UploadOptions): Promise<Result<DataFile>>;
   getDataFile(identifier: string): Promise<Result<DataFile>>;
   deleteDataFile(identifier: string): Promise<Result<{ deleted: string }>>;
@@ -95,6 +97,7 @@ export function createJesClient(options: JesClientOptions): JesClient {
     waitForJob: (jobId, waitOptions) => waitForJob(getJob, jobId, waitOptions),
     getOutput: (jobId) => authed(async () => settle(await api.GET('/job/{job_id}/output', { params: { path: { job_id: jobId } } }), (data) => data)),
     cancelJob: (jobId) => authed(async () => settle(await api.POST('/job/{job_id}/cancel', { params: { path: { job_id: jobId } } }), (data) => unwrap(data.job))),
+    deleteJob: (jobId) => authed(async () => settle(await api.DELETE('/job/{job_id}', { params: { path: { job_id: jobId } } }), () => ({ deleted: jobId }))),
     uploadDataFile: (uploadOptions) => uploadDataFile(api, session, { ...retrying, ...uploadOptions }),
     getDataFile: (identifier) => authed(async () => settle(await api.GET('/data_file/{data_file_identifier}', { params: { path: { data_file_identifier: identifier } } }), (data) => unwrap(data.data_file))),
     deleteDataFile: (identifier) => authed(async () => settle(await api.DELETE('/data_file/{data_file_identifier}', { params: { path: { data_file_identifier: identifier } } }), () => ({ deleted: identifier }))),

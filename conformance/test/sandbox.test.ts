@@ -15,7 +15,7 @@ it('passes against the sandbox with its skips explained', async () => {
   console.log(printed(report));
   expect(report.failed, printed(report)).toBe(0);
   const skipped = report.results.filter((r) => r.status === 'skipped');
-  expect(skipped.map((r) => r.name)).toEqual(['use_after_free', 'ignored_auth', 'isolation', 'idempotency']);
+  expect(skipped.map((r) => r.name)).toEqual(['use_after_free', 'ignored_auth', 'isolation', 'idempotency', 'job_deletion']);
   for (const r of skipped) expect(r.reason).toMatch(/sandbox/);
   const lifecycle = report.results.find((r) => r.name === 'lifecycle')!;
   expect(lifecycle.notes.join('\n')).toMatch(/skipped in the sandbox profile: cancelling a running job/);

@@ -28,6 +28,8 @@ export interface Config {
   leaseSeconds: number;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client's address. */
   trustProxy: boolean | number | string;
+  /** Days an ended job (and a data file no job uses) is kept; undefined keeps everything (JES_RETENTION_DAYS=off). */
+  retentionDays: number | undefined;
   /** Node's HTTP server limits, in milliseconds (timeouts) and sockets. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
 }
@@ -96,6 +98,15 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   return text;
 }
 
+/** JES_RETENTION_DAYS: a number of days, decimals allowed (0.5 is twelve hours), up to a century; or off. */
+function parseRetentionDays(raw: string | undefined): number | undefined {
+  const text = raw?.trim() || '30';
+  if (text === 'off') return undefined;
+  const days = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(days > 0 && days <= 36_500)) throw new ConfigError(`JES_RETENTION_DAYS must be a number of days above 0 and at most 36500 (decimals allowed), or off; got "${text}"`);
+  return days;
+}
+
 function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
   const headersTimeoutMs = integer('JES_HEADERS_TIMEOUT_SECONDS', env.JES_HEADERS_TIMEOUT_SECONDS, 20, 1, 3600) * 1000;
   // Receiving the whole request: 100 MiB in ten minutes is a link of 1.4 Mbit/s. (Answering, a long poll, is not counted.)
@@ -135,6 +146,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: validate === 'on',
     leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
     trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),
+    retentionDays: parseRetentionDays(env.JES_RETENTION_DAYS),
     http: httpLimits(env),
   };
 }

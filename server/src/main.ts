@@ -14,6 +14,7 @@ import { originForm } from './http/request-target.ts';
 import { JobEvents } from './jobs/events.ts';
 import { type Database, openDatabase } from './store/database.ts';
 import { migrate } from './store/migrations.ts';
+import { startRetention } from './retention.ts';
 import { WorkerLoop } from './worker/loop.ts';
 import { SolverPool } from './worker/pool.ts';
 
@@ -86,6 +87,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   );
   server.maxConnections = maxConnections;
   answerClientErrors(server);
+  const retention = await startRetention(db, config, logger);
   server.listen(config.port);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const url = `http://localhost:${(server.address() as AddressInfo).port}`;
@@ -102,6 +104,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), 2000);
       clearInterval(maintenance);
+      await retention.stop();
       await workers?.stop();
       await closed;
       clearTimeout(grace);

@@ -135,6 +135,13 @@ export function cliSuite(servers: Servers): void {
       expect((await jes(['submit', 'maxcut', sixJson, '--idempotency-key', 'two words '], env)).code).toBe(2);
     });
 
+    it('deletes an ended job; deleting it again exits 3 with job_not_found', async () => {
+      const id = await submit(sixJson, '--solver', 'exact');
+      expect((await jes(['wait', id], env)).code).toBe(0);
+      expect(await jes(['delete', id], env)).toMatchObject({ code: 0, stdout: `Deleted job ${id}.\n` });
+      expect(await jes(['delete', id], env)).toMatchObject({ code: 3, stderr: expect.stringMatching(/^job_not_found: /) });
+    });
+
     it('lists jobs newest first', async () => {
       const id = await submit(sixJson, '--solver', 'exact');
       const list = await jes(['jobs', '--limit', '1'], env);

@@ -110,6 +110,16 @@ export function clientSuite(servers: Servers): void {
       expect((await alice.getJob('ZZZZZZZZZZZZ')).error).toMatchObject({ status: 404, code: 'job_not_found' });
     });
 
+    it('deletes an ended job (then 404 job_not_found); a job still running is job_not_finished', async () => {
+      const running = (await alice.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 30 })).data!.id;
+      expect((await alice.deleteJob(running)).error).toMatchObject({ status: 409, code: 'job_not_finished' });
+      await alice.cancelJob(running);
+      await alice.waitForJob(running);
+      expect((await alice.deleteJob(running)).data).toEqual({ deleted: running });
+      expect((await alice.getJob(running)).error).toMatchObject({ status: 404, code: 'job_not_found' });
+      expect((await alice.deleteJob(running)).error).toMatchObject({ status: 404, code: 'job_not_found' });
+    });
+
     it('lists jobs newest first, page after page', async () => {
       const bob = createJesClient({ baseUrl: servers.main, username: 'bob', password: users.bob });
       const ids: string[] = [];

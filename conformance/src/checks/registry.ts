@@ -4,6 +4,7 @@ import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
 import { idempotency } from './idempotency.ts';
 import { isolation } from './isolation.ts';
+import { jobDeletion } from './job-deletion.ts';
 import { lifecycle } from './lifecycle.ts';
 import { limits } from './limits.ts';
 import { maxcutSemantics } from './maxcut-semantics.ts';
@@ -27,6 +28,7 @@ export const checks: readonly Check[] = [
   maxcutSemantics,
   isolation,
   idempotency,
+  jobDeletion,
   timestamps,
   ...responseChecks,
 ];

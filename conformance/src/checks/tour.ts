@@ -4,6 +4,7 @@
 import type { CheckContext } from '../context.ts';
 import { uploadDataFile } from '../jobs.ts';
 import { edgeList } from '../maxcut.ts';
+import { pathValues } from './probes.ts';
 
 export function tour(ctx: CheckContext): Promise<void> {
   return ctx.fixtures.shared('tour', async () => {
@@ -18,6 +19,7 @@ export function tour(ctx: CheckContext): Promise<void> {
     await ctx.send({ method: 'GET', path: `/job/${id}`, headers: { prefer: 'wait=1' } });
     await ctx.send({ method: 'GET', path: `/job/${id}/output` });
     await ctx.send({ method: 'POST', path: `/job/${id}/cancel` });
+    await ctx.send({ method: 'DELETE', path: `/job/${pathValues(ctx).job_id}` });
     const page = await ctx.send({ method: 'GET', path: '/job', query: { limit: 1 } });
     const last = page.json?.ids?.[0];
     if (typeof last === 'string') await ctx.send({ method: 'GET', path: '/job', query: { limit: 1, starting_after: last } });

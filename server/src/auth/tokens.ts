@@ -4,6 +4,7 @@
 // since been disabled, removed or given a new password (its version is no longer the user's).
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { boundedCache } from '../bounded-cache.ts';
 
 export const tokenLifetimeSeconds = 3600;
 const clockSkewSeconds = 60;
@@ -25,11 +26,17 @@ export interface TokenOptions {
   now?: () => number;
 }
 
-/** How many verified tokens are remembered (each until it expires), so a signature is checked once, not per request. */
-const rememberedTokens = 10_000;
+/**
+ * How many verified tokens are remembered (each until it expires), so a signature is checked once, not per
+ * request; and in how many bytes (a token we issue is some 300 bytes, its entry some 100 more).
+ */
+const rememberedTokens = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
 
 export function tokenIssuer(secret: Uint8Array, env: string, { tokenVersion, now = Date.now }: TokenOptions): TokenIssuer {
-  const verified = new Map<string, { user: string; version: number; expires: number }>();
+  const verified = boundedCache<string, { user: string; version: number; expires: number }>({
+    ...rememberedTokens,
+    sizeOf: (token, entry) => 2 * (token.length + entry.user.length) + 100,
+  });
 
   async function signature(token: string): Promise<{ user: string; version: number; expires: number }> {
     const known = verified.get(token);
@@ -48,7 +55,6 @@ export function tokenIssuer(secret: Uint8Array, env: string, { tokenVersion, now
       const version = payload.ver ?? 0;
       if (!Number.isSafeInteger(version)) throw new InvalidTokenError('The token is malformed or not acceptable');
       const entry = { user: payload.sub!, version: version as number, expires: payload.exp! * 1000 };
-      if (verified.size >= rememberedTokens) verified.delete(verified.keys().next().value!);
       verified.set(token, entry);
       return entry;
     } catch (error) {

@@ -1,6 +1,7 @@
 // Whether a token's user may still use it, asked on every authenticated request without a database read each
 // time: each user's token version is remembered for `ttlMs`, and forgotten at once when any process announces
 // a revocation on the user channel (the time limit covers an announcement lost to a dropped connection).
+import { boundedCache } from '../bounded-cache.ts';
 import type { Database } from '../store/database.ts';
 import { tokenVersion, userChannel } from './users.ts';
 
@@ -11,7 +12,8 @@ export interface UserStates {
 }
 
 export async function userStates(db: Database, ttlMs = 2000, capacity = 10_000): Promise<UserStates> {
-  const known = new Map<string, { version: number | undefined; at: number }>();
+  // Names are at most 128 characters (JES_USERS): bytes bound it as much as the count does, said here anyway.
+  const known = boundedCache<string, { version: number | undefined; at: number }>({ maxEntries: capacity, maxBytes: capacity * 400, sizeOf: (name) => 2 * name.length + 100 });
   // A read that raced an announcement may have seen the state before it: such a read is not remembered.
   let epoch = 0;
   const unlisten = await db.listen(userChannel, () => {
@@ -25,7 +27,6 @@ export async function userStates(db: Database, ttlMs = 2000, capacity = 10_000):
       const before = epoch;
       const version = await tokenVersion(db, name);
       if (before !== epoch) return version;
-      if (known.size >= capacity) known.delete(known.keys().next().value!);
       known.set(name, { version, at: performance.now() });
       return version;
     },

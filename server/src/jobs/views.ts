@@ -1,24 +1,46 @@
 // Reading jobs through a small cache, so that a GET is not a database read per request.
+import { type BoundedCache, boundedCache } from '../bounded-cache.ts';
 import type { Database } from '../store/database.ts';
 import { type JobView, readJob } from '../store/jobs.ts';
 import type { JobEvents } from './events.ts';
 import { terminalJob } from './status.ts';
 
+export interface JobViewBounds {
+  maxEntries?: number;
+  /** Estimated from each view's JSON length: a job's output (a partition per solver) may be megabytes. */
+  maxBytes?: number;
+}
+
+/** A view's size in memory, roughly: its JSON length, twice (JavaScript strings and objects weigh more than UTF-8). */
+const sizeOfView = (id: string, entry: { view: JobView }) => id.length + 2 * JSON.stringify(entry.view).length;
+
 /**
  * Jobs read recently, so that reading a job is not a database read per request: a terminal job never
  * changes and is kept; another is kept at most half a second (progress is not announced), and dropped as
- * soon as any process announces a change to it. A read that raced an announcement is not kept.
+ * soon as any process announces a change to it (or its deletion). A read that raced an announcement is not
+ * kept. Least recently read views go first, past a number of entries or of bytes.
  */
 export class JobViews {
-  private readonly views = new Map<string, { view: JobView; at: number }>();
+  private readonly views: BoundedCache<string, { view: JobView; at: number }>;
   private epoch = 0;
-  private readonly capacity = 10_000;
 
-  constructor(events: JobEvents) {
-    events.onChange((id) => {
-      this.epoch++;
-      this.views.delete(id);
-    });
+  constructor(events: JobEvents, { maxEntries = 10_000, maxBytes = 64 * 1024 * 1024 }: JobViewBounds = {}) {
+    this.views = boundedCache<string, { view: JobView; at: number }>({ maxEntries, maxBytes, sizeOf: sizeOfView });
+    events.onChange((id) => this.forget(id));
+  }
+
+  get size(): number {
+    return this.views.size;
+  }
+
+  get bytes(): number {
+    return this.views.bytes;
+  }
+
+  /** Drops a job at once (this process deleted it; other processes learn of it by the announcement). */
+  forget(id: string): void {
+    this.epoch++;
+    this.views.delete(id);
   }
 
   async read(db: Database, owner: string, id: string): Promise<JobView | undefined> {
@@ -26,10 +48,7 @@ export class JobViews {
     if (hit && hit.view.job.owner === owner && (terminalJob.has(hit.view.job.status) || performance.now() - hit.at < 500)) return hit.view;
     const epoch = this.epoch;
     const view = await readJob(db, owner, id);
-    if (view && epoch === this.epoch) {
-      if (this.views.size >= this.capacity) this.views.delete(this.views.keys().next().value!);
-      this.views.set(id, { view, at: performance.now() });
-    }
+    if (view && epoch === this.epoch) this.views.set(id, { view, at: performance.now() });
     return view;
   }
 }

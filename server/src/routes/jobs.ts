@@ -1,4 +1,4 @@
-// Jobs: start (inline or from a data file), list, read (with the Prefer: wait long poll), cancel, output.
+// Jobs: start (inline or from a data file), list, read (with the Prefer: wait long poll), cancel, output, delete.
 import { randomInt } from 'node:crypto';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../app.ts';
@@ -12,6 +12,7 @@ import { InputError } from '../maxcut/input-error.ts';
 import { readDataFile } from '../store/data-files.ts';
 import { KeyInUse } from '../store/idempotency-keys.ts';
 import { createJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
+import { createJob, deleteEndedJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
 import { JobViews } from '../jobs/views.ts';
 import { defaultSolvers, solverByName } from '../solvers/index.ts';
 import type { Solver } from '../solvers/solver.ts';
@@ -135,6 +136,13 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
   router.post('/job/:job_id/cancel', async (req, res) => {
     const id = req.params.job_id!;
     res.status(202).json({ job: { [id]: renderJob(await requestCancel(db, req.user, id)) } });
+  });
+
+  router.delete('/job/:job_id', async function deleteJob(req, res) {
+    const id = req.params.job_id!;
+    await deleteEndedJob(db, req.user, id);
+    views.forget(id);
+    res.status(204).end();
   });
 
   router.get('/job/:job_id/output', async (req, res) => {

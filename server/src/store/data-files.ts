@@ -42,7 +42,7 @@ const reclaiming = new WeakMap<Database, { again: boolean }>();
  * is never recycled: every refused 100 MiB upload grew the data directory for good. One at a time; deletions
  * meanwhile ask for one more. PostgreSQL's own background processes do this there.
  */
-function reclaimSpace(db: Database): void {
+export function reclaimSpace(db: Database): void {
   if (db.kind !== 'embedded') return;
   const running = reclaiming.get(db);
   if (running) return void (running.again = true);
@@ -56,6 +56,20 @@ function reclaimSpace(db: Database): void {
     } while (state.again);
     reclaiming.delete(db);
   })();
+}
+
+/**
+ * Deletes up to `batch` chunks of uploads begun before `before` and never filed: an upload cut off by a crash
+ * leaves its `upload:<uuid>` chunks (up to 100 MiB) behind. Answers how many it deleted; the caller reclaims.
+ */
+export async function sweepUploads(db: Database, before: Date, batch: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM data_file_chunks WHERE (owner, id, part) IN
+       (SELECT owner, id, part FROM data_file_chunks WHERE id LIKE 'upload:%' AND created_at < $1 LIMIT $2)
+     RETURNING 1`,
+    [before, batch],
+  );
+  return rows.length;
 }
 
 export interface NewDataFile {

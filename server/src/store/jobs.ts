@@ -190,3 +190,22 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
     return (await readJob(tx, owner, id))!;
   });
 }
+
+/**
+ * Deletes an ended job with its executions (deleteJob); its data file stays. Locks in requestCancel's order,
+ * executions before the job, so a worker settling this job meanwhile waits or is waited for, never deadlocks.
+ * Announced on the job channel: every process drops the job from its cache of ended jobs.
+ */
+export async function deleteEndedJob(db: Database, owner: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT 1 FROM executions WHERE job_id = $1 ORDER BY seq FOR UPDATE', [id]);
+    const [job] = await tx.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE', [id, owner]);
+    if (!job) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (!terminalJob.has(job.status)) {
+      throw new HttpProblem('job_not_finished', `Job ${id} is ${job.status}; cancel it or wait for it to end, then delete it.`, { headers: { 'Retry-After': '2' } });
+    }
+    await tx.query('DELETE FROM executions WHERE job_id = $1', [id]);
+    await tx.query('DELETE FROM jobs WHERE id = $1', [id]);
+    await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
+  });
+}

@@ -1,4 +1,4 @@
-// jes jobs | status <id> | wait <id> | output <id> | cancel <id>.
+// jes jobs | status <id> | wait <id> | output <id> | cancel <id> | delete <id>.
 import type { Command } from 'commander';
 import type { JesClient } from '../../index.ts';
 import { type Context, withClient } from '../context.ts';
@@ -54,5 +54,14 @@ export function jobCommands(program: Command): void {
     .action(withClient(async (ctx, client, id: string) => {
       const job = must(await client.cancelJob(id));
       ctx.print(job, () => `Cancel requested for job ${job.id} (now ${job.status}); its solvers stop within a second.\n`);
+    }));
+
+  program
+    .command('delete')
+    .description('delete a job that has ended, with its input and output (its data file is kept)')
+    .argument('<job-id>')
+    .action(withClient(async (ctx, client, id: string) => {
+      const deleted = must(await client.deleteJob(id));
+      ctx.print(deleted, () => `Deleted job ${id}.\n`);
     }));
 }

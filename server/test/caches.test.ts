@@ -1,0 +1,63 @@
+// Every in-memory cache is bounded by bytes, not only by entries (issue 11, section 6): a few thousand jobs with
+// large outputs kept by count alone held hundreds of MB. Filled past its budget, a cache stays under it and
+// keeps what was used last.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boundedCache } from '../src/bounded-cache.ts';
+import { JobEvents } from '../src/jobs/events.ts';
+import { JobViews } from '../src/jobs/views.ts';
+import type { Running } from '../src/main.ts';
+import { Client, randomMatrix, startTestServer } from './support/server.ts';
+
+describe('boundedCache', () => {
+  it('evicts the least recently used entries past its byte budget, whatever their count', () => {
+    const cache = boundedCache<string, string>({ maxEntries: 1000, maxBytes: 100, sizeOf: (key, value) => key.length + value.length });
+    cache.set('a', 'x'.repeat(29));
+    cache.set('b', 'x'.repeat(29));
+    cache.set('c', 'x'.repeat(29));
+    expect(cache.get('a')).toBeDefined(); // a is now the most recently used
+    cache.set('d', 'x'.repeat(29));
+    expect(cache.bytes).toBeLessThanOrEqual(100);
+    expect([...['a', 'b', 'c', 'd']].filter((k) => cache.get(k) !== undefined)).toEqual(['a', 'c', 'd']);
+    cache.set('huge', 'x'.repeat(500));
+    expect(cache.get('huge')).toBeUndefined(); // larger than the whole budget: not kept at all
+    expect(cache.bytes).toBeLessThanOrEqual(100);
+  });
+
+  it('also keeps its entry bound, replaces an entry in place, and forgets on delete', () => {
+    const cache = boundedCache<number, string>({ maxEntries: 3, maxBytes: 1e6, sizeOf: (_k, v) => v.length });
+    for (let i = 0; i < 10; i++) cache.set(i, 'v');
+    expect([cache.size, cache.get(9), cache.get(6)]).toEqual([3, 'v', undefined]);
+    cache.set(9, 'longer');
+    expect(cache.bytes).toBe(2 + 6);
+    cache.delete(9);
+    expect([cache.size, cache.bytes]).toEqual([2, 2]);
+  });
+});
+
+describe('JobViews', () => {
+  let server: Running;
+  let alice: Client;
+  const events = new JobEvents();
+  beforeAll(async () => {
+    server = await startTestServer({ JES_WORKERS: '1' });
+    alice = await new Client(server.url).login('alice');
+    await events.start(server.db);
+  });
+  afterAll(async () => {
+    await events.stop();
+    await server?.close();
+  });
+
+  it('stays under its byte budget when filled with more ended jobs than fit (it was bounded by count only)', async () => {
+    const ids: string[] = [];
+    // 40-node jobs: each view holds a partition of 40 and the solver's figures, some hundreds of bytes.
+    for (let i = 0; i < 12; i++) ids.push(await alice.start({ num_nodes: 40, adj_matrix: randomMatrix(40, i) }, '?solver=local-search&time_limit_seconds=0.05'));
+    for (const id of ids) await alice.waitFor(id);
+    const budget = 4000;
+    const views = new JobViews(events, { maxBytes: budget });
+    for (const id of ids) expect((await views.read(server.db, 'alice', id))?.job.id).toBe(id);
+    expect(views.bytes).toBeGreaterThan(0);
+    expect(views.bytes).toBeLessThanOrEqual(budget);
+    expect(views.size).toBeLessThan(ids.length);
+  });
+});
