@@ -11,7 +11,6 @@ import { checkInline } from '../maxcut/inline.ts';
 import { InputError } from '../maxcut/input-error.ts';
 import { readDataFile } from '../store/data-files.ts';
 import { KeyInUse } from '../store/idempotency-keys.ts';
-import { createJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
 import { createJob, deleteEndedJob, listJobs, type NewExecution, requestCancel } from '../store/jobs.ts';
 import { JobViews } from '../jobs/views.ts';
 import { defaultSolvers, solverByName } from '../solvers/index.ts';
