@@ -126,6 +126,8 @@ export const brokenBehaviours: BrokenBehaviour[] = [
   {
     what: 'ignores Idempotency-Key', check: 'idempotency', message: /starting a job twice with one key answered jobs [A-Z0-9]{12} and [A-Z0-9]{12}/,
     breakage: { request: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([name]) => name.toLowerCase() !== 'idempotency-key')) }) },
+  },
+  {
     what: 'answers 204 to DELETE /job without deleting anything', check: 'job_deletion', message: /reading a deleted job: expected 404 job_not_found, got 200/,
     breakage: { request: (r) => (r.method === 'DELETE' && /^\/job\/[^/]+$/.test(pathOf(r)) ? { status: 204, headers: { 'x-request-id': 'broken-proxy' }, body: Buffer.alloc(0) } : r) },
   },
