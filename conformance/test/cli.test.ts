@@ -32,11 +32,11 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   expect(run.code, run.stdout + run.stderr).toBe(0);
   const lines = run.stdout.trim().split('\n');
   expect(lines[0]).toBe(`jes-conformance: ${sandbox.url} (profile sandbox; fast-check seed 20261122, 8 cases per target)`);
-  expect(lines.at(-1)).toBe('14 passed, 0 failed, 4 skipped');
+  expect(lines.at(-1)).toBe('14 passed, 0 failed, 5 skipped');
   for (const name of checkNames()) expect(run.stdout).toMatch(new RegExp(`^(passed|skipped) +${name}\\b`, 'm'));
   expect(run.stdout).toMatch(/^skipped +ignored_auth: the sandbox accepts any well-formed bearer token/m);
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="18" failures="0" skipped="4"/);
+  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="19" failures="0" skipped="5"/);
   expect(junit).toMatch(/<testcase classname="jes-conformance.sandbox" name="isolation" time="[\d.]+">\s*<properties>.*<\/properties>\s*<skipped message="the sandbox is stateless/);
   const report = readFileSync(join(dir, 'report.md'), 'utf8');
   expect(report).toMatch(/^# Conformance report: http/);
