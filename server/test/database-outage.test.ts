@@ -122,6 +122,7 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     }
     stop = true;
     await running;
+    console.info(`outage: ${terminated} backends terminated; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     const context = `\nstatuses: ${JSON.stringify(Object.fromEntries(statuses))}\nserver output:\n${server.output().slice(-4000)}`;
     expect(terminated, 'backends terminated').toBeGreaterThan(0);
     expect(server.alive(), `the server is still running${context}`).toBe(true);

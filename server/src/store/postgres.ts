@@ -116,7 +116,8 @@ export async function openPostgres(url: string, options: { poolSize?: number; lo
   const { poolSize = 10, logger } = options;
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that fails (database restarted) is dropped by the pool; the next query connects anew.
-  pool.on('error', (err) => logger?.warn({ err }, 'an idle database connection failed'));
+  // (Its message only: pg-pool hangs the whole client on the error.)
+  pool.on('error', (err) => logger?.warn(`an idle database connection failed: ${err.message}`));
   await pool.query('SELECT 1');
   const listener = new Listener(url, logger);
   return {
