@@ -79,7 +79,6 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
     expect(terminated, 'backends terminated').toBeGreaterThan(10);
     expect(server.alive(), `the server is running${context()}`).toBe(true);
 
-    if (process.env.CHAOS_LOG) cleanups.push(async () => (await import('node:fs')).writeFileSync(process.env.CHAOS_LOG!, server.output()));
     for (const { id, matrix } of accepted) {
       let job: any;
       for (let polls = 0; polls < 12 && !terminal.has(job?.status); polls++) job = (await send('GET', `/job/${id}`, { headers: { prefer: 'wait=10' } })).job[id];

@@ -131,6 +131,7 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     expect((await healthUntil(alice, 'ok', 15)).checks).toEqual({ database: 'ok', notifications: 'ok' });
     expect(server.output(), 'a transient failure is not logged as unexpected').not.toMatch(/unexpected error/);
     // (That every accepted job still ends, with a verified answer, is chaos-postgres.test.ts's to check.)
+    await server.stop();
   }, 120_000);
 
   it('the LISTEN connection comes back: /healthz is degraded while it is down, and long polls answer within about a second of the end', async () => {
@@ -167,6 +168,32 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     expect(back.job.status).toBe('FINISHED');
     expect(back.answeredAt - Date.parse(back.job.timestamps.ended), 'ms between the end and the answer, notifications back').toBeLessThan(1500);
   }, 120_000);
+  it('a database that refuses connections answers 503 with Retry-After on every request, and 200 once it is back', async () => {
+    const database = (await freshPostgres()) as { url: string; drop(): Promise<void> };
+    cleanups.push(database.drop);
+    const running = await startTestServer({ DATABASE_URL: database.url, JES_WORKERS: '0' });
+    cleanups.push(() => running.close());
+    const admin = await administrator(database.url);
+    cleanups.push(async () => {
+      await admin.allowConnections(true);
+      await admin.end();
+    });
+    const alice = await new Client(running.url).login('alice');
+    const id = await alice.start(sixNodes);
+
+    // Every connection gone, none to be had: each request needs a new one.
+    await admin.allowConnections(false);
+    await admin.terminate();
+    for (const [method, path, json] of [['GET', `/job/${id}`], ['GET', '/job'], ['POST', '/problem/maxcut', sixNodes], ['GET', '/healthz']] as const) {
+      const reply = await send(running.url, alice.token!, method, path, json ? { json } : {});
+      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(503);
+      expect(reply.body.code).toBe('service_unavailable');
+      expect(reply.retryAfter).toMatch(/^\d+$/);
+    }
+    await admin.allowConnections(true);
+    expect((await alice.get(`/job/${id}`)).status).toBe(200);
+    expect((await healthUntil(alice, 'ok', 15)).checks).toEqual({ database: 'ok', notifications: 'ok' });
+  }, 60_000);
 });
 
 describe.each(await backends())('shutdown on %s', (_name, backend) => {

@@ -111,6 +111,31 @@ class Listener {
   }
 }
 
+/**
+ * Runs `fn` on a client of the pool. The pool listens for errors only on idle clients: a connection that fails
+ * while checked out (terminated between two statements) would otherwise emit an 'error' nobody hears, which
+ * ends the process. A client whose connection failed, or that `fn` discards, is destroyed, not reused.
+ */
+async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, discard: (error: Error) => void) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    // Whatever the server's reason (not accepting connections, too many of them, starting up, unreachable),
+    // no connection is a moment without a database: SQLSTATE 08001, which isTransient knows.
+    throw Object.assign(new Error(`could not connect to the database: ${(error as Error).message}`, { cause: error }), { code: '08001' });
+  }
+  let broken: Error | undefined;
+  const discard = (error: Error) => void (broken ??= error);
+  client.on('error', discard);
+  try {
+    return await fn(client, discard);
+  } finally {
+    client.off('error', discard);
+    client.release(broken);
+  }
+}
+
 /** Connects to PostgreSQL at `url`. */
 export async function openPostgres(url: string, options: { poolSize?: number; logger?: Logger } = {}): Promise<Database> {
   const { poolSize = 10, logger } = options;
@@ -122,28 +147,20 @@ export async function openPostgres(url: string, options: { poolSize?: number; lo
   const listener = new Listener(url, logger);
   return {
     kind: 'postgres',
-    query: async (sql, params) => (await pool.query(sql, params)).rows,
-    async transaction(fn) {
-      const client = await pool.connect();
-      // The pool listens for errors only on idle clients: a connection that fails between two statements
-      // of this transaction would otherwise emit an 'error' nobody hears, which ends the process.
-      let broken: Error | undefined;
-      const onError = (error: Error) => void (broken ??= error);
-      client.on('error', onError);
-      try {
-        await client.query('BEGIN');
-        const result = await fn({ query: async (sql, params) => (await client.query(sql, params)).rows });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => void (broken = rollbackError));
-        throw error;
-      } finally {
-        client.off('error', onError);
-        // A client whose connection failed is destroyed, not handed to the next transaction.
-        client.release(broken);
-      }
-    },
+    query: (sql, params) => withClient(pool, async (client) => (await client.query(sql, params)).rows),
+    transaction: (fn) =>
+      withClient(pool, async (client, discard) => {
+        try {
+          await client.query('BEGIN');
+          const result = await fn({ query: async (sql, params) => (await client.query(sql, params)).rows });
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          // A client whose ROLLBACK fails is in no known state: it is not handed to the next transaction.
+          await client.query('ROLLBACK').catch(discard);
+          throw error;
+        }
+      }),
     listen: (channel, fn, onResync) => listener.listen(channel, fn, onResync),
     notifications: () => listener.state,
     async close() {
