@@ -29,7 +29,7 @@ export interface Running {
 
 async function openStore(config: Config, logger: Logger): Promise<Database> {
   const started = performance.now();
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, logger);
   await migrate(db);
   const where = config.databaseUrl ? `PostgreSQL at ${config.databaseUrl.replace(/\/\/[^@]*@/, '//')}` : config.dataDir === 'memory:' ? 'an in-memory embedded database' : `the embedded database in ${config.dataDir}`;
   logger.info(`database ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${where}`);
@@ -99,7 +99,9 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     logger,
     demoPassword: demo?.password,
     async close() {
-      // Stop accepting; give open requests (long polls) a moment, then close what is left.
+      // Long polls first, while the server can still write: each answers with its job as it stands. Then stop
+      // accepting; give open requests a moment, then close what is left.
+      events.endWaits();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), 2000);

@@ -1,8 +1,13 @@
 // The one error handler: our problems, express-openapi-validator's errors and body-parser's errors all
 // become RFC 9457 problems from the catalogue, with request_id, instance and the headers that go with them.
-// Nothing else reaches the client: an unexpected error is logged and answered as internal_error.
+// A database failure worth another try (a dropped connection, a lock conflict) is answered 503 with
+// Retry-After. Nothing else reaches the client: an unexpected error is logged and answered as internal_error.
 import type { NextFunction, Request, Response } from 'express';
+import { isTransient } from '../store/transient.ts';
 import { HttpProblem, problemBody, type FieldError, type ProblemCode } from './problems.ts';
+
+/** Seconds a client is asked to wait after a transient database failure: pg reconnects at the next query. */
+const transientRetrySeconds = 1;
 
 interface ValidatorError {
   status: number;
@@ -85,6 +90,10 @@ function uriReference(path: string): string {
 
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   let problem = toProblem(error, req);
+  if (!problem && isTransient(error)) {
+    req.log?.warn({ err: error }, 'the database failed for a moment; answered 503');
+    problem = new HttpProblem('service_unavailable', 'The database is unavailable for a moment; try again.', { headers: { 'Retry-After': String(transientRetrySeconds) } });
+  }
   if (!problem) {
     req.log?.error({ err: error }, 'unexpected error');
     problem = new HttpProblem('internal_error', 'An unexpected error occurred; quote the request id when reporting it.');

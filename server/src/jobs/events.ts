@@ -1,20 +1,35 @@
 // Job status changes, as announced on the database's `jes_job` channel by whichever process made them:
-// what the `Prefer: wait=N` long poll waits on, without polling the database.
+// what the `Prefer: wait=N` long poll waits on, without polling the database. Announcements are lost while
+// the connection that hears them is down: then every waiter is woken twice a second to re-read its job, and
+// once more when the connection is back.
 import { EventEmitter } from 'node:events';
 import type { Database } from '../store/database.ts';
 import { jobChannel } from '../store/jobs.ts';
 
 const anyJob = Symbol('any job');
+/** Wakes every waiter: it re-reads its job. */
+const everyone = Symbol('every waiter');
+/** How often waiters re-read while notifications are down (well within the contract's "up to a second"). */
+const pollWhileDownMs = 500;
 
 export class JobEvents {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
   private unlisten: (() => Promise<void>) | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private ending = false;
 
   async start(db: Database): Promise<void> {
-    this.unlisten = await db.listen(jobChannel, (jobId) => {
-      this.emitter.emit(jobId);
-      this.emitter.emit(anyJob, jobId);
-    });
+    this.unlisten = await db.listen(
+      jobChannel,
+      (jobId) => {
+        this.emitter.emit(jobId);
+        this.emitter.emit(anyJob, jobId);
+      },
+      () => this.emitter.emit(everyone),
+    );
+    this.poll = setInterval(() => {
+      if (db.notifications() === 'down') this.emitter.emit(everyone);
+    }, pollWhileDownMs).unref();
   }
 
   /** Calls `fn` with the id of every job that changes. */
@@ -22,22 +37,40 @@ export class JobEvents {
     this.emitter.on(anyJob, fn);
   }
 
-  /** Resolves when the job changes or after `ms`, whichever comes first (or at once if `signal` aborts). */
+  /** True once the server is shutting down: a wait ends at once, so the long poll answers while it can. */
+  get closing(): boolean {
+    return this.ending;
+  }
+
+  /**
+   * Resolves when the job may have changed (its announcement, a reconnect, a poll while announcements are
+   * down, the shutdown) or after `ms`, whichever comes first (or at once if `signal` aborts).
+   */
   waitForChange(jobId: string, ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.ending) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.emitter.off(jobId, done);
+        this.emitter.off(everyone, done);
         signal?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, ms);
       this.emitter.once(jobId, done);
+      this.emitter.once(everyone, done);
       signal?.addEventListener('abort', done, { once: true });
     });
   }
 
+  /** Ends every wait now and any later one at once: the first step of a shutdown. */
+  endWaits(): void {
+    this.ending = true;
+    this.emitter.emit(everyone);
+  }
+
   async stop(): Promise<void> {
+    clearInterval(this.poll);
     await this.unlisten?.();
   }
 }

@@ -1,4 +1,5 @@
-// GET /healthz: ready when the database answers.
+// GET /healthz: ready when the database answers (else 503); `degraded` while its notifications are down (long
+// polls and new work are then noticed by polling, up to a second late).
 import { Router } from 'express';
 import { HttpProblem } from '../http/problems.ts';
 import type { AppDeps } from '../app.ts';
@@ -12,6 +13,13 @@ export function healthRoutes({ db, config }: AppDeps): Router {
     } catch {
       throw new HttpProblem('service_unavailable', 'The database cannot be reached.', { headers: { 'Retry-After': '5' } });
     }
-    res.json({ status: 'ok', version, environment: config.env, uptime_seconds: Math.round(process.uptime() * 10) / 10 });
+    const notifications = db.notifications();
+    res.json({
+      status: notifications === 'ok' ? 'ok' : 'degraded',
+      version,
+      environment: config.env,
+      uptime_seconds: Math.round(process.uptime() * 10) / 10,
+      checks: { database: 'ok', notifications },
+    });
   });
 }

@@ -124,7 +124,9 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       const deadline = performance.now() + wait * 1000;
       const gone = new AbortController();
       res.on('close', () => gone.abort());
-      while (view!.job.status === initial && performance.now() < deadline && !gone.signal.aborted) {
+      // A wake-up is a hint to re-read, not a change: the loop goes on until the status differs, the wait is
+      // over, the client is gone, or the server shuts down (then the job is answered as it stands).
+      while (view!.job.status === initial && performance.now() < deadline && !gone.signal.aborted && !events.closing) {
         await events.waitForChange(id, deadline - performance.now(), gone.signal);
         view = await views.read(db, req.user, id);
       }

@@ -1,7 +1,8 @@
 // One small interface over the two databases the server runs on: embedded PGlite (one process) and
 // PostgreSQL through pg (many API and worker processes). Same SQL for both.
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type { Logger } from 'pino';
+import { openPostgres } from './postgres.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -11,8 +12,14 @@ export interface Database extends Queryable {
   readonly kind: 'embedded' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Calls `fn` with the payload of every NOTIFY on `channel` (from any process on the same database). */
-  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `fn` with the payload of every NOTIFY on `channel` (from any process on the same database).
+   * Notifications sent while the connection that hears them is down are lost: `onResync` is called after
+   * each reconnect, so the subscriber can re-check what it may have missed.
+   */
+  listen(channel: string, fn: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
+  /** Whether notifications are heard now: `down` while their connection reconnects (never, embedded). */
+  readonly notifications: () => 'ok' | 'down';
   close(): Promise<void>;
 }
 
@@ -29,57 +36,13 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
     kind: 'embedded',
     query: async (sql, params) => (await db.query<any>(sql, params)).rows,
     transaction: (fn) => db.transaction((tx) => fn({ query: async (sql, params) => (await tx.query<any>(sql, params)).rows })),
+    // One process, no connection to lose: nothing is ever missed, so there is never a resync.
     listen: (channel, fn) => db.listen(channel, fn),
+    notifications: () => 'ok',
     close: () => db.close(),
   };
 }
 
-/** Connects to PostgreSQL at `url`. */
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle client that errors (database restarted) must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
-  await pool.query('SELECT 1');
-  const listeners = new Map<string, Set<(payload: string) => void>>();
-  let listener: pg.Client | undefined;
-  return {
-    kind: 'postgres',
-    query: async (sql, params) => (await pool.query(sql, params)).rows,
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn({ query: async (sql, params) => (await client.query(sql, params)).rows });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    async listen(channel, fn) {
-      if (!listener) {
-        listener = new pg.Client({ connectionString: url });
-        listener.on('error', () => {});
-        listener.on('notification', (n) => listeners.get(n.channel)?.forEach((f) => f(n.payload ?? '')));
-        await listener.connect();
-      }
-      if (!listeners.has(channel)) {
-        listeners.set(channel, new Set());
-        await listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      }
-      listeners.get(channel)!.add(fn);
-      return async () => void listeners.get(channel)?.delete(fn);
-    },
-    async close() {
-      await listener?.end().catch(() => {});
-      await pool.end();
-    },
-  };
-}
-
-export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openEmbedded(config.dataDir);
+export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }, logger?: Logger): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, logger ? { logger } : {}) : openEmbedded(config.dataDir);
 }
