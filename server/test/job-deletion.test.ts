@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
 import { expectProblem } from './support/problems.ts';
-import { backends, Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import { backends, Client, randomMatrix, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
 
 describe.each(await backends())('on %s', (_name, backend) => {
   let server: Running;
@@ -71,5 +71,20 @@ describe.each(await backends())('on %s', (_name, backend) => {
     }
     expectProblem(await alice.get(`/job/${id}`), 404, 'job_not_found');
     expect(await server.db.query('SELECT 1 FROM executions WHERE job_id = $1', [id])).toEqual([]);
+  });
+  it('a long poll on a job deleted as it waits answers 404 job_not_found, not a server error', async () => {
+    // Regression: getJob re-read the job after a wake-up and took it for granted (view!), so a job removed meanwhile
+    // (DELETE /job racing the poll, or retention) made the long poll answer 500.
+    const id = await alice.start({ num_nodes: 60, adj_matrix: randomMatrix(60, 5) }, '?solver=annealing&time_limit_seconds=30');
+    // Running first, so the only change the poll can see is the deletion.
+    while ((await alice.get(`/job/${id}`)).body.job[id].status !== 'RUNNING') await new Promise((resolve) => setTimeout(resolve, 50));
+    const poll = alice.get(`/job/${id}`, { prefer: 'wait=20' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM executions WHERE job_id = $1', [id]);
+      await tx.query('DELETE FROM jobs WHERE id = $1', [id]);
+      await tx.query("SELECT pg_notify('jes_job', $1)", [id]);
+    });
+    expectProblem(await poll, 404, 'job_not_found');
   });
 });

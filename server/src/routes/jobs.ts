@@ -113,25 +113,28 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     res.json({ job: Object.fromEntries(views.map((v) => [v.job.id, renderJob(v, false)])), ids: views.map((v) => v.job.id), has_more: hasMore });
   });
 
-  router.get('/job/:job_id', async (req, res) => {
+  router.get('/job/:job_id', async function getJob(req, res) {
     const id = req.params.job_id!;
     const wait = preferredWait(req);
     if (wait !== undefined) res.set('Preference-Applied', `wait=${wait}`);
+    const missing = () => new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     let view = await views.read(db, req.user, id);
-    if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (!view) throw missing();
     if (wait !== undefined && !terminalJob.has(view.job.status)) {
       const initial = view.job.status;
       const deadline = performance.now() + wait * 1000;
       const gone = new AbortController();
       res.on('close', () => gone.abort());
       // A wake-up is a hint to re-read, not a change: the loop goes on until the status differs, the wait is
-      // over, the client is gone, or the server shuts down (then the job is answered as it stands).
-      while (view!.job.status === initial && performance.now() < deadline && !gone.signal.aborted && !events.closing) {
+      // over, the client is gone, or the server shuts down (then the job is answered as it stands). A job deleted
+      // meanwhile (DELETE /job, retention) is gone: 404.
+      while (view.job.status === initial && performance.now() < deadline && !gone.signal.aborted && !events.closing) {
         await events.waitForChange(id, deadline - performance.now(), gone.signal);
         view = await views.read(db, req.user, id);
+        if (!view) throw missing();
       }
     }
-    res.json({ job: { [id]: renderJob(view!) } });
+    res.json({ job: { [id]: renderJob(view) } });
   });
 
   router.post('/job/:job_id/cancel', async (req, res) => {
