@@ -16,10 +16,12 @@ export async function userStates(db: Database, ttlMs = 2000, capacity = 10_000):
   const known = boundedCache<string, { version: number | undefined; at: number }>({ maxEntries: capacity, maxBytes: capacity * 400, sizeOf: (name) => 2 * name.length + 100 });
   // A read that raced an announcement may have seen the state before it: such a read is not remembered.
   let epoch = 0;
-  const unlisten = await db.listen(userChannel, () => {
+  const forget = () => {
     epoch++;
     known.clear();
-  });
+  };
+  // Announcements missed while the notifications connection was down: forget everything once it is back.
+  const unlisten = await db.listen(userChannel, forget, forget);
   return {
     async tokenVersion(name) {
       const hit = known.get(name);

@@ -9,6 +9,8 @@ import { jobChannel } from '../store/jobs.ts';
 const anyJob = Symbol('any job');
 /** Wakes every waiter: it re-reads its job. */
 const everyone = Symbol('every waiter');
+/** Announcements may have been missed (the notifications connection is back): every cached job is suspect. */
+const missed = Symbol('announcements missed');
 /** How often waiters re-read while notifications are down (well within the contract's "up to a second"). */
 const pollWhileDownMs = 500;
 
@@ -25,7 +27,10 @@ export class JobEvents {
         this.emitter.emit(jobId);
         this.emitter.emit(anyJob, jobId);
       },
-      () => this.emitter.emit(everyone),
+      () => {
+        this.emitter.emit(everyone);
+        this.emitter.emit(missed);
+      },
     );
     this.poll = setInterval(() => {
       if (db.notifications() === 'down') this.emitter.emit(everyone);
@@ -35,6 +40,11 @@ export class JobEvents {
   /** Calls `fn` with the id of every job that changes. */
   onChange(fn: (jobId: string) => void): void {
     this.emitter.on(anyJob, fn);
+  }
+
+  /** Calls `fn` when announcements may have been missed (after the notifications connection came back). */
+  onMissed(fn: () => void): void {
+    this.emitter.on(missed, fn);
   }
 
   /** True once the server is shutting down: a wait ends at once, so the long poll answers while it can. */

@@ -17,7 +17,8 @@ const sizeOfView = (id: string, entry: { view: JobView }) => id.length + 2 * JSO
 /**
  * Jobs read recently, so that reading a job is not a database read per request: a terminal job never
  * changes and is kept; another is kept at most half a second (progress is not announced), and dropped as
- * soon as any process announces a change to it (or its deletion). A read that raced an announcement is not
+ * soon as any process announces a change to it (or its deletion), and all are dropped when announcements may
+ * have been missed. A read that raced an announcement is not
  * kept. Least recently read views go first, past a number of entries or of bytes.
  */
 export class JobViews {
@@ -27,6 +28,11 @@ export class JobViews {
   constructor(events: JobEvents, { maxEntries = 10_000, maxBytes = 64 * 1024 * 1024 }: JobViewBounds = {}) {
     this.views = boundedCache<string, { view: JobView; at: number }>({ maxEntries, maxBytes, sizeOf: sizeOfView });
     events.onChange((id) => this.forget(id));
+    // A deletion or a change announced while the notifications connection was down was not heard.
+    events.onMissed(() => {
+      this.epoch++;
+      this.views.clear();
+    });
   }
 
   get size(): number {

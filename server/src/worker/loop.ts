@@ -73,7 +73,13 @@ export class WorkerLoop {
         (err) => logger.error({ err }, 'could not requeue the executions left running by a previous process; they run again when their leases expire'),
       );
     }
-    this.unlisten.push(await db.listen(workChannel, () => this.wake?.()));
+    // After the notifications connection comes back, what was announced while it was down is looked at at once:
+    // new work (a claim) and cancels (a heartbeat), rather than at the next poll.
+    const resync = () => {
+      this.wake?.();
+      void this.beat();
+    };
+    this.unlisten.push(await db.listen(workChannel, () => this.wake?.(), resync));
     this.unlisten.push(await db.listen(jobChannel, (jobId) => this.checkCancel(jobId)));
     this.timers.push(setInterval(() => void this.beat(), this.options.heartbeatMs ?? 500));
     this.loop = this.run();
