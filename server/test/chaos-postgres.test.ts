@@ -2,6 +2,7 @@
 // terminates every connection of the server's database every 300 ms for a few seconds. No process may exit;
 // every accepted job must end FINISHED with answers whose cut is the cut of their partition; and a long poll
 // started after the terminations must wake within about a second of its job's end (the notifications are back).
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveChild } from './support/child-server.ts';
@@ -53,8 +54,10 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
     // The batch: the 6-node example, small random matrices, and some that run 1 s (RUNNING when connections go).
     const accepted: { id: string; matrix: number[][] }[] = [];
     const submit = async (matrix: number[][], query = '') => {
-      // A retried submit may create a job twice (its first answer lost): each id we got back is counted.
-      const body = await send('POST', `/problem/maxcut${query}`, { json: { num_nodes: matrix.length, adj_matrix: matrix } });
+      // One Idempotency-Key per submit, sent again on its retries: a submit whose answer was lost to a terminated
+      // connection (503) must not start a second job when retried.
+      const headers = { 'idempotency-key': randomUUID() };
+      const body = await send('POST', `/problem/maxcut${query}`, { json: { num_nodes: matrix.length, adj_matrix: matrix }, headers });
       if (body?.job) accepted.push({ id: body.job, matrix });
     };
     const batch = async (from: number) => {
@@ -78,6 +81,9 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
     console.info(`chaos: ${terminated} backends terminated; ${accepted.length} jobs accepted; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     expect(terminated, 'backends terminated').toBeGreaterThan(10);
     expect(server.alive(), `the server is running${context()}`).toBe(true);
+    expect(accepted, 'accepted submits').toHaveLength(24);
+    const [{ jobs }] = (await admin.query('SELECT count(*)::int AS jobs FROM jobs')).rows;
+    expect(jobs, `jobs in the database for 24 submits, retries included${context()}`).toBe(24);
 
     for (const { id, matrix } of accepted) {
       let job: any;

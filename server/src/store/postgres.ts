@@ -143,6 +143,11 @@ export async function openPostgres(url: string, options: { poolSize?: number; lo
   // An idle client that fails (database restarted) is dropped by the pool; the next query connects anew.
   // (Its message only: pg-pool hangs the whole client on the error.)
   pool.on('error', (err) => logger?.warn(`an idle database connection failed: ${err.message}`));
+  // A new client is handed over in the same parse of the server's bytes that made it ready, before withClient
+  // can listen: a FATAL in that chunk (a backend terminated as it started) had nobody to hear it and ended the
+  // process. Every client listens from its birth; the failure itself surfaces as its next query's error (the
+  // client is no longer queryable), and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', (err) => logger?.debug(`a database connection failed: ${err.message}`)));
   await pool.query('SELECT 1');
   const listener = new Listener(url, logger);
   return {
