@@ -17,9 +17,18 @@ export interface RetryOptions {
 
 const retriedStatuses = new Set([502, 503, 504]);
 
-/** A fresh Idempotency-Key: a random UUID (the draft's recommendation). */
+/**
+ * A fresh Idempotency-Key: a random (version 4) UUID, the draft's recommendation. Browsers offer
+ * crypto.randomUUID only in secure contexts (https, localhost); a page served over plain http still has
+ * crypto.getRandomValues.
+ */
 export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
