@@ -3,11 +3,15 @@
 // outcome that still cannot be recorded is handed back and runs again; a shutdown's handback is logged as
 // what it is. The database fails for real: a trigger raises lock_not_available (55P03) on the chosen
 // transitions, or (PostgreSQL) another session holds the execution's row under lock_timeout = 200ms.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config.ts';
 import { type Running, startServer } from '../src/main.ts';
+import { openEmbedded } from '../src/store/database.ts';
 import { backends, Client, freshPostgres, postgresAdminUrl, randomMatrix, sixNodes, testEnv } from './support/server.ts';
 
 interface Started {
@@ -93,6 +97,35 @@ describe.each(await backends())('%s', (_name, backend) => {
     const job = await alice.waitFor(id, 30);
     expect(job.status, JSON.stringify(job)).toBe('FINISHED');
     expect(logs.map((l) => l.msg)).not.toContainEqual(expect.stringMatching(/no longer held/));
+  }, 60_000);
+
+  it('a shutdown while an outcome is being recorded lets it be recorded first (the finished run is not thrown away)', async () => {
+    // Regression: stop() handed back every execution this worker held, the one whose outcome was being recorded
+    // (retrying a transient failure) included; the recording then found it no longer held, and it ran again.
+    const env = await backend.env();
+    const dir = env.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'jes-stop-recording-'));
+    const { server, alice, logs, logged } = await start({ ...env, ...(dir ? { JES_DATA_DIR: dir } : {}) });
+    await server.db.query('CREATE SEQUENCE chaos_stop');
+    await failUpdates(server, 'chaos_stop', terminal, `nextval('chaos_stop') <= 4`);
+    const id = await alice.start(sixNodes, '?solver=exact');
+    await logged(/recording the outcome failed \(try 1\)/);
+    open.splice(open.indexOf(server), 1);
+    await server.close();
+    expect(logs.map((l) => l.msg)).not.toContain('the execution was no longer held by this worker; its outcome was not recorded');
+    const query = 'SELECT status FROM executions WHERE job_id = $1';
+    let rows: { status: string }[];
+    if (dir) {
+      const db = await openEmbedded(dir);
+      rows = await db.query(query, [id]);
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    } else {
+      const db = new pg.Client({ connectionString: env.DATABASE_URL });
+      await db.connect();
+      rows = (await db.query(query, [id])).rows;
+      await db.end();
+    }
+    expect(rows).toEqual([{ status: 'SUCCESS' }]);
   }, 60_000);
 });
 

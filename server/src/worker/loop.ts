@@ -49,6 +49,8 @@ export class WorkerLoop {
   private readonly running = new Map<string, Running>();
   /** Runs that ended and whose outcome is being recorded: their leases are renewed until it is (or given up). */
   private readonly recording = new Map<string, { job_id: string; solver: string }>();
+  /** The recordings under way, which a stop waits for. */
+  private readonly recordings = new Set<Promise<void>>();
   private readonly done = new Set<Promise<void>>();
   private stopped = false;
   private wake: (() => void) | undefined;
@@ -92,6 +94,8 @@ export class WorkerLoop {
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all(this.unlisten.map((u) => u()));
     await this.loop;
+    // Outcomes being recorded go first: handing those executions back would throw finished runs away.
+    await Promise.allSettled(this.recordings);
     await release(this.options.db, this.id).catch((err) => this.options.logger.error({ err }, 'could not hand executions back; they run again when their leases expire'));
     for (const run of this.running.values()) this.stopRun(run, 'handed back');
     await Promise.allSettled(this.done);
@@ -220,7 +224,9 @@ export class WorkerLoop {
     // Another worker holds it now (this one stalled past its lease): that worker records the outcome.
     if (state.stopped === 'lease lost') return void log.warn('lost the lease of a running execution; stopped it without recording');
     if (outcome === 'hand back') return this.handBack(execution, log, 'handed the execution back to the queue; it will run again');
-    await this.record(execution, outcome, log);
+    const recorded = this.record(execution, outcome, log);
+    this.recordings.add(recorded);
+    await recorded.finally(() => this.recordings.delete(recorded));
   }
 
   /**
