@@ -42,6 +42,21 @@ async function administrator(url: string) {
   };
 }
 
+/**
+ * A fresh database for one test, dropped afterwards, and an administrator's connection to it; at the end the
+ * database takes connections again (a test may have refused them) before it is dropped.
+ */
+async function freshDatabase(): Promise<{ url: string; admin: Awaited<ReturnType<typeof administrator>> }> {
+  const database = (await freshPostgres()) as { url: string; drop(): Promise<void> };
+  cleanups.push(database.drop);
+  const admin = await administrator(database.url);
+  cleanups.push(async () => {
+    await admin.allowConnections(true);
+    await admin.end();
+  });
+  return { url: database.url, admin };
+}
+
 /** The statuses of requests sent without the test Client (whose 5xx fail the file): 503 is expected here. */
 async function send(base: string, token: string, method: string, path: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number | 'no answer'; body: any; retryAfter: string | null }> {
   try {
@@ -83,12 +98,9 @@ async function healthUntil(client: Client, status: string, seconds: number): Pro
 
 describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a running server', () => {
   it('no terminated connection ends the process; requests that meet one answer 503 with Retry-After', async () => {
-    const database = (await freshPostgres()) as { url: string; drop(): Promise<void> };
-    cleanups.push(database.drop);
-    const server: ChildServer = await serveChild({ DATABASE_URL: database.url, JES_WORKERS: '2', JES_LEASE_SECONDS: '2', JES_MAX_ACTIVE_JOBS: '1000' });
+    const { url, admin } = await freshDatabase();
+    const server: ChildServer = await serveChild({ DATABASE_URL: url, JES_WORKERS: '2', JES_LEASE_SECONDS: '2', JES_MAX_ACTIVE_JOBS: '1000' });
     cleanups.push(server.stop);
-    const admin = await administrator(database.url);
-    cleanups.push(admin.end);
     const alice = await new Client(server.url).login('alice');
     const token = alice.token!;
     const ids = [await alice.start(sixNodes)];
@@ -140,15 +152,12 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     // Regression (seen once in ten runs of the test above): pg-pool hands a new client over in the same parse of
     // the server's bytes that made it ready, with no error listener until the handler attaches one; a FATAL that
     // follows in that chunk (pg_terminate_backend striking a starting backend) was then an unhandled 'error'.
-    const database = (await freshPostgres()) as { url: string; drop(): Promise<void> };
-    cleanups.push(database.drop);
-    const proxy = await pgProxy(database.url);
+    const { url, admin } = await freshDatabase();
+    const proxy = await pgProxy(url);
     cleanups.push(proxy.close);
     // A worker, whose heartbeat asks for connections outside any request, twice a second.
     const server: ChildServer = await serveChild({ DATABASE_URL: proxy.url, JES_WORKERS: '1' });
     cleanups.push(server.stop);
-    const admin = await administrator(database.url);
-    cleanups.push(admin.end);
     const alice = await new Client(server.url).login('alice');
 
     proxy.killNew = true;
@@ -168,15 +177,9 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
   }, 60_000);
 
   it('the LISTEN connection comes back: /healthz is degraded while it is down, and long polls answer within about a second of the end', async () => {
-    const database = (await freshPostgres()) as { url: string; drop(): Promise<void> };
-    cleanups.push(database.drop);
-    const running = await startTestServer({ DATABASE_URL: database.url, JES_WORKERS: '2' });
+    const { url, admin } = await freshDatabase();
+    const running = await startTestServer({ DATABASE_URL: url, JES_WORKERS: '2' });
     cleanups.push(() => running.close());
-    const admin = await administrator(database.url);
-    cleanups.push(async () => {
-      await admin.allowConnections(true);
-      await admin.end();
-    });
     const alice = await new Client(running.url).login('alice');
     const matrix = randomMatrix(40, 5);
     const job = { num_nodes: 40, adj_matrix: matrix };
@@ -209,15 +212,9 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     expect(back.answeredAt - Date.parse(back.job.timestamps.ended), 'ms between the end and the answer, notifications back').toBeLessThan(1500);
   }, 120_000);
   it('a database that refuses connections answers 503 with Retry-After on every request, and 200 once it is back', async () => {
-    const database = (await freshPostgres()) as { url: string; drop(): Promise<void> };
-    cleanups.push(database.drop);
-    const running = await startTestServer({ DATABASE_URL: database.url, JES_WORKERS: '0' });
+    const { url, admin } = await freshDatabase();
+    const running = await startTestServer({ DATABASE_URL: url, JES_WORKERS: '0' });
     cleanups.push(() => running.close());
-    const admin = await administrator(database.url);
-    cleanups.push(async () => {
-      await admin.allowConnections(true);
-      await admin.end();
-    });
     const alice = await new Client(running.url).login('alice');
     const id = await alice.start(sixNodes);
 

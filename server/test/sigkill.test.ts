@@ -5,14 +5,14 @@
 // (On PostgreSQL, multi-process.test.ts kills a worker process mid-run.) With a lease of a minute, the
 // executions left running resume at once after the restart: no other process can hold a lease on the
 // embedded database, so they are requeued at start-up instead of waiting for their leases to run out.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { Client, cutValue, jwtSecret, randomMatrix, users } from './support/server.ts';
+import { type ChildServer, serveChild } from './support/child-server.ts';
+import { Client, cutValue, randomMatrix } from './support/server.ts';
 
-const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
@@ -21,41 +21,26 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-/** `node server/src/cli.ts` on the data directory; resolves with its URL once it listens. */
-function serve(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const { DATABASE_URL: _notThisOne, ...inherited } = process.env;
-  const child = spawn(process.execPath, [cli], {
-    env: {
-      ...inherited,
-      PORT: '0',
-      JES_DATA_DIR: dataDir,
-      JES_USERS: Object.entries(users).map(([u, p]) => `${u}:${p}`).join(','),
-      JES_JWT_SECRET: jwtSecret,
-      JES_LEASE_SECONDS: '2',
-      JES_WORKERS: '2',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within 60 s:\n${output}`)), 60_000);
-    const onData = (data: Buffer) => {
-      output += data.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (!url) return;
-      clearTimeout(timer);
-      resolve({ child, url, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${signal ?? code}) before it listened:\n${output}`));
-    });
-  });
+/** `node server/src/cli.ts` on the data directory (two workers, a 2 s lease unless `env` says otherwise). */
+async function serve(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const server = await serveChild({ JES_DATA_DIR: dataDir, JES_LEASE_SECONDS: '2', JES_WORKERS: '2', ...env });
+  children.push(server.child);
+  return server;
+}
+
+/** Polls the jobs until one is RUNNING, then kills the server with SIGKILL; returns the jobs that were RUNNING. */
+async function killWhileRunning(server: ChildServer, client: Client, ids: string[]): Promise<string[]> {
+  let running: string[] = [];
+  for (let tries = 0; running.length === 0 && tries < 200; tries++) {
+    const statuses = await Promise.all(ids.map(async (id) => (await client.get(`/job/${id}`)).body.job[id].status as string));
+    running = ids.filter((_, i) => statuses[i] === 'RUNNING');
+    if (running.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(running.length, 'jobs RUNNING when the server is killed').toBeGreaterThan(0);
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGKILL');
+  await exited;
+  return running;
 }
 
 /** The graph as a Gset edge list (1-based nodes, the upper triangle's non-zero weights). */
@@ -101,16 +86,7 @@ it('every accepted job survives a SIGKILL mid-run and finishes with a verified a
   await submit(small, { data_file_identifier: files[0]!.id, solvers: [{ name: 'exact' }, { name: 'local-search' }], time_limit_seconds: 1 });
 
   // Kill it while solvers run.
-  let running: string[] = [];
-  for (let tries = 0; running.length === 0 && tries < 200; tries++) {
-    const statuses = await Promise.all(accepted.map(async ({ id }) => (await alice.get(`/job/${id}`)).body.job[id].status as string));
-    running = accepted.filter((_, i) => statuses[i] === 'RUNNING').map((a) => a.id);
-    if (running.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  expect(running.length, 'jobs RUNNING when the server is killed').toBeGreaterThan(0);
-  const exited = new Promise((resolve) => first.child.once('exit', resolve));
-  first.child.kill('SIGKILL');
-  await exited;
+  const running = await killWhileRunning(first, alice, accepted.map((a) => a.id));
 
   const second = await serve(dir);
   const again = new Client(second.url);
@@ -146,16 +122,7 @@ it('resumes the executions a SIGKILL left running at once after the restart, wit
   const large = randomMatrix(60, 13);
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push(await alice.start({ num_nodes: 60, adj_matrix: large }, '?solver=local-search&time_limit_seconds=3'));
-  let running: string[] = [];
-  for (let tries = 0; running.length === 0 && tries < 200; tries++) {
-    const statuses = await Promise.all(ids.map(async (id) => (await alice.get(`/job/${id}`)).body.job[id].status as string));
-    running = ids.filter((_, i) => statuses[i] === 'RUNNING');
-    if (running.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  expect(running.length, 'jobs RUNNING when the server is killed').toBeGreaterThan(0);
-  const exited = new Promise((resolve) => first.child.once('exit', resolve));
-  first.child.kill('SIGKILL');
-  await exited;
+  const running = await killWhileRunning(first, alice, ids);
 
   const second = await serve(dir, env);
   const again = new Client(second.url);

@@ -16,11 +16,15 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Starts `jes-server` with the test users and `env`; resolves once it listens. */
+/**
+ * Starts `jes-server` with the test users and `env`; resolves once it listens. The embedded database unless
+ * `env` names a DATABASE_URL (one in the test's own environment is not passed on).
+ */
 export function serveChild(env: Record<string, string>): Promise<ChildServer> {
+  const { DATABASE_URL: _notThisOne, ...inherited } = process.env;
   const child = spawn(process.execPath, [cli], {
     env: {
-      ...process.env,
+      ...inherited,
       PORT: '0',
       JES_USERS: Object.entries(users).map(([u, p]) => `${u}:${p}`).join(','),
       JES_JWT_SECRET: jwtSecret,
