@@ -1,5 +1,6 @@
 // The package's shape: the library entry is browser-compatible (no node: import, no dependency but
 // openapi-fetch, followed through every module it imports); the bin and the Node entry are where they say.
+// (What the build makes of them is tried from the packed tarball by test/packages.)
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,21 +31,24 @@ function reachable(entry: string): { files: string[]; packages: Set<string> } {
 
 describe('@jes/client', () => {
   it('its main entry reaches only its own modules and openapi-fetch: nothing from node:, not commander', () => {
-    expect(pkg.exports['.']).toBe('./src/index.ts');
-    const { files, packages } = reachable(join(client, pkg.exports['.']));
+    expect(pkg.exports['.']).toEqual({ 'jes-source': './src/index.ts', types: './dist/src/index.d.ts', import: './dist/src/index.js', default: './dist/src/index.js' });
+    const { files, packages } = reachable(join(client, pkg.exports['.']['jes-source']));
     expect(files.length).toBeGreaterThan(8);
     expect([...packages]).toEqual(['openapi-fetch']);
   });
 
   it('has openapi-fetch as its only runtime dependency besides commander, which only the bin reaches', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['commander', 'openapi-fetch']);
-    const bin = reachable(join(client, pkg.bin.jes));
+    const bin = reachable(join(client, 'src/cli/main.ts'));
     expect([...bin.packages].filter((name) => !name.startsWith('node:')).sort()).toEqual(['commander', 'openapi-fetch']);
   });
 
-  it('the jes bin is an executable script for node; the node entry adds file paths', () => {
-    expect(readFileSync(join(client, pkg.bin.jes), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
-    expect(pkg.exports['./node']).toBe('./src/node.ts');
-    expect([...reachable(join(client, pkg.exports['./node'])).packages].sort()).toEqual(['node:fs', 'node:path', 'openapi-fetch']);
+  it('the jes bin is an executable script for node that runs the build, or the sources in a clone; the node entry adds file paths', () => {
+    const launcher = readFileSync(join(client, pkg.bin.jes), 'utf8');
+    expect(launcher.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(launcher).toContain("'../src/cli/main.ts'");
+    expect(launcher).toContain("'../dist/src/cli/main.js'");
+    expect(pkg.exports['./node']['jes-source']).toBe('./src/node.ts');
+    expect([...reachable(join(client, pkg.exports['./node']['jes-source'])).packages].sort()).toEqual(['node:fs', 'node:path', 'openapi-fetch']);
   });
 });

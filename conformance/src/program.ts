@@ -53,7 +53,7 @@ export function program(): Command {
     .option('--report <file.md>', 'also write a markdown report')
     .option('--seed <n>', 'fast-check seed of the generated checks', integer, defaultSeed)
     .option('--runs <n>', 'generated cases per target', integer, defaultRuns)
-    .option('--contract <openapi.yaml>', "the contract to hold the deployment to (default: this repository's)")
+    .option('--contract <openapi.yaml>', "the contract to hold the deployment to (default: the one this package carries)")
     .option('--list', 'list the checks and what each means, then exit')
     .addHelpText('after', '\nExit codes: 0 nothing failed, 1 a check failed, 2 usage.')
     .showHelpAfterError('(run jes-conformance --help for usage)')

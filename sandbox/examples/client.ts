@@ -1,4 +1,4 @@
-// Against the sandbox with @jes/client (run from the repository root: node sandbox/examples/client.ts).
+// Against the sandbox with @jes/client (run from the repository root: node --conditions=jes-source sandbox/examples/client.ts).
 import { createJesClient } from '@jes/client';
 
 const client = createJesClient({ baseUrl: process.env.JES_BASE_URL ?? 'http://localhost:4010', username: 'anyone', password: 'anything' });

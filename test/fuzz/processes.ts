@@ -1,5 +1,5 @@
 // The fuzz targets as child processes: the reference server (`node server/src/cli.ts`) and the sandbox
-// (`node sandbox/main.ts`), each on a free port. A crash is then an exit we can see, with its output kept
+// (`node sandbox/src/cli.ts`), each on a free port. A crash is then an exit we can see, with its output kept
 // for the failure message, instead of a vitest worker that dies with it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -101,5 +101,5 @@ export function startServer(users: number, env: Record<string, string> = {}): Pr
 }
 
 export function startSandbox(): Promise<Target> {
-  return launch('sandbox/main.ts', { SANDBOX_PORT: '0' }, /listening on (http:\/\/\S+)/, 'the sandbox');
+  return launch('sandbox/src/cli.ts', { SANDBOX_PORT: '0' }, /listening on (http:\/\/\S+)/, 'the sandbox');
 }

@@ -4,7 +4,7 @@
 // (support/hostile-requests.ts).
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/server.ts';
+import type { Sandbox } from '../../sandbox/src/server.ts';
 import { deref } from '../contract/openapi-document.ts';
 import { bearer, credentials, dataFileId, doc, edgeList, form, graph, json, type Part, startedSandbox, upload } from './support/hostile-requests.ts';
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/server.ts';
+import type { Sandbox } from '../../sandbox/src/server.ts';
 import { deref } from '../contract/openapi-document.ts';
 import { bearer, doc, graph, json, send, type Sent, startedSandbox, validate } from './support/hostile-requests.ts';
 
@@ -30,10 +30,10 @@ describe('the sandbox never dies', () => {
     expect((await call('GET', '/healthz')).status).toBe(200);
   });
 
-  it('regression: npm run sandbox (sandbox/main.ts) survives the request that killed it, and logs an unhandled rejection or exception instead of exiting', async () => {
+  it('regression: npm run sandbox (sandbox/src/cli.ts) survives the request that killed it, and logs an unhandled rejection or exception instead of exiting', async () => {
     // Injected once the sandbox says it listens: a rejection nobody handles and an exception nobody catches.
     const inject = "const log = console.log; console.log = (...a) => { log(...a); if (String(a[0]).includes('listening on')) setImmediate(() => { Promise.reject(new Error('injected rejection')); setImmediate(() => { throw new Error('injected exception'); }); }); };";
-    const child = spawn(process.execPath, [`--import=data:text/javascript,${encodeURIComponent(inject)}`, join(repoRoot, 'sandbox/main.ts')], {
+    const child = spawn(process.execPath, [`--import=data:text/javascript,${encodeURIComponent(inject)}`, join(repoRoot, 'sandbox/src/cli.ts')], {
       cwd: repoRoot,
       env: { ...process.env, SANDBOX_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

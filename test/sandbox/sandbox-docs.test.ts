@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, repoRoot } from '../../client/test/support/processes.ts';
 import { runBash } from '../../client/test/support/readme.ts';
-import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/src/server.ts';
 import { deref, type Node, loadContract, operations } from '../contract/openapi-document.ts';
 
 const page = readFileSync(join(repoRoot, 'docs/sandbox.md'), 'utf8');
@@ -41,7 +41,7 @@ describe('docs/sandbox.md', () => {
 
   it('the client example is sandbox/examples/client.ts verbatim, and prints what the page shows', async () => {
     expect(blockAfter('tested: client-walkthrough', 'ts')).toBe(readFileSync(join(repoRoot, 'sandbox/examples/client.ts'), 'utf8'));
-    const run = await runBash(`node sandbox/examples/client.ts`, { JES_BASE_URL: sandbox.url });
+    const run = await runBash(`node --conditions=jes-source sandbox/examples/client.ts`, { JES_BASE_URL: sandbox.url });
     expect(run.stdout).toBe(blockAfter('output: client-walkthrough', 'text'));
   });
 

@@ -15,7 +15,7 @@ export function readmeSuite(servers: Servers): void {
   it('the quick start is examples/quick-start.ts verbatim, and it finds the maximum cut 53', async () => {
     const example = readFileSync(join(repoRoot, 'client/examples/quick-start.ts'), 'utf8');
     expect(readme).toContain('```ts\n' + example + '```');
-    const { stdout } = await promisify(execFile)(process.execPath, ['client/examples/quick-start.ts'], { cwd: repoRoot, env: { ...process.env, JES_BASE_URL: servers.main } });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=jes-source', 'client/examples/quick-start.ts'], { cwd: repoRoot, env: { ...process.env, JES_BASE_URL: servers.main } });
     expect(stdout).toMatch(/^job [A-Z0-9]{12}: FINISHED$/m);
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('maximum cut: 53');
   });

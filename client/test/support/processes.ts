@@ -85,5 +85,5 @@ export async function freePort(): Promise<number> {
 /** The Prism sandbox (`npm run sandbox`) on a free port. */
 export async function startSandbox(): Promise<Started> {
   const port = await freePort();
-  return startProcess([join(repoRoot, 'sandbox/main.ts')], { ...process.env, SANDBOX_PORT: String(port) }, /listening on (http:\/\/\S+)/, 'the Prism sandbox');
+  return startProcess([join(repoRoot, 'sandbox/src/cli.ts')], { ...process.env, SANDBOX_PORT: String(port) }, /listening on (http:\/\/\S+)/, 'the Prism sandbox');
 }

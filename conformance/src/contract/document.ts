@@ -8,8 +8,8 @@ export type Node = Record<string, any>;
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** The contract of this repository, the one the suite holds deployments to by default. */
-export const defaultContractPath = join(import.meta.dirname, '../../../openapi.yaml');
+/** The contract the suite holds deployments to by default: the copy this package carries (the repository's own in a clone). */
+export const defaultContractPath = join(import.meta.dirname, '..', '..', '..', 'openapi.yaml');
 
 export interface Operation {
   method: string;

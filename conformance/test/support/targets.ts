@@ -1,7 +1,7 @@
 // What the suite's own tests run it against: the reference server (its CLI as a child process, on a free
 // port, PGlite in memory or a throw-away PostgreSQL database) and the sandbox (in this process, on a free
 // port). The spawning is the client tests' (test support shared across packages, never their sources).
-import { startSandbox } from '../../../sandbox/server.ts';
+import { startSandbox } from '../../../sandbox/src/server.ts';
 import { type Started, startServer, users } from '../../../client/test/support/processes.ts';
 import type { ConformanceOptions, Report } from '../../src/index.ts';
 import { closingLine, resultText } from '../../src/report/console.ts';

@@ -40,7 +40,8 @@ const OVERRUN_GRACE_MS = 2000;
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const threadUrl = new URL('./solver-thread.ts', import.meta.url);
+// The thread's module has this module's extension: .ts run from the sources, .js from the package's build.
+const threadUrl = new URL(`./solver-thread${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url);
 
 interface Thread {
   worker: Worker;

@@ -7,7 +7,7 @@ import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
 import { type Answer, asciiOnly, invalidRequest, pointer, type preferences, problem, problemAnswer } from './conventions.ts';
 
-export const contractPath = join(import.meta.dirname, '..', 'openapi.yaml');
+export const contractPath = join(import.meta.dirname, '..', '..', 'openapi.yaml');
 
 export type Operation = Awaited<ReturnType<typeof prismHttp.getHttpOperationsFromSpec>>[number];
 
