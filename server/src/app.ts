@@ -1,8 +1,9 @@
 // The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
-// context and log line; routing (404 and 405 need no token); the login body and its rate limits; bearer
-// authentication; the rate-limit policy; only then the body (JSON counted before it is parsed, or the streamed
-// upload); the contract validator (requests, and responses unless switched off); the routes; the one error
-// handler. So a request without a token never has its body read.
+// context and log line; CORS when origins are configured (a preflight is answered there, before anything else);
+// routing (404 and 405 need no token); the login body and its rate limits; bearer authentication; the rate-limit
+// policy; only then the body (JSON counted before it is parsed, or the streamed upload); the contract validator
+// (requests, and responses unless switched off); the routes; the one error handler. So a request without a
+// token never has its body read.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
@@ -10,6 +11,7 @@ import { authenticate } from './auth/authenticate.ts';
 import type { TokenIssuer } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { contract } from './contract.ts';
+import { crossOrigin } from './http/cross-origin.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { jsonBody, storableValues } from './http/json-body.ts';
 import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts';
@@ -53,6 +55,8 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.use(requestId, withRequestContext, requestLog(deps.logger));
+  // Unset, nothing is mounted: no CORS headers at all, and OPTIONS is routed like any other method (405).
+  if (deps.config.corsOrigins) app.use(crossOrigin(deps.config.corsOrigins, contract.paths));
 
   // Outside the contract: the contract itself and its rendered reference.
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));

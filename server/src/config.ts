@@ -30,6 +30,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Days an ended job (and a data file no job uses) is kept; undefined keeps everything (JES_RETENTION_DAYS=off). */
   retentionDays: number | undefined;
+  /** Origins whose pages may call the API from a browser (CORS): a list, '*' for any, undefined for none. */
+  corsOrigins: string[] | '*' | undefined;
   /** Node's HTTP server limits, in milliseconds (timeouts) and sockets. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
 }
@@ -107,6 +109,28 @@ function parseRetentionDays(raw: string | undefined): number | undefined {
   return days;
 }
 
+/**
+ * JES_CORS_ORIGINS: `*`, or a comma list of origins as a browser sends them in `Origin` (http or https, host,
+ * optional port; no path, not even `/`), since an origin is matched by its exact text. Unset: none.
+ */
+function parseCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
+  const text = raw?.trim() ?? '';
+  if (text === '') return undefined;
+  if (text === '*') return '*';
+  return text.split(',').map((entry) => {
+    const origin = entry.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {}
+    if (url?.origin !== origin || !['http:', 'https:'].includes(url.protocol)) {
+      const hint = url && url.origin !== 'null' && url.origin !== origin ? ` (did you mean ${url.origin}?)` : '';
+      throw new ConfigError(`JES_CORS_ORIGINS must be * or a comma list of origins like https://app.example.com:8443 (no path); got "${origin}"${hint}`);
+    }
+    return origin;
+  });
+}
+
 function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
   const headersTimeoutMs = integer('JES_HEADERS_TIMEOUT_SECONDS', env.JES_HEADERS_TIMEOUT_SECONDS, 20, 1, 3600) * 1000;
   // Receiving the whole request: 100 MiB in ten minutes is a link of 1.4 Mbit/s. (Answering, a long poll, is not counted.)
@@ -147,6 +171,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
     trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),
     retentionDays: parseRetentionDays(env.JES_RETENTION_DAYS),
+    corsOrigins: parseCorsOrigins(env.JES_CORS_ORIGINS),
     http: httpLimits(env),
   };
 }

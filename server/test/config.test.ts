@@ -42,3 +42,22 @@ describe('HTTP limits', () => {
     refused({ JES_MAX_CONNECTIONS: '0' }, 'JES_MAX_CONNECTIONS');
   });
 });
+
+describe('JES_CORS_ORIGINS', () => {
+  it('is unset by default (no cross-origin page is answered), * for any origin, or a list of origins', () => {
+    expect(read({}).corsOrigins).toBeUndefined();
+    expect(read({ JES_CORS_ORIGINS: ' ' }).corsOrigins).toBeUndefined();
+    expect(read({ JES_CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+    const list = read({ JES_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins;
+    expect(list).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(read({ JES_CORS_ORIGINS: 'http://[::1]:8080' }).corsOrigins).toEqual(['http://[::1]:8080']);
+  });
+  it('refuses what a browser never sends as Origin, since origins are matched by their exact text', () => {
+    const values = [
+      'https://app.example.com/', 'https://app.example.com/app', 'app.example.com', 'https://APP.example.com', 'https://app.example.com:443',
+      'ftp://example.com', 'null', '*,https://a.example', 'https://a.example,', 'https://a.example?x=1', 'https://user@a.example',
+    ];
+    for (const value of values) refused({ JES_CORS_ORIGINS: value }, 'JES_CORS_ORIGINS');
+    expect(() => read({ JES_CORS_ORIGINS: 'https://app.example.com/' })).toThrow('(did you mean https://app.example.com?)');
+  });
+});
