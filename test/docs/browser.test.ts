@@ -1,21 +1,15 @@
 // docs/index.html opened in headless Chromium (Debian's package, driven by playwright-core), used as a
 // reader would: every tag of openapi.yaml expands to its operations, every operation opens on its
 // summary, no script fails, and nothing is fetched from another machine.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/generated.ts';
+import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import { loadContract, operations } from '../contract/openapi-document.ts';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(executablePath);
-if (!available) {
-  // .ci/run installs the browser, so in CI its absence is a failure, not a skip.
-  if (process.env.CI) throw new Error(`Chromium not found at ${executablePath}; .ci/run installs Debian's chromium package`);
-  console.warn(`skipping the docs browser test: no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`);
-}
+const available = !chromiumMissing('the docs browser test');
 
 const byTag = new Map<string, string[]>();
 for (const op of operations(loadContract())) {
@@ -30,10 +24,7 @@ describe.skipIf(!available)('docs/index.html in Chromium', () => {
   const remote: string[] = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const isLocal = (url: string) => /^(file|data|blob):/.test(url);
