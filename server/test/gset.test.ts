@@ -1,5 +1,6 @@
 // The Gset benchmark graphs (../shared/data/gset, or GSET_DIR): every G*.txt streams in as an edge list with
-// the nodes, edges and weights best-known.tsv lists. Skipped, with the reason printed, when the folder is absent.
+// the nodes, edges and weights best-known.tsv lists. Skipped, with the reason printed, when the folder is absent;
+// the three that ship in examples/graphs are read in every run by test/examples/graphs.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createJesClient, type DataFile, fromPath, type JesClient } from '../../src/node.ts';
-import { gsetFile, inputOfSize, sixNodes, sixNodesEdgeList } from '../support/graphs.ts';
+import { exampleGraph, inputOfSize, sixNodes, sixNodesEdgeList } from '../support/graphs.ts';
 import { type Servers, users } from '../support/processes.ts';
 
 export function dataFilesSuite(servers: Servers): void {
@@ -38,9 +38,8 @@ export function dataFilesSuite(servers: Servers): void {
       expect(await validated(text.data!.id)).toMatchObject({ status: 'READY', format: 'edge_list', num_nodes: 6, num_edges: 12 });
     });
 
-    const g22 = gsetFile('G22.txt');
-    it.skipIf('skip' in g22)(`streams Gset G22 from a Node stream and from its path${'skip' in g22 ? ` (skipped: ${g22.skip})` : ''}`, async () => {
-      const path = (g22 as { path: string }).path;
+    it('streams Gset G22 (examples/graphs) from a Node stream and from its path', async () => {
+      const path = exampleGraph('G22.txt');
       const fromStream = await carol.uploadDataFile({ problemId: 'maxcut', file: createReadStream(path), name: 'G22.txt' });
       expect(fromStream.data?.id).toBe(sha1(readFileSync(path)));
       const fromFile = await carol.uploadDataFile({ problemId: 'maxcut', ...(await fromPath(path)) });

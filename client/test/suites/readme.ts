@@ -1,5 +1,6 @@
 // client/README.md as a newcomer follows it, against the real reference server: the library's
-// quick start is examples/quick-start.ts verbatim and runs; the command-line walkthrough runs as written.
+// quick start is examples/quick-start.ts verbatim and runs; the command-line walkthrough runs as written, and
+// so do the root README's two command lines.
 // (The same walkthrough against the sandbox is in ../sandbox.test.ts.)
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -33,6 +34,17 @@ export function readmeSuite(servers: Servers): void {
     const cut = /^Best cut +(\d+)$/m.exec(run.stdout)?.[1];
     expect(Number(cut)).toBeGreaterThan(13_000); // G22's best known cut is 13,359
     expect(run.stdout).toMatch(new RegExp(`^Job [A-Z0-9]{12} FINISHED\\n\\nSOLVER +CUT +OPTIMAL[^\\n]*\\n\\S+ +${cut} +no `, 'm'));
+  });
+
+  const root = walkthrough('tested: root-walkthrough', 'README.md');
+  const rootSkip = root.skip ? ` (skipped: ${root.skip})` : '';
+  it.skipIf(rootSkip)(`the root README's command lines log in and submit G22 from examples/graphs with --wait${rootSkip}`, async () => {
+    const run = await runBash(root.script!, { JES_BASE_URL: servers.main, XDG_CONFIG_HOME: configHome() });
+    expect(run.stderr).not.toMatch(/error|problem/i);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Logged in to http:\/\/localhost:\d+ as demo;/m);
+    expect(run.stdout).toMatch(/^Status +FINISHED$/m);
+    expect(Number(/^Best cut +(\d+)$/m.exec(run.stdout)?.[1])).toBeGreaterThan(13_000); // G22's best known cut is 13,359
   });
   });
 }

@@ -3,17 +3,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Run } from './cli.ts';
-import { gsetFile } from './graphs.ts';
 import { repoRoot } from './processes.ts';
 
 export const readme = readFileSync(join(repoRoot, 'client/README.md'), 'utf8');
 
-/** The first fenced block of `language` after the line containing `marker`. */
-export function blockAfter(marker: string, language: string): string {
-  const from = readme.indexOf(marker);
-  if (from < 0) throw new Error(`client/README.md has no "${marker}"`);
-  const match = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(readme.slice(from));
-  if (!match) throw new Error(`no ${language} block after "${marker}" in client/README.md`);
+/** The first fenced block of `language` after the line containing `marker` in `document` (a path from the root). */
+export function blockAfter(marker: string, language: string, document = 'client/README.md'): string {
+  const text = document === 'client/README.md' ? readme : readFileSync(join(repoRoot, document), 'utf8');
+  const from = text.indexOf(marker);
+  if (from < 0) throw new Error(`${document} has no "${marker}"`);
+  const match = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(text.slice(from));
+  if (!match) throw new Error(`no ${language} block after "${marker}" in ${document}`);
   return match[1]!;
 }
 
@@ -32,12 +32,11 @@ export function runBash(script: string, env: Record<string, string>): Promise<Ru
 }
 
 /**
- * The README's command-line walkthrough as a bash script (with G22's path where Gset is here), or why it
- * cannot run here: it needs bash, jq and Gset's G22.
+ * A README's command-line walkthrough as a bash script, exactly as written (both submit
+ * examples/graphs/G22.txt, which ships with the repository), or why it cannot run here: it needs bash and jq.
+ * By default client/README.md's; the root README's is the block after "tested: root-walkthrough".
  */
-export function walkthrough(): { script: string; skip?: undefined } | { script?: undefined; skip: string } {
-  const g22 = gsetFile('G22.txt');
-  if ('skip' in g22) return g22;
+export function walkthrough(marker = 'tested: cli-walkthrough', document = 'client/README.md'): { script: string; skip?: undefined } | { script?: undefined; skip: string } {
   for (const tool of ['bash', 'jq']) if (spawnSync(tool, ['--version']).error) return { skip: `no ${tool} on PATH (apt-get install ${tool})` };
-  return { script: blockAfter('tested: cli-walkthrough', 'sh').replace('../shared/data/gset/G22.txt', g22.path) };
+  return { script: blockAfter(marker, 'sh', document) };
 }
