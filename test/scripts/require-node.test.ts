@@ -1,0 +1,58 @@
+// The Node version guard (scripts/require-node.mjs) in front of `npm start`, `npm run sandbox` and
+// `npm run conformance`: on this Node it lets the script run; on an older Node (the machine's own, such as
+// Debian's /usr/bin/node, or JES_OLD_NODE) it prints one line naming the Node needed and exits 1, where the
+// script alone failed with ERR_UNKNOWN_FILE_EXTENSION. Skipped, with the reason printed, without an older Node.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const needed = Number(/\d+/.exec(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node)![0]);
+const major = (node: string) => Number(/^v(\d+)/.exec(execFileSync(node, ['--version'], { encoding: 'utf8' }))![1]);
+
+/** The first older Node found: JES_OLD_NODE, else the system's. */
+const candidates = [process.env.JES_OLD_NODE, '/usr/bin/node', '/usr/local/bin/node'].filter((p): p is string => !!p && existsSync(p));
+const oldNode = candidates.find((node) => major(node) < needed);
+if (!oldNode) console.warn(`require-node: skipping the older-Node runs: none of ${candidates.join(', ') || 'JES_OLD_NODE, /usr/bin/node, /usr/local/bin/node'} is older than Node ${needed} (set JES_OLD_NODE to one).`);
+
+/** Runs a command to its end; a non-zero exit is a result, not an error. */
+async function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const done = await promisify(execFile)(file, args, { cwd: root, env, timeout: 60_000 }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+  return { code: 'code' in done ? done.code : 0, stdout: done.stdout, stderr: done.stderr };
+}
+
+describe('scripts/require-node.mjs', () => {
+  it(`lets this Node (${process.version}) through silently, and npm run conformance then runs`, async () => {
+    expect(await run(process.execPath, ['scripts/require-node.mjs'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
+    const conformance = await run('npm', ['run', '--silent', 'conformance', '--', '--help'], { ...process.env, PATH: path });
+    expect(conformance.code).toBe(0);
+    expect(conformance.stdout).toMatch(/^Usage: jes-conformance/);
+  });
+
+  describe.skipIf(!oldNode)(`on an older Node (${oldNode ?? 'none here'})`, () => {
+    const line = (version: string) =>
+      `jes needs Node.js ${needed} or newer; you have ${version} — see README (Node ${needed} without nvm: ` +
+      `npm install --prefix ~/.cache/jes/node${needed} node@${needed} && export PATH=~/.cache/jes/node${needed}/node_modules/.bin:$PATH)`;
+
+    it('prints one line naming the Node needed, the Node it has and how to get it, and exits 1', async () => {
+      const version = execFileSync(oldNode!, ['--version'], { encoding: 'utf8' }).trim();
+      expect(await run(oldNode!, ['scripts/require-node.mjs'])).toEqual({ code: 1, stdout: '', stderr: `${line(version)}\n` });
+    });
+
+    for (const script of [['start'], ['run', 'sandbox'], ['run', 'conformance', '--', '--help']]) {
+      it(`npm ${script.join(' ')} stops at that line instead of ERR_UNKNOWN_FILE_EXTENSION`, async () => {
+        // The older Node's directory first, so that npm and the script's `node` are the older ones.
+        const path = `${dirname(oldNode!)}:${process.env.PATH ?? ''}`;
+        const result = await run('npm', script, { ...process.env, PATH: path });
+        const version = execFileSync(oldNode!, ['--version'], { encoding: 'utf8' }).trim();
+        expect(result.code).toBe(1);
+        // npm may add its own warnings (`npm warn …`); everything else is the guard's one line.
+        expect(result.stderr.split('\n').filter((l) => l && !l.startsWith('npm '))).toEqual([line(version)]);
+        expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
+      });
+    }
+  });
+});
