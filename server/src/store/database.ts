@@ -1,7 +1,9 @@
 // One small interface over the two databases the server runs on: embedded PGlite (one process) and
 // PostgreSQL through pg (many API and worker processes). Same SQL for both.
+import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
+import { ConfigError } from '../config.ts';
 import { openPostgres } from './postgres.ts';
 
 export interface Queryable {
@@ -27,6 +29,12 @@ const bytea = 17;
 
 /** Opens the embedded database in `dataDir` ('memory:' for a throw-away one). */
 export async function openEmbedded(dataDir: string): Promise<Database> {
+  // PGlite makes only the last folder of the path: a missing parent ended start-up with an uncaught ENOENT.
+  if (dataDir !== 'memory:') {
+    await mkdir(dataDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      throw new ConfigError(`JES_DATA_DIR: cannot create ${dataDir} (${error.code ?? error.message})`);
+    });
+  }
   // bytea through Buffer's hex codec: PGlite's default one builds a string per byte (seconds for 4 MiB).
   const db = await PGlite.create(dataDir === 'memory:' ? 'memory://' : dataDir, {
     serializers: { [bytea]: (value: Uint8Array) => `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}` },
