@@ -54,7 +54,7 @@ describe('the packed packages, installed outside the repository', () => {
     }
   });
 
-  it('a strict TypeScript project (nodenext, skipLibCheck off) type-checks against @jes/client, and a wrongly typed input stays an error', async () => {
+  it('a strict TypeScript project (nodenext, skipLibCheck off) type-checks against every package, and a wrongly typed client input stays an error', async () => {
     // typed.ts marks its wrong input with @ts-expect-error: were the input not an error, tsc would fail on the unused directive.
     const tsc = await run('npx', ['--no-install', 'tsc', '-p', '.'], { cwd: project });
     expect(tsc.stdout).toBe('');
