@@ -3,7 +3,7 @@
 // as it is and once with an empty cache (everything from the registry), then the start of the commands: the
 // time from `npx jes-sandbox` to its "listening" line and of `npx jes-conformance --help`, the first run
 // (Node's compile cache empty) and the median of the next five. Prints figures only; removes what it made.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { packAll, run, serve, succeed, type Tarball } from '../test/packages/support/consumer.ts';
@@ -20,7 +20,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 async function install(tarballs: Tarball[], name: string, cache?: string): Promise<{ project: string; ms: number }> {
   const project = join(dir, name);
-  await succeed('mkdir', ['-p', project], { cwd: dir });
+  mkdirSync(project);
   await succeed('npm', ['init', '-y'], { cwd: project });
   const args = ['install', '--no-audit', '--no-fund', '--loglevel=error', ...(cache ? ['--cache', cache] : []), ...tarballs.map((t) => t.file)];
   return { project, ms: await timed(() => succeed('npm', args, { cwd: project, timeoutMs: 900_000 })) };

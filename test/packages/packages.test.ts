@@ -67,8 +67,7 @@ describe('the packed packages, installed outside the repository', () => {
     expect(refused.stdout.trim()).toMatch(new RegExp(`^typed-wrong\\.ts\\(${line},\\d+\\): error TS2322: Type 'string' is not assignable to type 'number'\\.$`));
   });
 
-  describe.each(nodes)('on Node $name', ({ env }) => {
-    const home = join(dir, `home-${nodes.findIndex((n) => n.env === env)}`);
+  describe.each(nodes.map((node, i) => ({ ...node, home: join(dir, `home-${i}`) })))('on Node $name', ({ env, home }) => {
     const userEnv = { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
     let server: Serving;
 
