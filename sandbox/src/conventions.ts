@@ -4,7 +4,7 @@
 // contract is a `400 invalid_request` whose `errors` point at each mismatch (Prism prefers a 422, which this
 // contract keeps for inputs that parse but are wrong for the use case), and `X-Request-Id` is the problem's
 // `request_id`. The codes and titles are the contract's (`Problem`) and the reference server's.
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 export interface FieldError {
   pointer: string;
@@ -48,15 +48,8 @@ export interface Answer {
 export const asciiOnly = (value: string): string =>
   value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** A request id in the shape of the contract's examples: a ULID (time, then randomness, in Crockford base 32). */
-export function requestId(): string {
-  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  let time = Date.now();
-  let id = '';
-  for (let i = 0; i < 10; i++, time = Math.floor(time / 32)) id = alphabet[time % 32] + id;
-  for (const byte of randomBytes(16)) id += alphabet[byte % 32];
-  return id;
-}
+/** A request id as the reference server makes them: a random UUID. */
+export const requestId = (): string => randomUUID();
 
 const percentEncoded = (c: string) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 const notInUri = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;

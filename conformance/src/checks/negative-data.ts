@@ -66,7 +66,7 @@ async function generatedBodies(ctx: CheckContext): Promise<void> {
 async function generatedParameters(ctx: CheckContext): Promise<void> {
   const targets: [string, string][] = [
     ['listJobs', 'limit'], ['listJobs', 'status'], ['listJobs', 'starting_after'], ['listDataFiles', 'problem_id'],
-    ['startJob', 'time_limit_seconds'], ['startJob', 'solver'], ['getJob', 'job_id'], ['getDataFile', 'data_file_identifier'], ['getProblem', 'problem_id'],
+    ['startJob', 'time_limit_seconds'], ['startJob', 'solver'], ['getJob', 'job_id'], ['getDataFile', 'data_file_identifier'],
   ];
   for (const [operationId, name] of targets) {
     const op = ctx.contract.byId(operationId);

@@ -53,7 +53,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The use case's id, as listed by `GET /problem`.
+                 * @description The use case's id, as listed by `GET /problem`. Any other value, whatever its shape (`MaxCut`,
+                 *     `max-cut`), answers `404` with code `problem_not_found` and the known ids in its `detail`.
                  * @example maxcut
                  */
                 problem_id: components["parameters"]["ProblemIdPath"];
@@ -527,11 +528,16 @@ export interface components {
             end_at: components["schemas"]["OptionalTimestamp"];
             data?: components["schemas"]["MaxCutOutput"];
             error?: components["schemas"]["Problem"];
-            /** @description Seconds the solver has run (so far while `RUNNING`); `null` before it runs. */
+            /** @description Seconds the solver has run (so far while `RUNNING`), to the millisecond; `null` before it runs. */
             duration_seconds: number | null;
             /** @description The fraction of the time limit used, 0 to 1, while the solver runs. */
             progress?: number;
-            /** @description The best objective found so far (for `maxcut`, the best cut) while the solver runs. */
+            /**
+             * @description The best objective the solver has found (for `maxcut`, the best cut): so far while it runs, and
+             *     kept once it has ended, so listings (which carry no `data`) show it too. A `SUCCESS` execution's
+             *     equals its result's objective; a `CANCELLED` one keeps the best found before it stopped. Absent
+             *     until the solver has reported one.
+             */
             best_value?: number;
             timestamps: components["schemas"]["ExecutionTimestamps"];
         };
@@ -560,7 +566,7 @@ export interface components {
             upper_bound?: number;
             /** @description The solver's iteration count (its own unit). */
             iterations?: number;
-            /** @description Seconds from the solver's start until it found this cut. */
+            /** @description Seconds from the solver's start until it found this cut, to the millisecond. */
             time_to_best_seconds?: number;
         };
         /** @description The outputs of an ended job. */
@@ -962,10 +968,11 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The use case's id, as listed by `GET /problem`.
+         * @description The use case's id, as listed by `GET /problem`. Any other value, whatever its shape (`MaxCut`,
+         *     `max-cut`), answers `404` with code `problem_not_found` and the known ids in its `detail`.
          * @example maxcut
          */
-        ProblemIdPath: components["schemas"]["ProblemId"];
+        ProblemIdPath: string;
         /**
          * @description The job's id, as returned by `POST /problem/{problem_id}`.
          * @example K7Q2M9X4TB1R
@@ -1020,7 +1027,7 @@ export interface components {
         "Idempotent-Replayed": "true";
         /**
          * @description The request's id, also in the body of problems as `request_id`. Quote it when reporting an issue.
-         * @example 01JDZ8Q7YK3F45TNGS8V2B6MW0
+         * @example 7f3c2a9e-4b1d-4c8e-9a2f-6d5e8b1c3030
          */
         "X-Request-Id": string;
         /**
@@ -1164,7 +1171,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The use case's id, as listed by `GET /problem`.
+                 * @description The use case's id, as listed by `GET /problem`. Any other value, whatever its shape (`MaxCut`,
+                 *     `max-cut`), answers `404` with code `problem_not_found` and the known ids in its `detail`.
                  * @example maxcut
                  */
                 problem_id: components["parameters"]["ProblemIdPath"];
@@ -1224,7 +1232,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The use case's id, as listed by `GET /problem`.
+                 * @description The use case's id, as listed by `GET /problem`. Any other value, whatever its shape (`MaxCut`,
+                 *     `max-cut`), answers `404` with code `problem_not_found` and the known ids in its `detail`.
                  * @example maxcut
                  */
                 problem_id: components["parameters"]["ProblemIdPath"];
