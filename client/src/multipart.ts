@@ -6,7 +6,8 @@ export type ByteStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 /** A quoted-string parameter value as the HTML form encoder writes it. */
 const quote = (value: string) => value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
-async function* chunks(stream: ByteStream): AsyncGenerator<Uint8Array> {
+/** The chunks of a web stream or an async iterable (Safari's web streams are not async iterable). */
+export async function* chunks(stream: ByteStream): AsyncGenerator<Uint8Array> {
   if (Symbol.asyncIterator in stream) {
     yield* stream as AsyncIterable<Uint8Array>;
     return;

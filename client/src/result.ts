@@ -27,7 +27,7 @@ export function settle<D, T>(answer: { data?: D; error?: unknown; response: Resp
 }
 
 /** The problem as the command line prints it: `code: detail`. */
-export function formatProblem(problem: Problem): string {
+export function formatProblem(problem: Pick<Problem, 'code' | 'detail'>): string {
   return `${problem.code}: ${problem.detail}`;
 }
 

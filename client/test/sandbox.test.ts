@@ -57,6 +57,14 @@ describe('the command line against the sandbox', () => {
     expect(run.code).toBe(0);
   });
 
+  it('jes jobs shows the best cut of a finished job (best_value, kept once ended) and takes --status in any case', async () => {
+    const env = { XDG_CONFIG_HOME: configHome(), JES_BASE_URL: sandbox.url, JES_TOKEN: 'any.well-formed.token' };
+    // Prism checks the query against the contract's enum: a lowercase status reaching it would be a 400.
+    const run = await jes(['jobs', '--status', 'finished'], env);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^K7Q2M9X4TB1R +FINISHED +maxcut +inline +\S+ +53$/m);
+  });
+
   const walk = walkthrough();
   const skip = walk.skip ? ` (skipped: ${walk.skip})` : '';
   it.skipIf(skip)(`the README's walkthrough runs as written${skip}`, async () => {

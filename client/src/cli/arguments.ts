@@ -22,3 +22,15 @@ export function idempotencyKey(value: string): string {
   if (!/^[!-~]([ -~]*[!-~])?$/.test(value) || value.length > 255) throw new InvalidArgumentError('expected 1 to 255 printable ASCII characters, no space at either end');
   return value;
 }
+
+export const jobStatuses = ['PENDING', 'RUNNING', 'FINISHED', 'ERROR', 'CANCELLED'] as const;
+export const dataFileStatuses = ['PROCESSING', 'READY', 'INVALID'] as const;
+
+/** One of `statuses`, written in any case (`cancelled` is CANCELLED). */
+export function statusOf<S extends string>(statuses: readonly S[]): (value: string) => S {
+  return (value) => {
+    const status = statuses.find((s) => s === value.trim().toUpperCase());
+    if (!status) throw new InvalidArgumentError(`expected one of ${statuses.join(', ')} (in any case)`);
+    return status;
+  };
+}

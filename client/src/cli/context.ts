@@ -2,7 +2,8 @@
 // --json, and a client carrying the token (JES_TOKEN, else the one `jes login` stored for that URL).
 import type { Command } from 'commander';
 import { createJesClient, type JesClient } from '../index.ts';
-import { ExitError, exitCodes } from './errors.ts';
+import { serviceUrl } from './base-url.ts';
+import { problemError } from './errors.ts';
 import { json } from './format.ts';
 import { readToken } from './token-store.ts';
 
@@ -26,7 +27,9 @@ export interface Context {
 
 /** --base-url, else --sandbox, else $JES_BASE_URL, else the local server; without a trailing slash. */
 export function baseUrlOf(options: GlobalOptions): string {
-  return (options.baseUrl ?? (options.sandbox ? sandboxUrl() : process.env.JES_BASE_URL || defaultBaseUrl)).replace(/\/+$/, '');
+  if (options.baseUrl !== undefined) return serviceUrl(options.baseUrl, '--base-url');
+  if (options.sandbox) return sandboxUrl();
+  return process.env.JES_BASE_URL ? serviceUrl(process.env.JES_BASE_URL, '$JES_BASE_URL') : defaultBaseUrl;
 }
 
 export function context(command: Command): Context {
@@ -41,7 +44,7 @@ export function context(command: Command): Context {
     },
     async client() {
       const token = process.env.JES_TOKEN || (await readToken(baseUrl))?.token;
-      if (!token) throw new ExitError(`missing_token: not logged in to ${baseUrl}`, exitCodes.problem, 'log in with: jes login --username NAME (or set JES_TOKEN)');
+      if (!token) throw problemError({ code: 'missing_token', detail: `not logged in to ${baseUrl}` });
       return createJesClient({ baseUrl, token });
     },
   };

@@ -1,7 +1,9 @@
 // Input files named on the command line: JSON or an edge list, read or uploaded from disk.
 import { open, readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { fromPath, type DataFile, type JesClient, type ProblemId } from '../node.ts';
 import { must, usageError } from './errors.ts';
+import { uploadProgress } from './upload-progress.ts';
 
 /** The file's size; a missing or unreadable file is a usage error. */
 export async function fileSize(path: string): Promise<number> {
@@ -34,10 +36,24 @@ export async function readJson(path: string): Promise<unknown> {
   }
 }
 
+export interface UploadChoices {
+  name?: string;
+  description?: string;
+  idempotencyKey?: string;
+  /** Show the upload's progress on stderr when it is a terminal. */
+  showProgress?: boolean;
+}
+
 /** Uploads the file as a data file (streamed from disk), named after it unless `name` is given. */
-export async function uploadFromPath(client: JesClient, problemId: ProblemId, path: string, extra: { name?: string; description?: string; idempotencyKey?: string } = {}): Promise<DataFile> {
+export async function uploadFromPath(client: JesClient, problemId: ProblemId, path: string, choices: UploadChoices = {}): Promise<DataFile> {
   await fileSize(path);
   const { file, name } = await fromPath(path);
-  const { name: _name, ...options } = extra;
-  return must(await client.uploadDataFile({ problemId, file, name: extra.name ?? name, ...options }));
+  const { name: given, showProgress = false, ...options } = choices;
+  const progress = showProgress ? uploadProgress(process.stderr, basename(path)) : undefined;
+  const onProgress = progress ? { onProgress: progress.onProgress } : {};
+  try {
+    return must(await client.uploadDataFile({ problemId, file, name: given ?? name, ...options, ...onProgress }));
+  } finally {
+    progress?.done();
+  }
 }

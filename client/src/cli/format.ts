@@ -7,11 +7,11 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), ...rows.map(line)].join('\n') + '\n';
 }
 
-/** `Label   value` lines, the values aligned; pairs whose value is undefined are left out. */
+/** `Label   value` lines, the values (and their own further lines) aligned; undefined values are left out. */
 export function fields(pairs: [string, string | undefined][]): string {
   const shown = pairs.filter((pair): pair is [string, string] => pair[1] !== undefined);
   const width = Math.max(...shown.map(([label]) => label.length));
-  return shown.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n') + '\n';
+  return shown.map(([label, value]) => `${label.padEnd(width)}  ${value.replaceAll('\n', `\n${' '.repeat(width + 2)}`)}`).join('\n') + '\n';
 }
 
 export const none = '-';

@@ -1,7 +1,7 @@
 // `jes jobs` and `jes data-files list`: a listing with --status and --limit, read page after page.
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { JesClient, ListQuery, Page, Result } from '../index.ts';
-import { positiveInteger } from './arguments.ts';
+import { positiveInteger, statusOf } from './arguments.ts';
 import { withClient } from './context.ts';
 import { must } from './errors.ts';
 
@@ -20,7 +20,7 @@ async function firstItems<S, T>(client: JesClient, list: Lister<S, T>, status: S
 /** Gives `command` the options and action of a listing of `list`, shown with `view`. */
 export function listing<S extends string, T>(command: Command, statuses: readonly S[], list: Lister<S, T>, view: (items: T[]) => string): Command {
   return command
-    .addOption(new Option('--status <status>', 'only those in this status').choices(statuses))
+    .option('--status <status>', `only those in this status: ${statuses.join(', ')} (in any case)`, statusOf(statuses))
     .option('--limit <n>', 'show at most this many', positiveInteger, 20)
     .action(withClient(async (ctx, client, options: { status?: S; limit: number }) => {
       const items = await firstItems(client, list, options.status, options.limit);

@@ -1,5 +1,6 @@
 // Human-readable views of jobs, outputs, use cases and data files.
 import { formatProblem, type DataFile, type Job, type JobOutput, type UseCase } from '../index.ts';
+import { failureText } from './errors.ts';
 import { fields, none, seconds, table, text } from './format.ts';
 
 /** The best objective so far: the best succeeded cut, else the best value a running solver reports. */
@@ -29,7 +30,7 @@ export function jobView(job: Job): string {
     ['Ended', job.timestamps.ended ?? undefined],
     ['Elapsed', seconds(elapsedSeconds(job))],
     ['Best cut', job.problem_id === 'maxcut' ? text(bestValue(job)) : undefined],
-    ['Error', job.error ? formatProblem(job.error) : undefined],
+    ['Error', job.error ? failureText(job.error) : undefined],
   ]);
   const rows = Object.entries(job.executions).map(([solver, e]) => [
     solver,
@@ -73,6 +74,6 @@ export function dataFileView(file: DataFile): string {
     ['Bytes', String(file.bytes)],
     ['Uploaded', file.timestamps.uploaded],
     ['Validated', file.timestamps.validated ?? undefined],
-    ['Error', file.error ? formatProblem(file.error) : undefined],
+    ['Error', file.error ? failureText(file.error) : undefined],
   ]);
 }

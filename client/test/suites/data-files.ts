@@ -47,6 +47,21 @@ export function dataFilesSuite(servers: Servers): void {
       expect(await validated(fromFile.data!.id)).toMatchObject({ status: 'READY', num_nodes: 2000, num_edges: 19990 });
     });
 
+    it('reports the bytes sent with onProgress: from 0 up to the whole file (of a known total for a Blob, else unknown), the upload unchanged', async () => {
+      const path = exampleGraph('G22.txt');
+      const size = readFileSync(path).length;
+      const seen = { blob: [] as [number, number | undefined][], stream: [] as [number, number | undefined][] };
+      const fromBlob = await carol.uploadDataFile({ problemId: 'maxcut', ...(await fromPath(path)), onProgress: (sent, total) => seen.blob.push([sent, total]) });
+      const fromStream = await carol.uploadDataFile({ problemId: 'maxcut', file: createReadStream(path), name: 'G22.txt', onProgress: (sent, total) => seen.stream.push([sent, total]) });
+      for (const upload of [fromBlob, fromStream]) expect(upload.data).toMatchObject({ id: sha1(readFileSync(path)), name: 'G22.txt', bytes: size });
+      for (const [calls, total] of [[seen.blob, size], [seen.stream, undefined]] as const) {
+        expect(calls[0]).toEqual([0, total]);
+        expect(calls.at(-1)).toEqual([size, total]);
+        expect(calls.length).toBeGreaterThan(2); // 217,827 bytes come in several chunks
+        expect(calls.every(([sent], i) => i === 0 || sent >= calls[i - 1]![0])).toBe(true);
+      }
+    });
+
     it('records an invalid file as INVALID with the reason; a job from it is refused', async () => {
       const broken = await carol.uploadDataFile({ problemId: 'maxcut', file: '2 1\n1 2 x\n', name: 'broken.txt' });
       const file = await validated(broken.data!.id);

@@ -1,5 +1,6 @@
 // jes data-files list | upload <file> | show <id> | delete <id>.
 import { Argument, type Command, Option } from 'commander';
+import { dataFileStatuses } from '../arguments.ts';
 import { withClient } from '../context.ts';
 import { must } from '../errors.ts';
 import { uploadFromPath } from '../files.ts';
@@ -10,7 +11,7 @@ import { problemIds } from './submit.ts';
 export function dataFileCommands(program: Command): void {
   const group = program.command('data-files').description('upload inputs once (up to 100 MiB) and start jobs from them');
 
-  listing(group.command('list').description('list your data files, newest first'), ['PROCESSING', 'READY', 'INVALID'], (client, query) => client.listDataFiles(query), dataFilesView);
+  listing(group.command('list').description('list your data files, newest first'), dataFileStatuses, (client, query) => client.listDataFiles(query), dataFilesView);
 
   group
     .command('upload')
@@ -20,7 +21,8 @@ export function dataFileCommands(program: Command): void {
     .option('--name <name>', 'a name for it (default: the file name)')
     .option('--description <text>', 'a description')
     .action(withClient(async (ctx, client, file: string, options: { problem: (typeof problemIds)[number]; name?: string; description?: string }) => {
-      const uploaded = await uploadFromPath(client, options.problem, file, options);
+      const { problem, ...naming } = options;
+      const uploaded = await uploadFromPath(client, problem, file, { ...naming, showProgress: !ctx.json });
       ctx.print(uploaded, () => `Uploaded ${uploaded.name} as data file ${uploaded.id} (${uploaded.status}).\nStart a job from it with: jes submit ${uploaded.problem_id} --data-file ${uploaded.id}\n`);
     }));
 
