@@ -42,7 +42,8 @@ export function createReproducer(setup: ReproduceSetup): Reproducer {
   function fromFiles(check: string, segments: Segment[], extension: string): { stdin?: string; path?: string } {
     const base = `${++files}-${check}`;
     if (segments.length === 1 && typeof segments[0] === 'string') return { path: setup.writeBody(`${base}.${extension}`, segments[0]) };
-    const printed = segments.map((s, i) => (typeof s === 'string' ? `cat ${quote(setup.writeBody(`${base}.part${i + 1}`, s))}` : `printf %s "${s.expression}"`));
+    let part = 0;
+    const printed = segments.filter((s) => s !== '').map((s) => (typeof s === 'string' ? `cat ${quote(setup.writeBody(`${base}.part${++part}`, s))}` : `printf %s "${s.expression}"`));
     return { stdin: `{ ${printed.join('; ')}; }` };
   }
 
