@@ -67,7 +67,7 @@ function unreachableCode(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   if (typeof cause?.code === 'string' && unreachableCodes.has(cause.code)) return cause.code;
   // fetch refuses some ports outright (6000, 6665…, as browsers do): no request can ever reach them.
-  if (cause?.message === 'bad port') return 'a port fetch refuses to connect to';
+  if (cause?.message === 'bad port') return 'bad port';
   return undefined;
 }
 

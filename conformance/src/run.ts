@@ -2,7 +2,7 @@
 // user, fixtures shared between checks, and the run's resources cleaned up at the end. A deployment that
 // stops answering stops the run: the check it happened in and those after it are errors, not failures.
 import { randomBytes } from 'node:crypto';
-import { answered } from './answer-text.ts';
+import { answered, shown } from './answer-text.ts';
 import { checks } from './checks/registry.ts';
 import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
@@ -27,7 +27,7 @@ function sessions(http: Http, options: ConformanceOptions) {
       logins.set(user, (async () => {
         const reply = await http.send(check, { method: 'POST', path: '/login', auth: 'none', json: { username, password } });
         if (reply.status !== 200) throw new CheckAbort(`logging in as ${username}: expected 200 with an access_token, got ${answered(reply)}`, reply.exchange);
-        if (typeof reply.json?.access_token !== 'string') throw new CheckAbort(`logging in as ${username}: the 200 has no access_token (a ${reply.headers['content-type'] ?? 'body without Content-Type'})`, reply.exchange);
+        if (typeof reply.json?.access_token !== 'string') throw new CheckAbort(`logging in as ${username}: the 200's access_token is ${shown(reply.json?.access_token)}, expected a token`, reply.exchange);
         return reply.json.access_token as string;
       })());
     }

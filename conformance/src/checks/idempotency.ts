@@ -48,7 +48,7 @@ async function startJobs(ctx: CheckContext): Promise<void> {
 
   const fresh = await keyed(ctx, ctx.unique('idempotency-other'), { path: '/problem/maxcut', json: body });
   if (ctx.expectStatus(fresh, 200, 'starting the same job with another key')) {
-    ctx.expect(fresh.json?.job !== first.json?.job && fresh.headers[replayedHeader] === undefined, `another key answered job ${fresh.json?.job} (replayed: ${fresh.headers[replayedHeader] ?? 'no'}), expected a new job`, fresh.exchange);
+    ctx.expect(fresh.json?.job !== first.json?.job && fresh.headers[replayedHeader] === undefined, `another key answered job ${shown(fresh.json?.job)} with Idempotent-Replayed ${shown(fresh.headers[replayedHeader])}; expected a job other than the first key's ${shown(first.json?.job)}, not marked replayed`, fresh.exchange);
   }
 }
 

@@ -24,7 +24,7 @@ export async function checkOutput(ctx: CheckContext, id: string, job: any): Prom
   const reply = await ctx.send({ method: 'GET', path: `/job/${id}/output` });
   if (!ctx.expectStatus(reply, 200, `the output of ended job ${id}`)) return undefined;
   const { outputs } = reply.json ?? {};
-  ctx.expect(reply.json?.job === id && reply.json?.status === job.status, `the output names job ${reply.json?.job} (${reply.json?.status}), expected ${id} (${job.status})`, reply.exchange);
+  ctx.expect(reply.json?.job === id && reply.json?.status === job.status, `the output names job ${shown(reply.json?.job)} (${shown(reply.json?.status)}), expected "${id}" (${shown(job.status)})`, reply.exchange);
   for (const [solver, execution] of Object.entries<any>(job.executions ?? {})) {
     const expected = execution.status === 'SUCCESS' ? execution.data : null;
     ctx.expect(JSON.stringify(outputs?.[solver]) === JSON.stringify(expected), `the output of ${solver} differs from the job's ${execution.status} execution`, reply.exchange);
