@@ -28,13 +28,19 @@ export const tokenVariables: Record<User, string> = { user: 'JES_TOKEN', user2: 
 /** Bodies up to this many characters go on the command line. */
 const inlineMax = 2000;
 
+/**
+ * What stands for a password in a command: the variable, where the password appears as is (a form, Basic
+ * credentials), and the variable JSON-escaped by sed, where it appears inside a JSON string.
+ */
+export function passwordSecrets(password: string, expression: string): { value: string; expression: string }[] {
+  const raw = { value: password, expression };
+  const escaped = JSON.stringify(password).slice(1, -1);
+  if (escaped === password) return [raw];
+  return [raw, { value: escaped, expression: `$(printf %s "${expression}" | sed 's/[\\\\"]/\\\\&/g')` }];
+}
+
 export function createReproducer(setup: ReproduceSetup): Reproducer {
-  const secrets = Object.values(setup.users).flatMap((u) => {
-    if (!u?.passwordExpression) return [];
-    // A password appears as is in a form, JSON-escaped in a JSON body; the variable holds it as is.
-    const escaped = JSON.stringify(u.password).slice(1, -1);
-    return escaped === u.password ? [{ value: u.password, expression: u.passwordExpression }] : [{ value: u.password, expression: u.passwordExpression }, { value: escaped, expression: `$(printf %s "${u.passwordExpression}" | sed 's/[\\\\"]/\\\\&/g')` }];
-  });
+  const secrets = Object.values(setup.users).flatMap((u) => (u?.passwordExpression ? passwordSecrets(u.password, u.passwordExpression) : []));
   const commands = new Map<Exchange, { command: string; users: User[] }>();
   let files = 0;
 

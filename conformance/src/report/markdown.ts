@@ -29,7 +29,9 @@ export function markdownReport(report: Report, reproduce?: Reproduce): string {
     '|---|---|---|---|',
   ];
   for (const r of report.results) {
-    const detail = r.status === 'skipped' || r.status === 'error' ? r.reason ?? '' : r.status === 'failed' ? `${r.failures.length} failure(s): ${r.failures[0]?.message ?? ''}` : `${r.requests} requests, ${seconds(r.ms)}`;
+    const detail = r.status === 'skipped' || r.status === 'error'
+      ? r.reason ?? ''
+      : r.status === 'failed' ? `${r.failures.length} failure(s): ${r.failures[0]?.message ?? ''}` : `${r.requests} requests, ${seconds(r.ms)}`;
     lines.push(`| \`${r.name}\` | ${cell(r.operations.join(', '))} | ${r.status} | ${cell(detail)} |`);
   }
   const failed = report.results.filter((r) => r.failures.length);
