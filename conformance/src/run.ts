@@ -78,10 +78,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       try {
         await check.run(ctx);
       } catch (error) {
-        if (error instanceof TargetUnreachable) stop = http.unreachable ?? error;
-        else if (error instanceof CheckAbort) ctx.fail(error.message, error.exchange);
-        else ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
+        if (error instanceof CheckAbort) ctx.fail(error.message, error.exchange);
+        else if (!(error instanceof TargetUnreachable)) ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
       }
+      // Set even when the check caught the error itself: the deployment is gone either way.
+      stop = http.unreachable;
       const waited = http.waited.get(check.name);
       if (waited) ctx.note(`waited ${Math.round(waited / 1000)} s in all for the deployment's rate limits (429 with Retry-After)`);
       const status = stop ? 'error' : ctx.failures.length ? 'failed' : 'passed';
