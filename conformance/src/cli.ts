@@ -4,5 +4,13 @@
 import { enableCompileCache } from 'node:module';
 
 enableCompileCache();
+// A reader that has what it wanted (`jes-conformance --help | head -1`) closes the pipe: stop there, quietly,
+// as `yes | head` does (less the signal), instead of dying on an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
 const { run } = await import('./program.ts');
 process.exitCode = await run(process.argv.slice(2));

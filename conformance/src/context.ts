@@ -1,5 +1,6 @@
 // What a check works with: requests recorded under its name, soft failures (a check reports every
 // problem it finds, not only the first), notes for what a profile leaves out, and the run's shared fixtures.
+import { answered } from './answer-text.ts';
 import type { Contract } from './contract/contract.ts';
 import type { Fixtures } from './fixtures.ts';
 import { CheckAbort, type Http, type Reply, type RequestSpec } from './http.ts';
@@ -59,15 +60,14 @@ export class CheckContext {
 
   /** Expects an answer with `status` and, for a problem, its `code`; returns whether it matched. */
   expectStatus(reply: Reply, status: number, what: string, code?: string): boolean {
-    const got = `${reply.status}${reply.json?.code ? ` ${reply.json.code}` : ''}`;
     const ok = reply.status === status && (code === undefined || reply.json?.code === code);
-    return this.expect(ok, `${what}: expected ${status}${code ? ` ${code}` : ''}, got ${got}`, reply.exchange);
+    return this.expect(ok, `${what}: expected ${status}${code ? ` ${code}` : ''}, got ${answered(reply)}`, reply.exchange);
   }
 
   /** Like expectStatus, but stops the check when the answer is not the expected one. */
   require(reply: Reply, status: number, what: string, code?: string): Reply {
     if (reply.status !== status || (code !== undefined && reply.json?.code !== code)) {
-      throw new CheckAbort(`${what}: expected ${status}${code ? ` ${code}` : ''}, got ${reply.status}${reply.json?.code ? ` ${reply.json.code}` : ''}`, reply.exchange);
+      throw new CheckAbort(`${what}: expected ${status}${code ? ` ${code}` : ''}, got ${answered(reply)}`, reply.exchange);
     }
     return reply;
   }

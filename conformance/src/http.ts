@@ -1,10 +1,13 @@
 // Every request of the suite goes through here: sent with fetch, recorded as an Exchange (so that every
-// response of every check is validated against the contract), with the user's token added, and repeated
-// after `Retry-After` when a rate limit answers 429 (the suite may run against a shared deployment).
+// response of every check is validated against the contract), with the user's token added, paced when the
+// run has a rate limit of its own, and repeated after `Retry-After` when a rate limit answers 429 (the suite
+// may run against a shared deployment). A deployment that stops answering stops the run (TargetUnreachable).
 import type { Contract } from './contract/contract.ts';
-import type { Exchange } from './types.ts';
+import { recordSent, sentBody } from './sent.ts';
+import type { Exchange, RateLimitWait } from './types.ts';
 
-export type Auth = 'user' | 'user2' | 'none' | { authorization: string };
+/** A literal `authorization` may say whose credential it is (`of`), so that reports show a variable instead. */
+export type Auth = 'user' | 'user2' | 'none' | { authorization: string; of?: 'user' | 'user2' };
 
 export interface RequestSpec {
   method: string;
@@ -41,6 +44,40 @@ export class CheckAbort extends Error {
   }
 }
 
+/** No connection could be made to the deployment: every request after this one would fail the same way. */
+export class TargetUnreachable extends Error {
+  override name = 'TargetUnreachable';
+  readonly code: string;
+  readonly check: string;
+  /** `METHOD /path` of the request no one answered. */
+  readonly request: string;
+  constructor(code: string, check: string, request: string) {
+    super(`${request}: no connection to the deployment (${code})`);
+    this.code = code;
+    this.check = check;
+    this.request = request;
+  }
+}
+
+/** Errors that mean nothing is there to answer (as opposed to one request reset or timed out). */
+const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The code of a fetch failure that means the deployment cannot be reached, else undefined. */
+function unreachableCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (typeof cause?.code === 'string' && unreachableCodes.has(cause.code)) return cause.code;
+  // fetch refuses some ports outright (6000, 6665…, as browsers do): no request can ever reach them.
+  if (cause?.message === 'bad port') return 'bad port';
+  return undefined;
+}
+
+/** Seconds to wait of a Retry-After header (seconds or an HTTP date), or undefined. */
+function retryAfterSeconds(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? seconds : undefined;
+}
+
 const maxPreview = 2000;
 
 /** The body as it goes into reports: shortened, with any password hidden. */
@@ -72,33 +109,50 @@ export class Http {
   readonly waited = new Map<string, number>();
   readonly baseUrl: string;
   readonly contract: Contract;
+  /** Awaited before each request when the run paces itself (--rate-limit). */
+  pace: (() => Promise<void>) | undefined;
+  /** Told of each wait for a 429's Retry-After before it starts. */
+  onWait: ((wait: RateLimitWait) => void) | undefined;
+  /** Set by the first request no connection could be made for; every request after it throws at once. */
+  unreachable: TargetUnreachable | undefined;
+  /** Whether any request got an answer (a deployment that never did was unreachable from the start). */
+  answered = false;
   /** Supplies the `Authorization` value of a user (logging in on first use). */
   tokenOf: (user: 'user' | 'user2', check: string) => Promise<string> = () => Promise.reject(new Error('no session'));
 
-  constructor(baseUrl: string, contract: Contract) {
+  constructor(baseUrl: string, contract: Contract, options: { pace?: () => Promise<void>; onWait?: (wait: RateLimitWait) => void } = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.contract = contract;
+    this.pace = options.pace;
+    this.onWait = options.onWait;
   }
 
   async send(check: string, spec: RequestSpec): Promise<Reply> {
     const path = withQuery(spec.path, spec.query);
+    const request = `${spec.method} ${path.split('?')[0]}`;
+    if (this.unreachable) throw new TargetUnreachable(this.unreachable.code, check, request);
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...spec.headers };
     const auth = spec.auth ?? 'user';
     if (auth === 'user' || auth === 'user2') headers.authorization = `Bearer ${await this.tokenOf(auth, check)}`;
     else if (auth !== 'none') headers.authorization = auth.authorization;
+    const user = auth === 'user' || auth === 'user2' ? auth : auth === 'none' ? undefined : auth.of;
     let text: string | undefined;
     let body = spec.body;
     if (spec.json !== undefined) {
       headers['content-type'] ??= 'application/json';
       body = text = JSON.stringify(spec.json);
     } else if (typeof body === 'string') text = body;
+    const sent = { ...(user ? { user } : {}), ...(body !== undefined ? { body: (await sentBody(body))! } : {}) };
     const operationId = this.contract.find(spec.method, path.split('?')[0]!)?.operation.operationId as string | undefined;
     for (let attempt = 0; ; attempt++) {
+      await this.pace?.();
       const exchange: Exchange = { check, operationId, request: { method: spec.method, url: this.baseUrl + path, headers, ...(preview(body, text) !== undefined ? { body: preview(body, text)! } : {}) } };
       this.exchanges.push(exchange);
+      recordSent(exchange, sent);
       const started = Date.now();
       try {
         const res = await fetch(this.baseUrl + path, { method: spec.method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000) });
+        this.answered = true;
         const responseText = await res.text();
         const responseHeaders = Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
         let json: unknown;
@@ -108,16 +162,19 @@ export class Http {
           } catch {}
         }
         exchange.response = { status: res.status, headers: responseHeaders, text: responseText, ...(json !== undefined ? { json } : {}), ms: Date.now() - started };
-        const retryAfter = Number(responseHeaders['retry-after']);
-        if (res.status === 429 && attempt < 3 && Number.isFinite(retryAfter)) {
-          const ms = Math.min(30, Math.max(1, retryAfter)) * 1000;
-          this.waited.set(check, (this.waited.get(check) ?? 0) + ms);
-          await sleep(ms);
+        const retryAfter = retryAfterSeconds(responseHeaders['retry-after']);
+        if (res.status === 429 && attempt < 3 && retryAfter !== undefined) {
+          const seconds = Math.round(Math.min(30, Math.max(1, retryAfter)));
+          this.onWait?.({ check, method: spec.method, path: path.split('?')[0]!, retryAfter: responseHeaders['retry-after']!, seconds });
+          this.waited.set(check, (this.waited.get(check) ?? 0) + seconds * 1000);
+          await sleep(seconds * 1000);
           continue;
         }
         return { status: res.status, headers: responseHeaders, text: responseText, json, exchange };
       } catch (error) {
         exchange.error = `${(error as Error).name}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
+        const code = unreachableCode(error);
+        if (code) throw (this.unreachable = new TargetUnreachable(code, check, request));
         throw new CheckAbort(`${spec.method} ${path}: no response (${exchange.error})`, exchange);
       }
     }

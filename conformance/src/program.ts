@@ -1,15 +1,20 @@
 // The jes-conformance command: options (or JES_CONFORMANCE_* variables) to runConformance, one line per
-// check as it ends, the closing line, the JUnit and markdown files when asked. Exit codes: 0 nothing
-// failed, 1 a check failed, 2 usage.
-import { writeFileSync } from 'node:fs';
+// check as it ends (a line on stderr for each wait for a rate limit), the coverage and closing lines, the
+// JUnit and markdown files when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage or a
+// deployment that could not be reached.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checks } from './checks/registry.ts';
-import { fromEnvironment, splitUser } from './environment.ts';
-import { closingLine, heading, resultText } from './report/console.ts';
+import { splitUser, variables } from './environment.ts';
+import { parseRate, rateText } from './pace.ts';
+import { closingLine, coverageLines, heading, type Reproduce, resultText } from './report/console.ts';
+import { createReproducer, type ReproduceSetup, reproduceLines } from './report/curl.ts';
 import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
 import { checkNames, defaultRuns, defaultSeed, runConformance } from './run.ts';
-import type { ConformanceOptions, Profile } from './types.ts';
+import type { ConformanceOptions, Profile, RateLimitWait } from './types.ts';
 
 interface Options {
   baseUrl: string;
@@ -22,15 +27,30 @@ interface Options {
   report?: string;
   seed: number;
   runs: number;
+  rateLimit?: string;
   contract?: string;
   list?: boolean;
 }
 
-const env = fromEnvironment();
+const defaultBaseUrl = 'http://localhost:3000';
+
+/** The version of the nearest package.json above this file (src/ in the repository, dist/src/ installed). */
+function ownVersion(): string {
+  for (let dir = import.meta.dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  return 'unknown';
+}
 
 function integer(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
   return Number(value);
+}
+
+function rate(value: string): string {
+  if (parseRate(value) === undefined) throw new InvalidArgumentError('expected requests per second, minute or hour: 10/s, 600/m, 3600/h');
+  return value;
 }
 
 function checkList(value: string, previous: string[]): string[] {
@@ -43,44 +63,94 @@ function checkList(value: string, previous: string[]): string[] {
 export function program(): Command {
   return new Command('jes-conformance')
     .description('Checks a deployment of the Job Execution Service against the contract (openapi.yaml).')
-    .option('--base-url <url>', 'the deployment (default: $JES_CONFORMANCE_BASE_URL, else http://localhost:3000)', env.baseUrl ?? 'http://localhost:3000')
-    .option('--username <name>', 'the user to run as (default: $JES_CONFORMANCE_USERNAME)', env.username)
-    .option('--password <password>', 'its password (default: $JES_CONFORMANCE_PASSWORD)', env.password)
-    .option('--second-user <name:password>', 'a second user, for isolation (default: $JES_CONFORMANCE_SECOND_USER)', env.secondUser)
-    .addOption(new Option('--profile <profile>', 'full: every check; sandbox: what a stateless mock can pass').choices(['full', 'sandbox']).default(env.profile ?? 'full'))
-    .option('--only <check>', 'run only this check (repeat, or separate with commas)', checkList, [])
+    .version(ownVersion(), '-v, --version', 'print the version')
+    .addOption(new Option('--base-url <url>', 'the deployment').env(variables.baseUrl).default(defaultBaseUrl))
+    .addOption(new Option('--username <name>', 'the user to run as').env(variables.username))
+    .addOption(new Option('--password <password>', 'its password').env(variables.password))
+    .addOption(new Option('--second-user <name:password>', 'a second user, for isolation').env(variables.secondUser))
+    .addOption(new Option('--profile <profile>', 'full: every check; sandbox: what a stateless mock can pass').choices(['full', 'sandbox']).env(variables.profile).default('full'))
+    .addOption(new Option('--only <check>', 'run only this check (repeat, or separate with commas)').argParser(checkList).default([], 'every check'))
     .option('--junit <file>', 'also write a JUnit XML report')
     .option('--report <file.md>', 'also write a markdown report')
+    .option('--rate-limit <n/s>', 'send at most this many requests per second (10/s), minute (600/m) or hour (3600/h)', rate)
     .option('--seed <n>', 'fast-check seed of the generated checks', integer, defaultSeed)
     .option('--runs <n>', 'generated cases per target', integer, defaultRuns)
-    .option('--contract <openapi.yaml>', "the contract to hold the deployment to (default: the one this package carries)")
+    .option('--contract <openapi.yaml>', 'the contract to hold the deployment to (default: the one this package carries)')
     .option('--list', 'list the checks and what each means, then exit')
-    .addHelpText('after', '\nExit codes: 0 nothing failed, 1 a check failed, 2 usage.')
+    .addHelpText('after', [
+      '',
+      'A 429 is waited out as its Retry-After says (a line on stderr says so). The reference server limits',
+      'job starts to 60 a minute: run it with JES_RATE_LIMITS=off to test it without waiting.',
+      'Each failure comes with a curl command that sends its request again (bash or zsh).',
+      '',
+      'Exit codes: 0 nothing failed, 1 a check failed, 2 usage or the deployment could not be reached.',
+    ].join('\n'))
     .showHelpAfterError('(run jes-conformance --help for usage)')
     .exitOverride();
 }
 
 function conformanceOptions(o: Options): ConformanceOptions {
   const sandbox = o.profile === 'sandbox';
-  const username = o.username ?? (sandbox ? 'sandbox' : undefined);
-  const password = o.password ?? (sandbox ? 'sandbox' : undefined);
-  if (username === undefined || password === undefined) throw new Error('--username and --password are required (or JES_CONFORMANCE_USERNAME and JES_CONFORMANCE_PASSWORD)');
-  const second = o.secondUser === undefined ? undefined : splitUser(o.secondUser);
-  if (o.secondUser !== undefined && !second) throw new Error('--second-user takes name:password');
+  // An empty variable counts as unset.
+  const username = o.username || (sandbox ? 'sandbox' : undefined);
+  const password = o.password || (sandbox ? 'sandbox' : undefined);
+  if (username === undefined || password === undefined) throw new Error(`--username and --password are required (or ${variables.username} and ${variables.password})`);
+  const baseUrl = o.baseUrl || defaultBaseUrl;
+  if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new Error(`--base-url takes an http:// or https:// URL; got "${baseUrl}"${/^[\w.-]+:\d+/.test(baseUrl) ? ` (http://${baseUrl}?)` : ''}`);
+  const second = o.secondUser ? splitUser(o.secondUser) : undefined;
+  if (o.secondUser && !second) throw new Error('--second-user takes name:password');
   return {
-    baseUrl: o.baseUrl, username, password, profile: o.profile, only: o.only, seed: o.seed, runs: o.runs,
+    baseUrl, username, password, profile: o.profile, only: o.only, seed: o.seed, runs: o.runs,
     ...(second ? { username2: second.username, password2: second.password } : {}),
     ...(o.contract ? { contractPath: o.contract } : {}),
+    ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
   };
 }
 
+/** Where bodies too long for a reproduce line go: beside the markdown report, else a new folder in the temp folder. */
+function bodyWriter(report: string | undefined): ReproduceSetup['writeBody'] {
+  let dir: string | undefined;
+  return (name, content) => {
+    if (!dir) {
+      dir = report ? resolve(`${report.replace(/\.md$/i, '')}.bodies`) : mkdtempSync(join(tmpdir(), 'jes-conformance-bodies-'));
+      mkdirSync(dir, { recursive: true });
+    }
+    const path = join(dir, name.replace(/[^\w.-]/g, '_'));
+    writeFileSync(path, content);
+    return path;
+  };
+}
+
+/** The reproduce lines of failures; passwords stay in the variables the command reads them from. */
+function reproduction(options: ConformanceOptions, o: Options): Reproduce {
+  const setup: ReproduceSetup = {
+    baseUrl: options.baseUrl,
+    users: {
+      user: { username: options.username, password: options.password, ...(o.password ? { passwordExpression: `$${variables.password}`, passwordFrom: variables.password } : {}) },
+      ...(options.username2 !== undefined && options.password2 !== undefined
+        ? { user2: { username: options.username2, password: options.password2, passwordExpression: `\${${variables.secondUser}#*:}`, passwordFrom: `${variables.secondUser} (name:password)` } }
+        : {}),
+    },
+    writeBody: bodyWriter(o.report),
+  };
+  const reproducer = createReproducer(setup);
+  return (exchange, given) => reproduceLines(reproducer, setup, exchange, given as Set<'user' | 'user2'>);
+}
+
+export const waitLine = (wait: RateLimitWait) => `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
+
 /** Runs the command with `args` (without node and the script); resolves to the exit code. */
-export async function run(args: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+export async function run(
+  args: string[],
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<number> {
   const command = program();
   let options: ConformanceOptions;
+  let o: Options;
   try {
     command.parse(args, { from: 'user' });
-    const o = command.opts<Options>();
+    o = command.opts<Options>();
     if (o.list) {
       for (const check of checks) out(`${check.name.padEnd(29)} ${check.description}`);
       return 0;
@@ -88,14 +158,20 @@ export async function run(args: string[], out: (line: string) => void = (l) => p
     options = conformanceOptions(o);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    process.stderr.write(`error: ${(error as Error).message}\n`);
+    err(`error: ${(error as Error).message}`);
     return 2;
   }
-  out(heading({ baseUrl: options.baseUrl, profile: options.profile!, seed: options.seed!, runs: options.runs! }));
-  const report = await runConformance({ ...options, onResult: (result) => out(resultText(result)) });
+  out(heading({ baseUrl: options.baseUrl, profile: options.profile!, seed: options.seed!, runs: options.runs!, ...(o.rateLimit ? { rateLimit: rateText(o.rateLimit) } : {}) }));
+  const reproduce = reproduction(options, o);
+  const given = new Set<string>();
+  const report = await runConformance({ ...options, onResult: (result) => out(resultText(result, reproduce, given)), onWait: (wait) => err(waitLine(wait)) });
+  for (const line of coverageLines(report.coverage)) out(line);
   out(closingLine(report));
-  const o = command.opts<Options>();
-  if (o.junit) writeFileSync(o.junit, junitXml(report));
-  if (o.report) writeFileSync(o.report, markdownReport(report));
+  if (o.junit) writeFileSync(o.junit, junitXml(report, reproduce));
+  if (o.report) writeFileSync(o.report, markdownReport(report, reproduce));
+  if (report.unreachable) {
+    err(`jes-conformance: ${report.unreachable.message}`);
+    return 2;
+  }
   return report.failed ? 1 : 0;
 }

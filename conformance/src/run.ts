@@ -1,12 +1,16 @@
 // runConformance: every selected check in the registry's order against one deployment, with one session per
-// user, fixtures shared between checks, and the run's resources cleaned up at the end.
+// user, fixtures shared between checks, and the run's resources cleaned up at the end. A deployment that
+// stops answering stops the run: the check it happened in and those after it are errors, not failures.
 import { randomBytes } from 'node:crypto';
+import { answered, shown } from './answer-text.ts';
 import { checks } from './checks/registry.ts';
 import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
+import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
-import { CheckAbort, Http } from './http.ts';
-import type { CheckResult, ConformanceOptions, Report } from './types.ts';
+import { CheckAbort, Http, TargetUnreachable } from './http.ts';
+import { pacer, parseRate } from './pace.ts';
+import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
 
 /** The fast-check seed when none is given: fixed, so that two runs generate the same cases. */
 export const defaultSeed = 20261122;
@@ -22,12 +26,27 @@ function sessions(http: Http, options: ConformanceOptions) {
     if (!logins.has(user)) {
       logins.set(user, (async () => {
         const reply = await http.send(check, { method: 'POST', path: '/login', auth: 'none', json: { username, password } });
-        if (reply.status !== 200 || typeof reply.json?.access_token !== 'string') throw new CheckAbort(`logging in as ${username}: expected 200 with an access_token, got ${reply.status}`, reply.exchange);
+        if (reply.status !== 200) throw new CheckAbort(`logging in as ${username}: expected 200 with an access_token, got ${answered(reply)}`, reply.exchange);
+        if (typeof reply.json?.access_token !== 'string') throw new CheckAbort(`logging in as ${username}: the 200's access_token is ${shown(reply.json?.access_token)}, expected a token`, reply.exchange);
         return reply.json.access_token as string;
       })());
     }
     return logins.get(user)!;
   };
+}
+
+function rateOf(options: ConformanceOptions): number | undefined {
+  if (options.rateLimit === undefined) return undefined;
+  const perSecond = parseRate(options.rateLimit);
+  if (perSecond === undefined) throw new Error(`the rate limit is a number of requests per second, minute or hour (10/s, 600/m, 3600/h); got "${options.rateLimit}"`);
+  return perSecond;
+}
+
+/** The run stopped where no connection could be made: the line that says so. */
+function unreachableReport(baseUrl: string, stop: TargetUnreachable, answeredBefore: boolean, notRun: number): Unreachable {
+  const where = answeredBefore ? `stopped answering (${stop.code}) during ${stop.check}` : `is not answering (${stop.code} on ${stop.request})`;
+  const message = `target ${baseUrl} ${where}; ${notRun} check${notRun === 1 ? '' : 's'} not run`;
+  return { code: stop.code, check: stop.check, request: stop.request, answeredBefore, notRun, message };
 }
 
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
@@ -37,11 +56,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const runs = options.runs ?? defaultRuns;
   const unknown = (options.only ?? []).filter((name) => !checkNames().includes(name));
   if (unknown.length) throw new Error(`unknown check${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the checks are ${checkNames().join(', ')}`);
-  const http = new Http(options.baseUrl, new Contract(options.contractPath));
+  const perSecond = rateOf(options);
+  const http = new Http(options.baseUrl, new Contract(options.contractPath), { ...(perSecond ? { pace: pacer(perSecond) } : {}), ...(options.onWait ? { onWait: options.onWait } : {}) });
   const fixtures = new Fixtures();
   http.tokenOf = sessions(http, options);
   const run = { options, profile, seed, runs, runId: `${Date.now().toString(36)}${randomBytes(3).toString('hex')}` };
   const results: CheckResult[] = [];
+  let stop: TargetUnreachable | undefined;
   for (const check of checks) {
     if (options.only?.length && !options.only.includes(check.name)) continue;
     const base = { name: check.name, description: check.description, operations: check.operations };
@@ -49,6 +70,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     let result: CheckResult;
     if (reason) {
       result = { ...base, status: 'skipped', reason, failures: [], notes: [], requests: 0, ms: 0 };
+    } else if (stop) {
+      result = { ...base, status: 'error', reason: `not run: the deployment stopped answering during ${stop.check}`, failures: [], notes: [], requests: 0, ms: 0 };
     } else {
       const ctx = new CheckContext(check.name, http, fixtures, run);
       const from = Date.now();
@@ -56,16 +79,26 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         await check.run(ctx);
       } catch (error) {
         if (error instanceof CheckAbort) ctx.fail(error.message, error.exchange);
-        else ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
+        else if (!(error instanceof TargetUnreachable)) ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
       }
+      // Set even when the check caught the error itself: the deployment is gone either way.
+      stop = http.unreachable;
       const waited = http.waited.get(check.name);
       if (waited) ctx.note(`waited ${Math.round(waited / 1000)} s in all for the deployment's rate limits (429 with Retry-After)`);
-      result = { ...base, status: ctx.failures.length ? 'failed' : 'passed', failures: ctx.failures, notes: ctx.notes, requests: ctx.requests, ms: Date.now() - from };
+      const status = stop ? 'error' : ctx.failures.length ? 'failed' : 'passed';
+      const interrupted = stop && `the deployment ${http.answered ? 'stopped answering' : 'did not answer'}: no connection (${stop.code}) for ${stop.request}`;
+      result = { ...base, status, ...(interrupted ? { reason: interrupted } : {}), failures: ctx.failures, notes: ctx.notes, requests: ctx.requests, ms: Date.now() - from };
     }
     results.push(result);
     options.onResult?.(result);
   }
-  await fixtures.cleanUp();
+  if (!stop) await fixtures.cleanUp();
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
-  return { baseUrl: options.baseUrl, profile, seed, runs, results, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), ms: Date.now() - started };
+  return {
+    baseUrl: options.baseUrl, profile, seed, runs, results,
+    passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error'),
+    ...(stop ? { unreachable: unreachableReport(options.baseUrl, stop, http.answered, count('error') - 1) } : {}),
+    coverage: coverage(http.contract, http.exchanges),
+    ms: Date.now() - started,
+  };
 }

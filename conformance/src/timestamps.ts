@@ -1,5 +1,6 @@
 // The contract's timestamps: `MM/DD/YYYY, HH:MM:SS` in UTC, `end_at` "" until the end, the RFC 3339
 // `timestamps` members naming the same instants. What is wrong with one job or data file record.
+import { shown } from './answer-text.ts';
 
 const format = /^(0[1-9]|1[0-2])\/(0[1-9]|[12][0-9]|3[01])\/([0-9]{4}), ([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])$/;
 
@@ -18,13 +19,13 @@ const terminalExecution = new Set(['SUCCESS', 'ERROR', 'CANCELLED']);
 function pairProblems(where: string, record: any, ended: boolean, startRequired: boolean): string[] {
   const problems: string[] = [];
   const start = parseTimestamp(record.started_at);
-  if (start === undefined && (startRequired || record.started_at !== '')) problems.push(`${where}: started_at "${record.started_at}" is not MM/DD/YYYY, HH:MM:SS`);
+  if (start === undefined && (startRequired || record.started_at !== '')) problems.push(`${where}: started_at ${shown(record.started_at)} is not MM/DD/YYYY, HH:MM:SS`);
   if (!ended) {
-    if (record.end_at !== '') problems.push(`${where}: end_at is "${record.end_at}" while it is ${record.status}; it must be "" until the end`);
+    if (record.end_at !== '') problems.push(`${where}: end_at is ${shown(record.end_at)} while it is ${record.status}; it must be "" until the end`);
     return problems;
   }
   const end = parseTimestamp(record.end_at);
-  if (end === undefined) problems.push(`${where}: end_at "${record.end_at}" of a ${record.status} record is not MM/DD/YYYY, HH:MM:SS`);
+  if (end === undefined) problems.push(`${where}: end_at ${shown(record.end_at)} of a ${record.status} record is not MM/DD/YYYY, HH:MM:SS`);
   else if (start !== undefined && end < start) problems.push(`${where}: end_at ${record.end_at} is before started_at ${record.started_at}`);
   return problems;
 }
@@ -59,6 +60,6 @@ export function jobTimestampProblems(id: string, job: any): string[] {
 
 export function dataFileTimestampProblems(id: string, file: any): string[] {
   const where = `data file ${id}`;
-  if (parseTimestamp(file.created_at) === undefined) return [`${where}: created_at "${file.created_at}" is not MM/DD/YYYY, HH:MM:SS`];
+  if (parseTimestamp(file.created_at) === undefined) return [`${where}: created_at ${shown(file.created_at)} is not MM/DD/YYYY, HH:MM:SS`];
   return sameInstant(where, 'created_at', file.created_at, file.timestamps?.uploaded);
 }

@@ -20,8 +20,28 @@ export interface ConformanceOptions {
   runs?: number;
   /** The contract to hold the deployment to (default: this repository's openapi.yaml). */
   contractPath?: string;
+  /**
+   * Pace the run to at most this many requests: `10/s`, `600/m` or `3600/h` (as Schemathesis' --rate-limit),
+   * so that a rate-limited deployment is not sent requests it will refuse. Default: no pacing.
+   */
+  rateLimit?: string;
   /** Called as each check ends (for live output). */
   onResult?: (result: CheckResult) => void;
+  /** Called before the suite waits out a 429 (for live output: a wait can last half a minute). */
+  onWait?: (wait: RateLimitWait) => void;
+}
+
+/** A wait for a deployment's rate limit: a 429 whose Retry-After the suite honours before asking again. */
+export interface RateLimitWait {
+  /** The check whose request was refused. */
+  check: string;
+  method: string;
+  /** The path, without its query. */
+  path: string;
+  /** The Retry-After header as sent. */
+  retryAfter: string;
+  /** How long the suite waits (Retry-After, at least 1 s and at most 30 s). */
+  seconds: number;
 }
 
 /** One request the suite sent and what came back. */
@@ -41,7 +61,8 @@ export interface Failure {
   exchange?: Exchange;
 }
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
+/** `error`: the check did not run to its end because the deployment stopped answering (see Report.unreachable). */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
 export interface CheckResult {
   name: string;
@@ -49,7 +70,7 @@ export interface CheckResult {
   /** The operationIds the check exercises. */
   operations: readonly string[];
   status: CheckStatus;
-  /** Why it was skipped. */
+  /** Why it was skipped, or why it is an error. */
   reason?: string;
   failures: Failure[];
   /** What was left out in this profile, and other remarks (a passed check may carry notes). */
@@ -68,5 +89,44 @@ export interface Report {
   passed: number;
   failed: number;
   skipped: number;
+  /** Checks that did not run to their end because the deployment stopped answering. */
+  errors: number;
+  /** Set when the deployment stopped answering (connection refused, no such host): the run stopped there. */
+  unreachable?: Unreachable;
+  /** The operations the run called and the documented statuses it saw of each. */
+  coverage: Coverage;
   ms: number;
+}
+
+export interface Unreachable {
+  /** Why no connection could be made: `ECONNREFUSED`, `ENOTFOUND`, … */
+  code: string;
+  /** The check that sent the request no one answered, and that request (`METHOD /path`). */
+  check: string;
+  request: string;
+  /** Whether the deployment had answered anything before (false: it was unreachable from the start). */
+  answeredBefore: boolean;
+  /** The checks that were to run after it and did not. */
+  notRun: number;
+  /** One line saying all that. */
+  message: string;
+}
+
+export interface OperationCoverage {
+  operationId: string;
+  /** `METHOD /path` as the contract writes it. */
+  label: string;
+  /** Requests sent to it (each answer to a retried request counts). */
+  requests: number;
+  /** The statuses the contract documents for it, and which of them the run received. */
+  documented: number[];
+  seen: number[];
+  /** Statuses received that the contract does not document for it. */
+  undocumented: number[];
+}
+
+export interface Coverage {
+  operations: OperationCoverage[];
+  /** Requests to paths or methods the contract does not have (unsupported_method's), by status received. */
+  elsewhere: { requests: number; statuses: number[] };
 }

@@ -28,7 +28,7 @@ else describe(`the deployment at ${env.baseUrl}`, () => {
   it.each(checkNames())('%s', (name) => {
     const result = report.results.find((r) => r.name === name)!;
     if (result.status === 'skipped') return console.log(`${name} skipped: ${result.reason}`);
-    const details = result.failures.map((f) => [f.message, ...(f.exchange ? exchangeLines(f.exchange) : [])].join('\n  ')).join('\n');
+    const details = [...(result.reason ? [result.reason] : []), ...result.failures.map((f) => [f.message, ...(f.exchange ? exchangeLines(f.exchange) : [])].join('\n  '))].join('\n');
     expect(result.status, details).toBe('passed');
   });
 });

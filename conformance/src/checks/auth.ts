@@ -2,6 +2,7 @@
 // `missing_token`) and every kind of bad token (401 `invalid_token`), with the bearer challenge in
 // `WWW-Authenticate`. Without a token, a body is refused unread: a malformed or oversized one still gets 401.
 import { createHmac, randomBytes } from 'node:crypto';
+import { answered, shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { isSecured } from '../contract/document.ts';
 import type { Reply, RequestSpec } from '../http.ts';
@@ -58,10 +59,9 @@ function unreadBodies(ctx: CheckContext): { what: string; spec: RequestSpec }[] 
 }
 
 function expectRefusal(ctx: CheckContext, reply: Reply, what: string, codes: string[], challenge: RegExp): void {
-  const code = reply.json?.code;
-  if (!ctx.expect(reply.status === 401 && codes.includes(code), `${what}: expected 401 ${codes.join(' or ')}, got ${reply.status}${code ? ` ${code}` : ''}`, reply.exchange)) return;
-  const header = reply.headers['www-authenticate'] ?? '';
-  ctx.expect(challenge.test(header), `${what}: WWW-Authenticate is "${header}", expected to match ${challenge}`, reply.exchange);
+  if (!ctx.expect(reply.status === 401 && codes.includes(reply.json?.code), `${what}: expected 401 ${codes.join(' or ')}, got ${answered(reply)}`, reply.exchange)) return;
+  const header = reply.headers['www-authenticate'];
+  ctx.expect(challenge.test(header ?? ''), `${what}: WWW-Authenticate is ${shown(header)}, expected to match ${challenge}`, reply.exchange);
 }
 
 export const missingAuth: Check = {

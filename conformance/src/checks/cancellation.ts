@@ -2,6 +2,7 @@
 // poll on it comes back after its wait with Preference-Applied, a cancel answers 202 with
 // cancel_requested_at and the job ends CANCELLED; an ended job cannot be cancelled (409
 // job_already_terminal); a data file that a running job uses cannot be deleted (409 data_file_in_use).
+import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { jobOf, pollJob, startJob, startLongJob } from '../jobs.ts';
 import { graphOf } from '../maxcut.ts';
@@ -23,7 +24,7 @@ async function cancelRunningJob(ctx: CheckContext, heuristic: string): Promise<v
   const polled = await ctx.send({ method: 'GET', path: `/job/${id}`, headers: { prefer: 'wait=1' }, timeoutMs: 15_000 });
   const waited = Math.round(performance.now() - asked);
   if (ctx.expectStatus(polled, 200, 'a long poll (Prefer: wait=1) on a running job')) {
-    ctx.expect(polled.headers['preference-applied'] === 'wait=1', `a long poll answered with Preference-Applied "${polled.headers['preference-applied'] ?? ''}", expected wait=1`, polled.exchange);
+    ctx.expect(polled.headers['preference-applied'] === 'wait=1', `a long poll answered with Preference-Applied ${shown(polled.headers['preference-applied'])}, expected "wait=1"`, polled.exchange);
     const unchanged = jobOf(polled)?.job.status === 'RUNNING';
     ctx.expect(!unchanged || (waited >= 900 && waited < 10_000), `a long poll of 1 s on a job whose status did not change answered after ${waited} ms`, polled.exchange);
   }

@@ -3,6 +3,7 @@
 // the key is 422 idempotency_key_reused, another key starts another job; an upload likewise. Keys are this
 // run's own; the jobs are cancelled and the data file deleted when the run ends.
 import { isDeepStrictEqual } from 'node:util';
+import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
 import { uploadForm } from '../jobs.ts';
@@ -23,10 +24,10 @@ async function keyed(ctx: CheckContext, key: string, spec: { path: string; json?
 function expectReplay(ctx: CheckContext, first: Reply, again: Reply, what: string): void {
   ctx.expect(first.headers[replayedHeader] === undefined, `${what}: the first request is marked Idempotent-Replayed`, first.exchange);
   if (!ctx.expectStatus(again, first.status, `${what}, sent again with the same key`)) return;
-  ctx.expect(again.headers[replayedHeader] === 'true', `${what}, sent again with the same key: Idempotent-Replayed is "${again.headers[replayedHeader] ?? ''}", expected true`, again.exchange);
+  ctx.expect(again.headers[replayedHeader] === 'true', `${what}, sent again with the same key: Idempotent-Replayed is ${shown(again.headers[replayedHeader])}, expected "true"`, again.exchange);
   // Compared as JSON: a deployment may store the answer in a form that does not keep the order of members.
   ctx.expect(isDeepStrictEqual(again.json, first.json), `${what}, sent again with the same key: the body differs from the first answer's`, again.exchange);
-  ctx.expect(again.headers.location === first.headers.location, `${what}, sent again with the same key: Location is "${again.headers.location ?? ''}", the first answer's "${first.headers.location ?? ''}"`, again.exchange);
+  ctx.expect(again.headers.location === first.headers.location, `${what}, sent again with the same key: Location is ${shown(again.headers.location)}, the first answer's ${shown(first.headers.location)}`, again.exchange);
 }
 
 async function startJobs(ctx: CheckContext): Promise<void> {
@@ -47,7 +48,7 @@ async function startJobs(ctx: CheckContext): Promise<void> {
 
   const fresh = await keyed(ctx, ctx.unique('idempotency-other'), { path: '/problem/maxcut', json: body });
   if (ctx.expectStatus(fresh, 200, 'starting the same job with another key')) {
-    ctx.expect(fresh.json?.job !== first.json?.job && fresh.headers[replayedHeader] === undefined, `another key answered job ${fresh.json?.job} (replayed: ${fresh.headers[replayedHeader] ?? 'no'}), expected a new job`, fresh.exchange);
+    ctx.expect(fresh.json?.job !== first.json?.job && fresh.headers[replayedHeader] === undefined, `another key answered job ${shown(fresh.json?.job)} with Idempotent-Replayed ${shown(fresh.headers[replayedHeader])}; expected a job other than the first key's ${shown(first.json?.job)}, not marked replayed`, fresh.exchange);
   }
 }
 

@@ -1,6 +1,7 @@
 // isolation: another user's jobs and data files do not exist for you. Every way in (read, output, cancel,
 // start a job from the file, delete it, the listings) answers exactly as an unknown id does: 404 with the
 // same code.
+import { answered } from '../answer-text.ts';
 import { type Check, statelessSkip } from './check.ts';
 import { pathValues } from './probes.ts';
 
@@ -29,7 +30,7 @@ export const isolation: Check = {
       const theirs = await ctx.send({ ...request(job, file), auth: 'user2' });
       const nobodys = await ctx.send({ ...request(unknown.job_id!, unknown.data_file_identifier!), auth: 'user2' });
       if (!ctx.expectStatus(theirs, 404, `${what} of another user`, code)) continue;
-      ctx.expect(nobodys.status === theirs.status && nobodys.json?.code === theirs.json?.code, `${what}: another user's id answers ${theirs.status} ${theirs.json?.code}, an unknown one ${nobodys.status} ${nobodys.json?.code}`, theirs.exchange);
+      ctx.expect(nobodys.status === theirs.status && nobodys.json?.code === theirs.json?.code, `${what}: another user's id answers ${answered(theirs)}, an unknown one ${answered(nobodys)}`, theirs.exchange);
     }
     for (const [path, id] of [['/job', job], ['/data_file', file]] as const) {
       const page = await ctx.send({ method: 'GET', path, query: { limit: 100 }, auth: 'user2' });

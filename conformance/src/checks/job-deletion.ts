@@ -2,6 +2,7 @@
 // answers 409 job_not_finished with Retry-After and is still there; an ended job answers 204, then reading it,
 // its output and deleting it again answer 404 job_not_found and the listing no longer has it; the data file it
 // was started from stays; an unknown id answers 404.
+import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { pollJob, startJob, startLongJob } from '../jobs.ts';
 import { type Check, statelessSkip } from './check.ts';
@@ -12,7 +13,7 @@ async function refusedWhileRunning(ctx: CheckContext, heuristic: string): Promis
   const id = await startLongJob(ctx, heuristic, longGraph);
   const refused = await ctx.send({ method: 'DELETE', path: `/job/${id}` });
   if (ctx.expectStatus(refused, 409, 'deleting a job that has not ended', 'job_not_finished')) {
-    ctx.expect(/^\d+$/.test(refused.headers['retry-after'] ?? ''), `the 409 of deleting a job that has not ended has Retry-After "${refused.headers['retry-after'] ?? ''}", expected seconds`, refused.exchange);
+    ctx.expect(/^\d+$/.test(refused.headers['retry-after'] ?? ''), `the 409 of deleting a job that has not ended has Retry-After ${shown(refused.headers['retry-after'])}, expected a number of seconds`, refused.exchange);
   }
   ctx.expectStatus(await ctx.send({ method: 'GET', path: `/job/${id}` }), 200, 'reading a job after its deletion was refused');
   ctx.expectStatus(await ctx.send({ method: 'POST', path: `/job/${id}/cancel` }), 202, 'cancelling the job whose deletion was refused');

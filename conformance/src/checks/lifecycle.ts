@@ -2,6 +2,7 @@
 // backoff) to FINISHED and read its output; upload a data file, start a job from it and read its cut; then
 // (stateful) cancel a running job to CANCELLED, and refuse what the states forbid (see cancellation.ts).
 import { createHash } from 'node:crypto';
+import { answered, shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { pollJob, startJob, terminalJobStatuses, uploadForm } from '../jobs.ts';
 import { bruteForceMaxCut, sameValue } from '../maxcut.ts';
@@ -23,7 +24,7 @@ export async function checkOutput(ctx: CheckContext, id: string, job: any): Prom
   const reply = await ctx.send({ method: 'GET', path: `/job/${id}/output` });
   if (!ctx.expectStatus(reply, 200, `the output of ended job ${id}`)) return undefined;
   const { outputs } = reply.json ?? {};
-  ctx.expect(reply.json?.job === id && reply.json?.status === job.status, `the output names job ${reply.json?.job} (${reply.json?.status}), expected ${id} (${job.status})`, reply.exchange);
+  ctx.expect(reply.json?.job === id && reply.json?.status === job.status, `the output names job ${shown(reply.json?.job)} (${shown(reply.json?.status)}), expected "${id}" (${shown(job.status)})`, reply.exchange);
   for (const [solver, execution] of Object.entries<any>(job.executions ?? {})) {
     const expected = execution.status === 'SUCCESS' ? execution.data : null;
     ctx.expect(JSON.stringify(outputs?.[solver]) === JSON.stringify(expected), `the output of ${solver} differs from the job's ${execution.status} execution`, reply.exchange);
@@ -34,15 +35,15 @@ export async function checkOutput(ctx: CheckContext, id: string, job: any): Prom
 
 async function login(ctx: CheckContext): Promise<void> {
   const reply = ctx.require(await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username: ctx.options.username, password: ctx.options.password } }), 200, 'logging in');
-  ctx.expect(reply.json?.token_type === 'Bearer' && reply.json?.expires_in > 0, 'the login answer is not a Bearer token with a positive expires_in', reply.exchange);
-  const use = await ctx.send({ method: 'GET', path: '/problem', auth: { authorization: `Bearer ${reply.json.access_token}` } });
+  ctx.expect(reply.json?.token_type === 'Bearer' && reply.json?.expires_in > 0, `the login answer has token_type ${shown(reply.json?.token_type)} and expires_in ${shown(reply.json?.expires_in)}; expected "Bearer" and a positive number of seconds`, reply.exchange);
+  const use = await ctx.send({ method: 'GET', path: '/problem', auth: { authorization: `Bearer ${reply.json.access_token}`, of: 'user' } });
   ctx.expectStatus(use, 200, 'a request with the token just issued');
 }
 
 async function inline(ctx: CheckContext): Promise<void> {
   const { id, job, started, statuses, reply } = await ctx.fixtures.finishedJob(ctx);
   const location = started.headers.location ?? '';
-  ctx.expect(location === `/job/${id}` || location.endsWith(`/job/${id}`), `Location is "${location}", expected /job/${id}`, started.exchange);
+  ctx.expect(location === `/job/${id}` || location.endsWith(`/job/${id}`), `Location is ${shown(started.headers.location)}, expected /job/${id}`, started.exchange);
   checkProgression(ctx, id, statuses, reply);
   const outputs = await checkOutput(ctx, id, job);
   const exact = (await ctx.fixtures.useCase(ctx)).exact;
@@ -55,13 +56,13 @@ async function inline(ctx: CheckContext): Promise<void> {
 async function fromDataFile(ctx: CheckContext): Promise<void> {
   const { id, file, graph, uploaded, text } = await ctx.fixtures.dataFile(ctx);
   const location = uploaded.headers.location ?? '';
-  if (uploaded.status === 201) ctx.expect(location.endsWith(`/data_file/${id}`), `Location is "${location}", expected /data_file/${id}`, uploaded.exchange);
+  if (uploaded.status === 201) ctx.expect(location.endsWith(`/data_file/${id}`), `Location is ${shown(uploaded.headers.location)}, expected /data_file/${id}`, uploaded.exchange);
   await ctx.stateful('the identifier is the SHA-1 of the bytes; the record describes the file; the same bytes again answer 200', 'the sandbox answers its example file', async () => {
     const sha1 = createHash('sha1').update(text).digest('hex');
     ctx.expect(id === sha1, `the identifier is ${id}, the SHA-1 of the bytes is ${sha1}`, uploaded.exchange);
     ctx.expect(file.bytes === Buffer.byteLength(text) && file.format === 'edge_list' && file.num_nodes === graph.num_nodes, `the READY record says ${file.bytes} bytes, format ${file.format}, ${file.num_nodes} nodes; the file has ${Buffer.byteLength(text)} bytes, an edge list of ${graph.num_nodes} nodes`, uploaded.exchange);
     const again = await ctx.send({ method: 'POST', path: '/data_file', body: uploadForm(text, ctx.unique('graph.txt')) });
-    ctx.expect(again.status === 200 && again.json?.data_file_identifier === id, `uploading the same bytes again answered ${again.status} with ${again.json?.data_file_identifier}, expected 200 with ${id}`, again.exchange);
+    ctx.expect(again.status === 200 && again.json?.data_file_identifier === id, `uploading the same bytes again answered ${answered(again)} with data_file_identifier ${shown(again.json?.data_file_identifier)}, expected 200 with "${id}"`, again.exchange);
   });
   const { exact, heuristic } = await ctx.fixtures.useCase(ctx);
   const solver = exact ?? heuristic;

@@ -1,6 +1,7 @@
 // limits: the body limits the contract documents, to the byte. An inline job body of one byte under the
 // limit is accepted; one of exactly the limit answers 413 `payload_too_large` with `max_bytes`. The same for
 // login's smaller limit. The limits are read from the contract's 413 examples.
+import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import type { Node } from '../contract/document.ts';
 import { graphOf } from '../maxcut.ts';
@@ -43,7 +44,7 @@ export const limits: Check = {
     }
     const over = await ctx.send({ method: 'POST', path: '/problem/maxcut', query, body: padded(graph, limit), headers: json, timeoutMs: 120_000 });
     if (ctx.expectStatus(over, 413, `an inline body of ${limit} bytes`, 'payload_too_large')) {
-      ctx.expect(over.json?.max_bytes === limit, `the 413's max_bytes is ${over.json?.max_bytes}, expected ${limit}`, over.exchange);
+      ctx.expect(over.json?.max_bytes === limit, `the 413's max_bytes is ${shown(over.json?.max_bytes)}, expected ${limit}`, over.exchange);
     }
 
     const loginLimit = maxBytes(ctx, 'login');

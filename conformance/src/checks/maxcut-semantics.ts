@@ -2,6 +2,7 @@
 // on small graphs (up to 16 nodes, negative, fractional and zero weights, a self-loop) the best execution
 // reaches the optimum found by enumeration, an `optimal: true` claim is true, and an upper_bound bounds it.
 import fc from 'fast-check';
+import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { graphArbitrary } from '../generate/graphs.ts';
 import { pollJob, startJob } from '../jobs.ts';
@@ -31,9 +32,9 @@ function checkExecutions(ctx: CheckContext, label: string, graph: Graph, job: an
     const where = `${label}, ${solver}`;
     if (!ctx.expect(Array.isArray(partition) && partition.length === graph.num_nodes, `${where}: a partition of ${partition?.length} nodes for a graph of ${graph.num_nodes}`, reply.exchange)) continue;
     const recomputed = cutValue(graph.adj_matrix, partition);
-    ctx.expect(sameValue(cut_value, recomputed), `${where}: cut_value ${cut_value}, but its partition cuts ${recomputed}`, reply.exchange);
-    if (optimal === true) ctx.expect(sameValue(cut_value, optimum), `${where}: claims optimal with ${cut_value}; the maximum cut is ${optimum}`, reply.exchange);
-    if (typeof upper_bound === 'number') ctx.expect(upper_bound >= optimum - 1e-6 * Math.max(1, Math.abs(optimum)), `${where}: upper_bound ${upper_bound} is below the maximum cut ${optimum}`, reply.exchange);
+    ctx.expect(sameValue(cut_value, recomputed), `${where}: cut_value ${shown(cut_value)}, but its partition cuts ${recomputed}`, reply.exchange);
+    if (optimal === true) ctx.expect(sameValue(cut_value, optimum), `${where}: claims optimal with ${shown(cut_value)}; the maximum cut is ${optimum}`, reply.exchange);
+    if (typeof upper_bound === 'number') ctx.expect(upper_bound >= optimum - 1e-6 * Math.max(1, Math.abs(optimum)), `${where}: upper_bound ${shown(upper_bound)} is below the maximum cut ${optimum}`, reply.exchange);
     best = Math.max(best, cut_value);
   }
   if (!ctx.expect(best > -Infinity, `${label}: no execution succeeded (job ${job.status})`, reply.exchange)) return;

@@ -2,6 +2,7 @@
 // for invalid_request with `errors` whose JSON pointers name the culprit. Fixed cases (negative-cases.ts),
 // then generated ones: bodies with one thing made wrong, and parameters with values their schemas refuse.
 import fc from 'fast-check';
+import { answered } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { deref, type Node } from '../contract/document.ts';
 import { forAll, coerce, parameterText } from '../generate/property.ts';
@@ -18,8 +19,7 @@ const isPointer = (p: unknown) => typeof p === 'string' && (p === '' || p.starts
 
 /** Undefined when the reply is the expected refusal, else what is wrong with it. */
 export function refusalProblem(reply: Reply, status: number, code: string, pointer?: string): Failure | undefined {
-  const got = `${reply.status}${reply.json?.code ? ` ${reply.json.code}` : ''}`;
-  if (reply.status !== status || reply.json?.code !== code) return { message: `expected ${status} ${code}, got ${got}`, exchange: reply.exchange };
+  if (reply.status !== status || reply.json?.code !== code) return { message: `expected ${status} ${code}, got ${answered(reply)}`, exchange: reply.exchange };
   if (code !== 'invalid_request' && code !== 'invalid_input') return undefined;
   const errors = reply.json.errors;
   if (!Array.isArray(errors) || !errors.length) return { message: `a ${code} problem without errors[]`, exchange: reply.exchange };

@@ -3,6 +3,7 @@
 // refused as invalid (400, 413, 415, 422); ids that exist nowhere may answer their documented 404. Jobs it
 // starts are cancelled at once and data files deleted, so it leaves little behind on a shared deployment.
 import fc from 'fast-check';
+import { answered } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { deref, type Node } from '../contract/document.ts';
 import { graphArbitrary } from '../generate/graphs.ts';
@@ -20,7 +21,7 @@ const refusals = new Set([400, 413, 415, 422]);
 function accepted(reply: Reply, ok: number[], what: string): Failure | undefined {
   if (ok.includes(reply.status)) return undefined;
   const verdict = refusals.has(reply.status) ? 'refused as invalid' : 'not accepted';
-  return { message: `${what} was ${verdict}: ${reply.status}${reply.json?.code ? ` ${reply.json.code}` : ''}${reply.json?.detail ? ` (${reply.json.detail})` : ''}`, exchange: reply.exchange };
+  return { message: `${what} was ${verdict}: ${answered(reply)}${reply.json?.detail ? ` (${reply.json.detail})` : ''}`, exchange: reply.exchange };
 }
 
 /** An arbitrary of query objects from an operation's query parameters (each present or not). */

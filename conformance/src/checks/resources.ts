@@ -2,6 +2,7 @@
 // just created is there at once (a started job reads and lists, an uploaded data file too), and what was
 // deleted is gone everywhere (read, delete again, start a job from it, the listing).
 import { createHash } from 'node:crypto';
+import { answered, shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { startJob, uploadDataFile, uploadForm } from '../jobs.ts';
 import { edgeList } from '../maxcut.ts';
@@ -22,13 +23,14 @@ export const ensureResourceAvailability: Check = {
     const read = await ctx.send({ method: 'GET', path: `/job/${id}` });
     if (ctx.expectStatus(read, 200, `reading job ${id} right after it started`)) ctx.expect(id in (read.json?.job ?? {}), `GET /job/${id} answers another job`, read.exchange);
     const output = await ctx.send({ method: 'GET', path: `/job/${id}/output` });
-    ctx.expect(output.status === 200 || (output.status === 409 && output.json?.code === 'job_not_finished'), `the output of job ${id} right after it started answered ${output.status}, expected 200 or 409 job_not_finished`, output.exchange);
+    ctx.expect(output.status === 200 || (output.status === 409 && output.json?.code === 'job_not_finished'), `the output of job ${id} right after it started answered ${answered(output)}, expected 200 or 409 job_not_finished`, output.exchange);
     ctx.expect(await listed(ctx, '/job', id), `job ${id} is not on the first page of GET /job right after it started`);
 
     const text = edgeList(ctx.fixtures.uniqueGraph(ctx, 3));
     const upload = await ctx.send({ method: 'POST', path: '/data_file', body: uploadForm(text, ctx.unique('fresh.txt')) });
     const fileId = upload.json?.data_file_identifier;
-    if (!ctx.expect(upload.status === 201 || upload.status === 200, `uploading a data file answered ${upload.status}`, upload.exchange) || typeof fileId !== 'string') return;
+    if (!ctx.expect(upload.status === 201 || upload.status === 200, `uploading a data file answered ${answered(upload)}, expected 201 or 200`, upload.exchange)) return;
+    if (!ctx.expect(typeof fileId === 'string', `uploading a data file answered ${upload.status} with data_file_identifier ${shown(fileId)}`, upload.exchange)) return;
     ctx.fixtures.atEnd(() => ctx.send({ method: 'DELETE', path: `/data_file/${fileId}` }));
     const file = await ctx.send({ method: 'GET', path: `/data_file/${fileId}` });
     if (ctx.expectStatus(file, 200, `reading data file ${fileId} right after its upload`)) ctx.expect(fileId in (file.json?.data_file ?? {}), `GET /data_file/${fileId} answers another file`, file.exchange);

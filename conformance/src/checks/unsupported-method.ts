@@ -2,6 +2,7 @@
 // header naming exactly the documented methods, and a path without operations answers 404 `not_found`;
 // both with a token and without one, since routing comes before authentication (a 401 there would tell a
 // client to log in for a request no token can make valid).
+import { allowProblem } from '../answer-text.ts';
 import type { Auth } from '../http.ts';
 import type { Check } from './check.ts';
 import { fillPath, pathValues } from './probes.ts';
@@ -29,8 +30,8 @@ export const unsupportedMethod: Check = {
         for (const { auth, how } of asked) {
           const reply = await ctx.send({ method, path, auth, ...(withBody.has(method) ? { json: {} } : {}) });
           if (!ctx.expectStatus(reply, 405, `${method} ${template}${how}`, 'method_not_allowed')) continue;
-          const allow = (reply.headers.allow ?? '').split(',').map((m) => m.trim().toUpperCase()).filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS');
-          ctx.expect(allow.length === documented.length && documented.every((m) => allow.includes(m)), `${method} ${template}${how}: Allow is "${reply.headers.allow ?? ''}", expected ${documented.join(', ')}`, reply.exchange);
+          const problem = allowProblem(reply.headers.allow, documented);
+          if (problem) ctx.fail(`${method} ${template}${how}: ${problem}`, reply.exchange);
         }
       }
     }

@@ -3,7 +3,7 @@
 // case costs requests to a live deployment). The failure names the case and carries its request.
 import fc from 'fast-check';
 import type { CheckContext } from '../context.ts';
-import { CheckAbort } from '../http.ts';
+import { CheckAbort, TargetUnreachable } from '../http.ts';
 import type { Failure } from '../types.ts';
 
 /** Runs `test` on `ctx.runs` values of `arbitrary`; `test` resolves to a failure, or undefined when the case passed. */
@@ -20,6 +20,7 @@ export async function forAll<T>(ctx: CheckContext, label: string, arbitrary: fc.
   if (!details.failed) return;
   const where = `${label}, case ${details.numRuns} of seed ${ctx.seed}`;
   const error = details.errorInstance;
+  if (error instanceof TargetUnreachable) throw error;
   if (failure) ctx.fail(`${where}: ${failure.message}`, failure.exchange);
   else if (error instanceof CheckAbort) ctx.fail(`${where}: ${error.message}`, error.exchange);
   else ctx.fail(`${where}: ${error instanceof Error ? error.message : String(error)} (value ${fc.stringify(details.counterexample?.[0])})`);

@@ -1,28 +1,60 @@
-// The run as text: a heading, one line per check as it ends (passed / failed / skipped with its reason),
-// the parts a profile left out and other notes beneath it, each failure with the request and response that
-// broke it (the first few per check), and the closing line `N passed, N failed, N skipped`.
-import type { CheckResult, Report } from '../types.ts';
+// The run as text: a heading, one line per check as it ends (passed / failed / skipped with its reason, error
+// when the deployment stopped answering), the parts a profile left out and other notes beneath it, each failure
+// with the request and response that broke it and a command that sends it again (the first few per check),
+// the coverage of the contract's operations, and the closing line `N passed, N failed, N skipped`.
+import type { CheckResult, Coverage, Exchange, Report } from '../types.ts';
 import { exchangeLines, seconds } from './exchange-text.ts';
 
 export const maxFailuresShown = 5;
 
-export function heading(options: { baseUrl: string; profile: string; seed: number; runs: number }): string {
-  return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target)`;
+/** The lines that send a failure's request again (login lines not in `given` yet first); see curl.ts. */
+export type Reproduce = (exchange: Exchange, given: Set<string>) => string[];
+
+export function heading(options: { baseUrl: string; profile: string; seed: number; runs: number; rateLimit?: string }): string {
+  const pace = options.rateLimit ? `; at most ${options.rateLimit}` : '';
+  return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace})`;
 }
 
-export function resultText(result: CheckResult): string {
+/** A check's lines; `reproduce` adds a command to each failure shown, `given` the login lines printed so far. */
+export function resultText(result: CheckResult, reproduce?: Reproduce, given: Set<string> = new Set()): string {
   const operations = result.operations.includes('*') ? 'every operation' : result.operations.join(', ');
   if (result.status === 'skipped') return `skipped  ${result.name}: ${result.reason}`;
-  const lines = [`${result.status.padEnd(7)}  ${result.name} [${operations}] (${seconds(result.ms)}, ${result.requests} requests${result.failures.length ? `, ${result.failures.length} failure${result.failures.length > 1 ? 's' : ''}` : ''})`];
+  if (result.status === 'error' && !result.requests) return `error    ${result.name}: ${result.reason}`;
+  const counts = `${seconds(result.ms)}, ${result.requests} requests${result.failures.length ? `, ${result.failures.length} failure${result.failures.length > 1 ? 's' : ''}` : ''}`;
+  const lines = [`${result.status.padEnd(7)}  ${result.name} [${operations}] (${counts})${result.status === 'error' ? `: ${result.reason}` : ''}`];
   for (const note of result.notes) lines.push(`           · ${note}`);
   for (const failure of result.failures.slice(0, maxFailuresShown)) {
     lines.push(`           ✗ ${failure.message}`);
-    if (failure.exchange) lines.push(...exchangeLines(failure.exchange, 400).map((line) => `               ${line}`));
+    if (!failure.exchange) continue;
+    lines.push(...exchangeLines(failure.exchange, 400).map((line) => `               ${line}`));
+    if (reproduce) lines.push(...reproduce(failure.exchange, given).map((line) => `               ${line}`));
   }
   if (result.failures.length > maxFailuresShown) lines.push(`           … and ${result.failures.length - maxFailuresShown} more (--report writes them all)`);
   return lines.join('\n');
 }
 
-export function closingLine(report: Pick<Report, 'passed' | 'failed' | 'skipped'>): string {
-  return `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`;
+/** Statuses as `200 404`, or `none`. */
+const statuses = (list: readonly number[]) => (list.length ? list.join(' ') : 'none');
+
+/** What the run called: per operation the documented statuses it saw and those it never provoked. */
+export function coverageLines(coverage: Coverage): string[] {
+  const called = coverage.operations.filter((op) => op.requests > 0);
+  const documented = coverage.operations.reduce((n, op) => n + op.documented.length, 0);
+  const seen = coverage.operations.reduce((n, op) => n + op.seen.length, 0);
+  const width = Math.max(...coverage.operations.map((op) => op.operationId.length));
+  const labelWidth = Math.max(...coverage.operations.map((op) => op.label.length));
+  const lines = [`coverage: ${called.length} of ${coverage.operations.length} operations called; ${seen} of ${documented} documented statuses seen, the others never provoked`];
+  for (const op of coverage.operations) {
+    const never = op.documented.filter((s) => !op.seen.includes(s));
+    const other = op.undocumented.length ? `   undocumented ${statuses(op.undocumented)}` : '';
+    const what = op.requests ? `seen ${statuses(op.seen)}   never ${statuses(never)}${other}` : 'never called';
+    lines.push(`  ${op.operationId.padEnd(width)}  ${op.label.padEnd(labelWidth)}  ${String(op.requests).padStart(4)} ${op.requests === 1 ? 'request ' : 'requests'}  ${what}`);
+  }
+  if (coverage.elsewhere.requests) lines.push(`  ${coverage.elsewhere.requests} requests to methods and paths the contract lacks, answered ${statuses(coverage.elsewhere.statuses)}`);
+  return lines;
+}
+
+export function closingLine(report: Pick<Report, 'passed' | 'failed' | 'skipped'> & { errors?: number }): string {
+  const errors = report.errors ? `, ${report.errors} error${report.errors > 1 ? 's' : ''}` : '';
+  return `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${errors}`;
 }

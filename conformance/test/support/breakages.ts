@@ -101,13 +101,27 @@ export const brokenBehaviours: BrokenBehaviour[] = [
     message: /startJob with a malformed JSON body, without a token: expected 401 missing_token, got 400 malformed_json[\s\S]*uploadDataFile with a multipart body that never ends, without a token: expected 401 missing_token, got 400 invalid_request[\s\S]*startJob with a body of 4194304 bytes \(the inline limit\), without a token: expected 401 missing_token, got 413 payload_too_large/,
     breakage: { request: (r) => (r.method === 'POST' && !r.headers.authorization && bodyRefusal(r)) || r },
   },
-  { what: 'names a method too many in Allow', check: 'unsupported_method', message: /Allow is ".*PATCH"/, breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: { ...a.headers, allow: `${a.headers.allow}, PATCH` } } : a) } },
+  { what: 'names a method too many in Allow', check: 'unsupported_method', message: /GET \/login: Allow is "POST, PATCH": PATCH not documented for the path \(the path documents POST\)/, breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: { ...a.headers, allow: `${a.headers.allow}, PATCH` } } : a) } },
+  // Regression: this failure read "expected 405 method_not_allowed, got 405", naming nothing that was wrong.
+  {
+    what: 'answers 405 in plain text, not as a problem', check: 'unsupported_method', message: /GET \/login: expected 405 method_not_allowed, got 405 with a text\/plain body "Method Not Allowed", not a problem/,
+    breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: { ...a.headers, 'content-type': 'text/plain' }, body: Buffer.from('Method Not Allowed') } : a) },
+  },
+  {
+    what: 'leaves Allow out of its 405s', check: 'unsupported_method', message: /GET \/login: Allow is missing; it must name POST/,
+    breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: Object.fromEntries(Object.entries(a.headers).filter(([k]) => k.toLowerCase() !== 'allow')) } : a) },
+  },
   {
     what: 'answers contract mismatches of a job with 422', check: 'negative_data_rejection', message: /expected 400 invalid_request, got 422 invalid_input/,
     breakage: { response: (r, a) => (r.method === 'POST' && pathOf(r) === '/problem/maxcut' && a.status === 400 ? editJson({ ...a, status: 422 }, (b) => Object.assign(b, { status: 422, code: 'invalid_input', type: 'urn:jes:problem:invalid_input' })) : a) },
   },
   { what: 'refuses a status filter', check: 'positive_data_acceptance', message: /refused as invalid: 400 invalid_request/, breakage: { request: (r) => (pathOf(r) === '/job' && queryOf(r).has('status') ? problem(400, 'invalid_request', { errors: [{ pointer: '/query/status', detail: 'not here' }] }) : r) } },
   { what: 'refuses job bodies from 4,000,000 bytes', check: 'limits', message: /4194303 bytes .*expected 200, got 413/, breakage: { request: (r) => (r.body.length >= 4_000_000 ? problem(413, 'payload_too_large', { max_bytes: 4_000_000 }) : r) } },
+  { what: 'refuses login bodies from 60,000 bytes', check: 'limits', message: /a login body of 65535 bytes: expected 200, got 413 payload_too_large/, breakage: { request: (r) => (pathOf(r) === '/login' && r.body.length >= 60_000 ? problem(413, 'payload_too_large', { max_bytes: 60_000 }) : r) } },
+  {
+    what: 'refuses uploads with a description', check: 'positive_data_acceptance', message: /uploadDataFile with generated fields, case \d+ of seed \d+: the fields .* was refused as invalid: 422 invalid_input/,
+    breakage: { request: (r) => (r.method === 'POST' && pathOf(r) === '/data_file' && r.body.includes('name="description"') ? problem(422, 'invalid_input', { errors: [{ pointer: '/description', detail: 'not here' }] }) : r) },
+  },
   { what: 'leaves a solver out of the output', check: 'lifecycle', message: /output of .* differs/, breakage: { response: (r, a) => (/\/output$/.test(pathOf(r)) ? editJson(a, (b) => delete b.outputs?.[Object.keys(b.outputs ?? {})[0]!]) : a) } },
   { what: 'does not delete data files', check: 'use_after_free', message: /reading a deleted data file: expected 404/, breakage: { request: (r) => (r.method === 'DELETE' ? { status: 204, headers: { 'x-request-id': 'broken-proxy' }, body: Buffer.alloc(0) } : r) } },
   { what: 'cannot find a job at its first read', check: 'ensure_resource_availability', message: /right after it started: expected 200, got 404/, breakage: firstReadMissing() },
@@ -144,6 +158,31 @@ function firstReadMissing(): Breakage {
       if (r.method !== 'GET' || !id || seen.has(id)) return r;
       seen.add(id);
       return problem(404, 'job_not_found');
+    },
+  };
+}
+
+/** The breakages of `whats` at once: each request goes through their request hooks in turn (the first to answer wins), each answer through their response hooks. */
+export function combined(...whats: string[]): Breakage {
+  const parts = whats.map((what) => {
+    const found = brokenBehaviours.find((b) => b.what === what);
+    if (!found) throw new Error(`no broken behaviour "${what}"`);
+    return found.breakage;
+  });
+  return {
+    async request(request, tools) {
+      let current: Exchanged = request;
+      for (const part of parts) {
+        const changed = part.request ? await part.request(current, tools) : current;
+        if ('status' in changed) return changed;
+        current = changed;
+      }
+      return current;
+    },
+    async response(request, answer, tools) {
+      let current = answer;
+      for (const part of parts) if (part.response) current = await part.response(request, current, tools);
+      return current;
     },
   };
 }

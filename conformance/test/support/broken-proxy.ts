@@ -29,6 +29,8 @@ export interface Tools {
   token(user: string, password: string): Promise<string>;
   /** Sends a request to the server behind, as is. */
   forward(request: Exchanged): Promise<Answer>;
+  /** The deployment goes away: the proxy stops listening, answers this request and closes every connection. */
+  stop(): void;
 }
 
 const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'content-encoding']);
@@ -61,8 +63,12 @@ export async function startBrokenProxy(target: string, breakage: Breakage): Prom
     const headers = Object.fromEntries([...res.headers].filter(([k]) => !hopByHop.has(k.toLowerCase())));
     return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
   };
+  let stopping = false;
   const tools: Tools = {
     forward,
+    stop: () => {
+      stopping = true;
+    },
     token(user, password) {
       if (!tokens.has(user)) {
         tokens.set(user, forward({ method: 'POST', url: '/login', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ username: user, password })) })
@@ -78,6 +84,11 @@ export async function startBrokenProxy(target: string, breakage: Breakage): Prom
       const changed = breakage.request ? await breakage.request(request, tools) : request;
       let answer = 'status' in changed ? changed : await forward(changed);
       if (breakage.response && !('status' in changed)) answer = await breakage.response(changed, answer, tools);
+      if (stopping) {
+        server.close();
+        res.shouldKeepAlive = false;
+        res.on('finish', () => server.closeAllConnections());
+      }
       res.writeHead(answer.status, answer.headers).end(answer.body);
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy failure: ${(error as Error).message}`);

@@ -24,5 +24,5 @@ export async function startSandboxTarget(): Promise<Started> {
 
 /** The report as the command prints it (for a test's output, and its failure message). */
 export function printed(report: Report): string {
-  return [...report.results.map(resultText), closingLine(report)].join('\n');
+  return [...report.results.map((r) => resultText(r)), closingLine(report)].join('\n');
 }
