@@ -91,3 +91,10 @@ it.each([['--help'], ['--list'], ['--version']])('exits quietly when its output 
   const code = await new Promise((resolve) => child.on('close', resolve));
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 });
+
+it('ends a run whose output is closed with 141, not as a pass', async () => {
+  const child = spawn(process.execPath, [cli, '--base-url', 'http://127.0.0.1:9', '--username', 'u', '--password', 'p'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect(code).toBe(141);
+});
