@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
 import { type Answer, asciiOnly, invalidRequest, pointer, type preferences, problem, problemAnswer } from './conventions.ts';
+import { startJobBodyErrors } from './start-job-body.ts';
 
 export const contractPath = join(import.meta.dirname, '..', '..', 'openapi.yaml');
 
@@ -68,10 +69,18 @@ export async function createMock() {
     if (output.statusCode !== 400 && output.statusCode !== 422) return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
     // A missing member is reported at its parent; point at the member itself, as the contract's examples do.
     const missing = (v: Violation) => (v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined);
-    const errors = violations.map((v) => {
+    const errorOf = (v: Violation) => {
       const member = missing(v);
       return { pointer: pointer([...(v.path ?? []), ...(member === undefined ? [] : [member])]), detail: v.message };
-    });
+    };
+    let errors = violations.map(errorOf);
+    // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), as the server does.
+    const inBody = (v: Violation) => v.path?.[0] === 'body';
+    if (operation.iid === 'startJob' && violations.some(inBody)) {
+      const meant = startJobBodyErrors(operation, body);
+      const depth = (p: string) => p.split('/').length;
+      if (meant.length) errors = [...violations.filter((v) => !inBody(v)).map(errorOf), ...meant].sort((a, b) => depth(b.pointer) - depth(a.pointer));
+    }
     const refused = invalidRequest(path, errors);
     return { ...refused, headers: { ...refused.headers, 'sl-violations': header } };
   }

@@ -5,6 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isTransient } from '../store/transient.ts';
 import { HttpProblem, problemBody, type FieldError, type ProblemCode } from './problems.ts';
+import { startJobBodyErrors } from './start-job-body.ts';
 
 /** Seconds a client is asked to wait after a transient database failure: pg reconnects at the next query. */
 const transientRetrySeconds = 1;
@@ -24,9 +25,11 @@ const isClientError = (e: unknown): e is Error & { status: number } =>
 const isValidatorError = (e: unknown): e is ValidatorError =>
   typeof e === 'object' && e !== null && typeof (e as ValidatorError).status === 'number' && Array.isArray((e as ValidatorError).errors);
 
+const partsOf = (path: string) => path.replace(/^\./, '').split(/[./]/).filter(Boolean);
+
 /** express-openapi-validator's `/body/adj_matrix/0` or `.query.limit` as a pointer into the request. */
 function pointer(path: string): string {
-  const parts = path.replace(/^\./, '').split(/[./]/).filter(Boolean);
+  const parts = partsOf(path);
   const [where, ...rest] = parts;
   const tail = rest.map((p) => p.replaceAll('~', '~0')).join('/');
   if (where === 'body') return `/${tail}`;
@@ -43,6 +46,9 @@ function isJson(text: unknown): boolean {
     return false;
   }
 }
+
+/** The contract's operationId of the request, once the validator has matched it. */
+const operationId = (req: Request): string | undefined => (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
 
 function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   if (error instanceof HttpProblem) return error;
@@ -66,11 +72,15 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
     return new HttpProblem(error.status === 415 ? 'unsupported_media_type' : 'invalid_request', detail);
   }
   if (!isValidatorError(error)) return undefined;
-  // Deepest first: of a body that matches neither form of a oneOf, the entry that is wrong (say
-  // /solvers/0/params/seed) says more than the other form's missing members.
+  // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), beside the other errors.
+  let found: FieldError[] = (error.errors ?? []).map((e) => ({ pointer: pointer(e.path), detail: e.message }));
+  if (operationId(req) === 'startJob' && (error.errors ?? []).some((e) => partsOf(e.path)[0] === 'body')) {
+    const meant = startJobBodyErrors(req.body);
+    if (meant.length) found = [...(error.errors ?? []).filter((e) => partsOf(e.path)[0] !== 'body').map((e) => ({ pointer: pointer(e.path), detail: e.message })), ...meant];
+  }
+  // Deepest first: the entry that is wrong (say /solvers/0/params/seed) says more than a missing member.
   const depth = (p: string) => p.split('/').length;
-  const errors: FieldError[] = (error.errors ?? []).map((e) => ({ pointer: pointer(e.path), detail: e.message }))
-    .sort((a, b) => depth(b.pointer) - depth(a.pointer)).slice(0, 20);
+  const errors = found.sort((a, b) => depth(b.pointer) - depth(a.pointer)).slice(0, 20);
   const byStatus: Record<number, ProblemCode> = { 400: 'invalid_request', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
   const code = byStatus[error.status];
   if (!code) return undefined;
