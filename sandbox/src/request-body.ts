@@ -17,8 +17,8 @@ function maxBytes(operation: Operation): number {
   return 16 * 1024 * 1024;
 }
 
-/** The body for Prism, with the request headers that describe it now, or the refusal. */
-export type Taken = { body: unknown; headers: Record<string, string> } | { refused: Answer };
+/** The body for Prism, with the request headers that describe it now (and a form's named text parts), or the refusal. */
+export type Taken = { body: unknown; headers: Record<string, string>; fields?: Record<string, string> } | { refused: Answer };
 
 const refused = (answer: Answer): Taken => ({ refused: answer });
 const invalid = (detail: string, instance: string) => refused(problemAnswer(problem('invalid_request', detail, instance)));
@@ -69,12 +69,13 @@ export async function takeBody(req: IncomingMessage, operation: Operation, insta
     if (form.namelessFile || form.fields.some(([name]) => name === undefined)) {
       return mismatch(instance, { pointer: '/', detail: 'every part must have a name' });
     }
-    const found = unacceptableValue(Object.fromEntries(form.fields as [string, string][]));
+    const fields = Object.fromEntries(form.fields as [string, string][]);
+    const found = unacceptableValue(fields);
     if (found) return mismatch(instance, found);
     const schema = operation.request?.body?.contents?.find((c) => c.mediaType === type)?.schema as { properties?: object };
     const rewritten = formForPrism(form, Object.keys(schema?.properties ?? {}));
     const length = String(Buffer.byteLength(rewritten.body));
-    return { body: rewritten.body, headers: { 'content-type': rewritten.contentType, 'content-length': length } };
+    return { body: rewritten.body, headers: { 'content-type': rewritten.contentType, 'content-length': length }, fields };
   }
   if (type === 'application/json') {
     let body: unknown;

@@ -1,8 +1,9 @@
 // The sandbox: Prism's mock engine over openapi.yaml (mock.ts) behind a small node:http server of ours that
 // keeps the contract's conventions where Prism has none (conventions.ts) and takes a request in the reference
-// server's order: route first (404, 405 with Allow), then authenticate (bearer.ts), then read the body
-// (request-body.ts), then the parameters Prism lets through (parameters.ts), and only then Prism. Whatever a
-// request holds, it gets an answer and the sandbox keeps running: a failure while writing one included.
+// server's order: route first (404, 405 with Allow), then authenticate (bearer.ts), then the use case a path
+// names (use-cases.ts), then read the body (request-body.ts), then the parameters Prism lets through
+// (parameters.ts), and only then Prism. Whatever a request holds, it gets an answer and the sandbox keeps
+// running: a failure while writing one included.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken } from './bearer.ts';
 import { answerClientErrors } from './client-errors.ts';
@@ -11,6 +12,7 @@ import { allowedMethods, type Answer, asciiOnly, invalidRequest, preferences, pr
 import { createMock } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
+import { createUseCaseCheck } from './use-cases.ts';
 
 export interface Sandbox {
   url: string;
@@ -88,6 +90,7 @@ function prismHeaders(req: IncomingMessage): Record<string, string> {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { operations, mock } = await createMock();
+  const useCases = createUseCaseCheck(operations);
 
   async function answer(req: IncomingMessage, url: URL): Promise<Answer> {
     const method = req.method ?? 'GET';
@@ -106,11 +109,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // This check is the sandbox's only one: Prism is shown the token in the one form it accepts.
       headers.authorization = `Bearer ${bearer.token}`;
     }
+    const unknownUseCase = useCases.inPath(operation, path);
+    if (unknownUseCase) return early(req, unknownUseCase);
     let body: unknown;
+    let fields: Record<string, string> | undefined;
     if (operation.request?.body) {
       const taken = await takeBody(req, operation, path);
       if ('refused' in taken) return taken.refused;
-      ({ body } = taken);
+      ({ body, fields } = taken);
       headers = { ...headers, ...taken.headers };
     } else {
       // An operation without a request body ignores one, as the reference server does.
@@ -118,7 +124,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const problems = parameterProblems(operation, path, url.searchParams);
     if (problems.length) return invalidRequest(path, problems);
-    return mock({ operation, path, query: url.searchParams, headers, body, prefer: preferences(headers.prefer) });
+    const answer = await mock({ operation, path, query: url.searchParams, headers, body, prefer: preferences(headers.prefer) });
+    if (fields) return useCases.inAnswer(answer, path, fields.problem_id, '/problem_id');
+    return useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -3,7 +3,9 @@
 // A database failure worth another try (a dropped connection, a lock conflict) is answered 503 with
 // Retry-After. Nothing else reaches the client: an unexpected error is logged and answered as internal_error.
 import type { NextFunction, Request, Response } from 'express';
+import { useCases } from '../maxcut/use-case.ts';
 import { isTransient } from '../store/transient.ts';
+import { noSuchUseCase } from './known-use-case.ts';
 import { HttpProblem, problemBody, type FieldError, type ProblemCode } from './problems.ts';
 import { startJobBodyErrors } from './start-job-body.ts';
 
@@ -90,7 +92,18 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   }
   if (code === 'not_found') return new HttpProblem(code, `No operation at ${req.path}; see GET /openapi.yaml.`);
   if (code === 'unsupported_media_type') return new HttpProblem(code, `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`);
-  return new HttpProblem(code, 'The request does not match the API contract.', { errors });
+  return new HttpProblem(code, `The request does not match the API contract.${useCaseHint(req, errors)}`, { errors });
+}
+
+/**
+ * Where a use-case id is refused for its shape (an upload's `problem_id`, a listing's filter: `MaxCut`), the ids
+ * there are, as a path's unknown id is told (known-use-case.ts).
+ */
+function useCaseHint(req: Request, errors: FieldError[]): string {
+  const field = operationId(req) === 'uploadDataFile' ? '/problem_id' : undefined;
+  const where = errors.find((e) => e.pointer === field || e.pointer === '/query/problem_id')?.pointer;
+  const value: unknown = where === '/problem_id' ? (req.body as { problem_id?: unknown } | undefined)?.problem_id : where ? req.query.problem_id : undefined;
+  return typeof value === 'string' && !useCases.has(value) ? ` ${noSuchUseCase(value)}` : '';
 }
 
 /** The request's path as a valid URI reference (`instance`): a stray `%` or a character a URI cannot hold is escaped. */
