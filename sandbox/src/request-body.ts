@@ -34,8 +34,13 @@ function unsupported(req: IncomingMessage, operation: Operation): string | undef
     return `The Content-Encoding must be identity, gzip, deflate or br, not "${req.headers['content-encoding']}".`;
   }
   if (!contents.some((c) => c.mediaType === type)) {
-    const accepted = contents.map((c) => c.mediaType).join(', ');
-    return `This operation accepts ${accepted}; the request ${type ? `was sent as ${type}` : 'has no Content-Type'}.`;
+    // What to send, in the reference server's words (server/src/http/media-types.ts): curl -d sends
+    // application/x-www-form-urlencoded unless told otherwise.
+    const accepted = contents.map((c) => c.mediaType);
+    const send = accepted[0] === 'multipart/form-data'
+      ? 'Send the body as multipart/form-data (with curl: -F name=value, not -d).'
+      : `Send Content-Type: ${accepted[0]} (with curl: -H 'Content-Type: ${accepted[0]}').`;
+    return `This operation accepts ${accepted.join(', ')}; the request ${type ? `was sent as ${type}` : 'has no Content-Type'}. ${send}`;
   }
   if (type === 'application/json' && !isUtf8(charset)) return `JSON bodies must be UTF-8, not "${charset}".`;
   return undefined;

@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { useCases } from '../maxcut/use-case.ts';
 import { isTransient } from '../store/transient.ts';
 import { noSuchUseCase } from './known-use-case.ts';
+import { unsupportedMediaType } from './media-types.ts';
 import { HttpProblem, problemBody, type FieldError, type ProblemCode } from './problems.ts';
 import { startJobBodyErrors } from './start-job-body.ts';
 
@@ -49,8 +50,14 @@ function isJson(text: unknown): boolean {
   }
 }
 
-/** The contract's operationId of the request, once the validator has matched it. */
-const operationId = (req: Request): string | undefined => (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+interface MatchedOperation {
+  operationId?: string;
+  requestBody?: { content?: Record<string, unknown> };
+}
+
+/** The contract's operation the request was matched to by the validator (it sets `req.openapi` first). */
+const operation = (req: Request): MatchedOperation | undefined => (req as Request & { openapi?: { schema?: MatchedOperation } }).openapi?.schema;
+const operationId = (req: Request): string | undefined => operation(req)?.operationId;
 
 function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   if (error instanceof HttpProblem) return error;
@@ -91,7 +98,11 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
     return new HttpProblem(code, `${req.method} is not supported on ${req.path}; use ${allow}.`, { headers: { Allow: allow } });
   }
   if (code === 'not_found') return new HttpProblem(code, `No operation at ${req.path}; see GET /openapi.yaml.`);
-  if (code === 'unsupported_media_type') return new HttpProblem(code, `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`);
+  if (code === 'unsupported_media_type') {
+    const accepted = Object.keys(operation(req)?.requestBody?.content ?? {});
+    if (accepted.length) return new HttpProblem(code, unsupportedMediaType(accepted, req.get('content-type')));
+    return new HttpProblem(code, `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`);
+  }
   return new HttpProblem(code, `The request does not match the API contract.${useCaseHint(req, errors)}`, { errors });
 }
 
