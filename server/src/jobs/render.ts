@@ -1,5 +1,5 @@
 // Rows to the contract's shapes: a job keyed by id, its executions keyed by solver, and a data file.
-import { documentedTimestamp, rfc3339 } from '../format.ts';
+import { documentedTimestamp, rfc3339, toMillisecond } from '../format.ts';
 import type { components } from '../generated/openapi.ts';
 import type { DataFileRow } from '../store/data-files.ts';
 import type { ExecutionRow, JobView } from '../store/jobs.ts';
@@ -8,7 +8,7 @@ type Job = components['schemas']['Job'];
 type Execution = components['schemas']['Execution'];
 type DataFile = components['schemas']['DataFile'];
 
-const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);
+const seconds = (from: Date, to: Date) => toMillisecond(Math.max(0, (to.getTime() - from.getTime()) / 1000));
 
 function renderExecution(e: ExecutionRow, now: Date, withData: boolean): Execution {
   const execution: Execution = {

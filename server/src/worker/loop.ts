@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { toMillisecond } from '../format.ts';
 import { problemBody } from '../http/problems.ts';
 import { graphFromDataFile } from '../maxcut/data-file.ts';
 import type { Graph } from '../maxcut/graph.ts';
@@ -206,7 +207,8 @@ export class WorkerLoop {
               optimal: result.optimal,
               ...(result.upperBound !== undefined ? { upper_bound: result.upperBound } : {}),
               iterations: result.iterations,
-              time_to_best_seconds: result.timeToBestSeconds,
+              // Stored to the millisecond, as every duration is given (the solver measures in fractions of one).
+              time_to_best_seconds: toMillisecond(result.timeToBestSeconds),
             },
           };
     } catch (error) {
