@@ -20,10 +20,9 @@ function renderExecution(e: ExecutionRow, now: Date, withData: boolean): Executi
   };
   if (withData && e.status === 'SUCCESS' && e.data) execution.data = e.data as Execution['data'] & object;
   if (e.status === 'ERROR' && e.error) execution.error = e.error;
-  if (e.status === 'RUNNING') {
-    if (e.progress !== null) execution.progress = Math.min(1, Math.max(0, e.progress));
-    if (e.best_value !== null) execution.best_value = e.best_value;
-  }
+  if (e.status === 'RUNNING' && e.progress !== null) execution.progress = Math.min(1, Math.max(0, e.progress));
+  // While it runs and once it has ended (a listing carries no data; a cancelled execution keeps its best).
+  if (e.best_value !== null) execution.best_value = e.best_value;
   return execution;
 }
 
