@@ -43,6 +43,8 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** Prism's verdict on the request, when it reached Prism (for the request log): its mismatches, the example answered. */
+  judged?: { violations: FieldError[]; example?: string };
 }
 
 /** A header value as node will write it (it throws past Latin-1): anything but printable ASCII becomes \uXXXX. */

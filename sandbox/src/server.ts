@@ -8,10 +8,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { bearerToken } from './bearer.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { drain } from './body.ts';
-import { allowedMethods, type Answer, asciiOnly, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
+import { allowedMethods, type Answer, asciiOnly, type FieldError, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
 import { createMock } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
+import type { RequestOutcome } from './request-log.ts';
 import { createUseCaseCheck } from './use-cases.ts';
 
 export interface Sandbox {
@@ -22,8 +23,8 @@ export interface Sandbox {
 export interface SandboxOptions {
   port?: number;
   host?: string;
-  /** Called once per answered request (for a log line). */
-  onResponse?: (method: string, path: string, status: number) => void;
+  /** Called once per answered request, with what became of it (for its log lines: request-log.ts). */
+  onResponse?: (method: string, path: string, status: number, outcome: RequestOutcome) => void;
 }
 
 /** The request target as a URL; a path keeps its doubled slashes. Undefined when it cannot be one. */
@@ -78,6 +79,17 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer, path: 
       return 500;
     }
   }
+}
+
+/** What became of a request, from its answer: Prism's verdict when it got that far, the problem answered if any. */
+function outcomeOf(answer: Answer, status: number): RequestOutcome {
+  const body = answer.body as { code?: unknown; detail?: unknown; errors?: FieldError[] } | undefined;
+  const isProblem = status >= 400 && typeof body?.code === 'string' && typeof body.detail === 'string';
+  return {
+    ...(answer.judged ? { violations: answer.judged.violations } : {}),
+    ...(answer.judged?.example ? { example: answer.judged.example } : {}),
+    ...(isProblem ? { problem: { code: body.code as string, detail: body.detail as string, ...(body.errors ? { errors: body.errors } : {}) } } : {}),
+  };
 }
 
 const notFound = (path: string) => problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path));
@@ -148,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const status = write(req, res, result, path);
     try {
-      options.onResponse?.(req.method ?? 'GET', path, status);
+      options.onResponse?.(req.method ?? 'GET', path, status, outcomeOf(result, status));
     } catch {
       // A log line that fails is no reason to fail the request, which is answered already.
     }
