@@ -82,11 +82,10 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   }
   if (!isValidatorError(error)) return undefined;
   // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), beside the other errors.
-  let found: FieldError[] = (error.errors ?? []).map((e) => ({ pointer: pointer(e.path), detail: e.message }));
-  if (operationId(req) === 'startJob' && (error.errors ?? []).some((e) => partsOf(e.path)[0] === 'body')) {
-    const meant = startJobBodyErrors(req.body);
-    if (meant.length) found = [...(error.errors ?? []).filter((e) => partsOf(e.path)[0] !== 'body').map((e) => ({ pointer: pointer(e.path), detail: e.message })), ...meant];
-  }
+  const raw = error.errors ?? [];
+  const inBody = (e: { path: string }) => partsOf(e.path)[0] === 'body';
+  const meant = operationId(req) === 'startJob' && raw.some(inBody) ? startJobBodyErrors(req.body) : [];
+  const found: FieldError[] = [...(meant.length ? raw.filter((e) => !inBody(e)) : raw).map((e) => ({ pointer: pointer(e.path), detail: e.message })), ...meant];
   // Deepest first: the entry that is wrong (say /solvers/0/params/seed) says more than a missing member.
   const depth = (p: string) => p.split('/').length;
   const errors = found.sort((a, b) => depth(b.pointer) - depth(a.pointer)).slice(0, 20);
@@ -113,7 +112,8 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
 function useCaseHint(req: Request, errors: FieldError[]): string {
   const field = operationId(req) === 'uploadDataFile' ? '/problem_id' : undefined;
   const where = errors.find((e) => e.pointer === field || e.pointer === '/query/problem_id')?.pointer;
-  const value: unknown = where === '/problem_id' ? (req.body as { problem_id?: unknown } | undefined)?.problem_id : where ? req.query.problem_id : undefined;
+  const value: unknown = where === '/problem_id' ? (req.body as { problem_id?: unknown } | undefined)?.problem_id
+    : where ? req.query.problem_id : undefined;
   return typeof value === 'string' && !useCases.has(value) ? ` ${noSuchUseCase(value)}` : '';
 }
 

@@ -10,7 +10,8 @@ import { HttpProblem } from './problems.ts';
 const clipped = (id: string) => (id.length > 64 ? `${id.slice(0, 64)}…` : id);
 
 /** What to tell a client that named no use case. */
-export const noSuchUseCase = (id: string): string => `Use case "${clipped(id)}" does not exist; the use cases are: ${[...useCases.keys()].join(', ')}.`;
+export const noSuchUseCase = (id: string): string =>
+  `Use case "${clipped(id)}" does not exist; the use cases are: ${[...useCases.keys()].join(', ')}.`;
 
 /** The use case named `id`, or the 404 that says which ones there are. */
 export function useCase(id: string): components['schemas']['UseCase'] {
@@ -29,7 +30,8 @@ export function useCaseFirst(req: Request, _res: Response, next: NextFunction): 
   try {
     id = decodeURIComponent(segment);
   } catch {
-    return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [{ pointer: '/path/problem_id', detail: 'must be valid percent-encoded UTF-8' }] }));
+    const errors = [{ pointer: '/path/problem_id', detail: 'must be valid percent-encoded UTF-8' }];
+    return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors }));
   }
   useCase(id);
   next();

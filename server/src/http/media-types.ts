@@ -3,8 +3,9 @@
 // The sandbox says the same (sandbox/src/request-body.ts; test/support/media-types.ts).
 
 /** The media type of a Content-Type, lower case and without parameters; undefined when there is none. */
-export const mediaTypeOf = (contentType: string | undefined): string | undefined => contentType?.split(';')[0]!.trim().toLowerCase() || undefined;
+const mediaTypeOf = (contentType: string | undefined): string | undefined => contentType?.split(';')[0]!.trim().toLowerCase() || undefined;
 
+/** The detail of a 415 from an operation that accepts `accepted`. */
 export function unsupportedMediaType(accepted: string[], contentType: string | undefined): string {
   const sent = mediaTypeOf(contentType);
   const send = accepted[0] === 'multipart/form-data'

@@ -16,8 +16,9 @@ interface Schema {
 
 const documentId = 'urn:jes:openapi';
 
-const startJob = (contract.paths['/problem/{problem_id}'] as { post: { requestBody: { content: Record<string, { schema: Schema }> } } }).post;
-const shapes = startJob.requestBody.content['application/json']!.schema.oneOf!.map((shape) => {
+type StartJob = { post: { requestBody: { content: Record<string, { schema: Schema }> } } };
+const body = (contract.paths['/problem/{problem_id}'] as StartJob).post.requestBody.content['application/json']!.schema;
+const shapes = body.oneOf!.map((shape) => {
   const name = shape.$ref!.split('/').pop()!;
   return { required: (contract.components.schemas[name] as Schema).required ?? [], ref: `${documentId}${shape.$ref}` };
 });
@@ -27,6 +28,7 @@ const validators = new Map<string, ValidateFunction>();
 
 /** The shape's validator, compiled at its first refusal (a server that refuses none never builds one). */
 function validatorOf(ref: string): ValidateFunction {
+  // The contract's components under one id, so that the shapes' $refs resolve.
   ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).addSchema({ $id: documentId, components: contract.components });
   let validate = validators.get(ref);
   if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
@@ -35,9 +37,10 @@ function validatorOf(ref: string): ValidateFunction {
 
 /** An Ajv error as the validator's: a missing or extra member is pointed at itself, an enum lists its values. */
 function fieldError(e: ErrorObject): FieldError {
-  const member = (e.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ?? (e.params as { additionalProperty?: string }).additionalProperty;
+  const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
+  const member = params.missingProperty ?? params.additionalProperty;
   const pointer = member === undefined ? e.instancePath : `${e.instancePath}/${member.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-  const allowed = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : '';
+  const allowed = e.keyword === 'enum' ? `: ${params.allowedValues!.join(', ')}` : '';
   return { pointer: pointer || '/', detail: `${e.message}${allowed}` };
 }
 
