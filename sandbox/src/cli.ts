@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `jes-sandbox` (and `npm run sandbox` in the repository): the sandbox on port 4010, printing its URL and one
-// line per request, until Ctrl-C. The flags are Prism's (`prism mock -p 4010 -h 0.0.0.0`); SANDBOX_PORT and
-// SANDBOX_HOST set the same defaults. Exit codes: 0 stopped by a signal, 2 usage or a failure to start.
+// `jes-sandbox` (and `npm run sandbox` in the repository): the sandbox on port 4010, printing its URL and two
+// lines per request (request-log.ts), until Ctrl-C. The flags are Prism's (`prism mock -p 4010 -h 0.0.0.0`);
+// SANDBOX_PORT and SANDBOX_HOST set the same defaults. Exit codes: 0 stopped by a signal, 2 usage or a failure to start.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { requestLogLines } from './request-log.ts';
 import { startSandbox } from './server.ts';
 
 /** The version of the nearest package.json above this file (src/ in the repository, dist/src/ installed). */
@@ -50,7 +51,7 @@ if (options.dynamic) {
 const sandbox = await startSandbox({
   port: options.port,
   host: options.host,
-  onResponse: (method, path, status) => console.log(`${new Date().toISOString()} ${method} ${path} → ${status}`),
+  onResponse: (method, path, status, outcome) => console.log(requestLogLines(new Date(), method, path, status, outcome)),
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(`jes-sandbox: cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`);
   return process.exit(2);

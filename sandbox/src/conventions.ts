@@ -29,6 +29,7 @@ const titles = {
   missing_token: [401, 'Missing token'],
   invalid_token: [401, 'Invalid token'],
   not_found: [404, 'Not found'],
+  problem_not_found: [404, 'Use case not found'],
   method_not_allowed: [405, 'Method not allowed'],
   request_timeout: [408, 'Request timeout'],
   payload_too_large: [413, 'Payload too large'],
@@ -42,6 +43,8 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** Prism's verdict on the request, when it reached Prism (for the request log): its mismatches, the example answered. */
+  judged?: { violations: FieldError[]; example?: string };
 }
 
 /** A header value as node will write it (it throws past Latin-1): anything but printable ASCII becomes \uXXXX. */

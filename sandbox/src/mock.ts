@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
 import { type Answer, asciiOnly, invalidRequest, pointer, type preferences, problem, problemAnswer } from './conventions.ts';
+import { startJobBodyErrors } from './start-job-body.ts';
 
 export const contractPath = join(import.meta.dirname, '..', '..', 'openapi.yaml');
 
@@ -38,6 +39,14 @@ function violationsHeader(violations: Violation[]): string {
   return `[${entries.join(',')}]`;
 }
 
+/** The name of the contract example Prism answered with (it answers an example's value as it is). */
+function exampleName(operation: Operation, status: number, body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  const text = JSON.stringify(body);
+  const examples = operation.responses.find((r) => r.code === String(status))?.contents?.flatMap((c) => c.examples ?? []) ?? [];
+  return examples.find((e) => 'value' in e && JSON.stringify(e.value) === text)?.key;
+}
+
 export async function createMock() {
   const operations = await prismHttp.getHttpOperationsFromSpec(contractPath);
   const logger = prismCore.createLogger('SANDBOX', { level: 'silent' });
@@ -62,18 +71,27 @@ export async function createMock() {
     }
     const { output, validations } = result.right;
     const violations: Violation[] = validations.input.filter((v) => v.severity === 0 && v.code !== 401);
-    const answer: Answer = { status: output.statusCode, headers: { ...output.headers }, body: output.body };
+    const example = exampleName(operation, output.statusCode, output.body);
+    // A missing member is reported at its parent; point at the member itself, as the contract's examples do.
+    const missing = (v: Violation) => (v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined);
+    const errorOf = (v: Violation) => {
+      const member = missing(v);
+      return { pointer: pointer([...(v.path ?? []), ...(member === undefined ? [] : [member])]), detail: v.message };
+    };
+    const answer: Answer = { status: output.statusCode, headers: { ...output.headers }, body: output.body, judged: { violations: violations.map(errorOf), ...(example ? { example } : {}) } };
     if (!violations.length) return answer;
     const header = violationsHeader(violations);
     if (output.statusCode !== 400 && output.statusCode !== 422) return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
-    // A missing member is reported at its parent; point at the member itself, as the contract's examples do.
-    const missing = (v: Violation) => (v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined);
-    const errors = violations.map((v) => {
-      const member = missing(v);
-      return { pointer: pointer([...(v.path ?? []), ...(member === undefined ? [] : [member])]), detail: v.message };
-    });
+    let errors = answer.judged!.violations;
+    // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), as the server does.
+    const inBody = (v: Violation) => v.path?.[0] === 'body';
+    if (operation.iid === 'startJob' && violations.some(inBody)) {
+      const meant = startJobBodyErrors(operation, body);
+      const depth = (p: string) => p.split('/').length;
+      if (meant.length) errors = [...violations.filter((v) => !inBody(v)).map(errorOf), ...meant].sort((a, b) => depth(b.pointer) - depth(a.pointer));
+    }
     const refused = invalidRequest(path, errors);
-    return { ...refused, headers: { ...refused.headers, 'sl-violations': header } };
+    return { ...refused, headers: { ...refused.headers, 'sl-violations': header }, judged: { violations: errors } };
   }
 
   return { operations, mock };

@@ -17,8 +17,8 @@ function maxBytes(operation: Operation): number {
   return 16 * 1024 * 1024;
 }
 
-/** The body for Prism, with the request headers that describe it now, or the refusal. */
-export type Taken = { body: unknown; headers: Record<string, string> } | { refused: Answer };
+/** The body for Prism, with the request headers that describe it now (and a form's named text parts), or the refusal. */
+export type Taken = { body: unknown; headers: Record<string, string>; fields?: Record<string, string> } | { refused: Answer };
 
 const refused = (answer: Answer): Taken => ({ refused: answer });
 const invalid = (detail: string, instance: string) => refused(problemAnswer(problem('invalid_request', detail, instance)));
@@ -34,8 +34,13 @@ function unsupported(req: IncomingMessage, operation: Operation): string | undef
     return `The Content-Encoding must be identity, gzip, deflate or br, not "${req.headers['content-encoding']}".`;
   }
   if (!contents.some((c) => c.mediaType === type)) {
-    const accepted = contents.map((c) => c.mediaType).join(', ');
-    return `This operation accepts ${accepted}; the request ${type ? `was sent as ${type}` : 'has no Content-Type'}.`;
+    // What to send, in the reference server's words (server/src/http/media-types.ts): curl -d sends
+    // application/x-www-form-urlencoded unless told otherwise.
+    const accepted = contents.map((c) => c.mediaType);
+    const send = accepted[0] === 'multipart/form-data'
+      ? 'Send the body as multipart/form-data (with curl: -F name=value, not -d).'
+      : `Send Content-Type: ${accepted[0]} (with curl: -H 'Content-Type: ${accepted[0]}').`;
+    return `This operation accepts ${accepted.join(', ')}; the request ${type ? `was sent as ${type}` : 'has no Content-Type'}. ${send}`;
   }
   if (type === 'application/json' && !isUtf8(charset)) return `JSON bodies must be UTF-8, not "${charset}".`;
   return undefined;
@@ -69,12 +74,13 @@ export async function takeBody(req: IncomingMessage, operation: Operation, insta
     if (form.namelessFile || form.fields.some(([name]) => name === undefined)) {
       return mismatch(instance, { pointer: '/', detail: 'every part must have a name' });
     }
-    const found = unacceptableValue(Object.fromEntries(form.fields as [string, string][]));
+    const fields = Object.fromEntries(form.fields as [string, string][]);
+    const found = unacceptableValue(fields);
     if (found) return mismatch(instance, found);
     const schema = operation.request?.body?.contents?.find((c) => c.mediaType === type)?.schema as { properties?: object };
     const rewritten = formForPrism(form, Object.keys(schema?.properties ?? {}));
     const length = String(Buffer.byteLength(rewritten.body));
-    return { body: rewritten.body, headers: { 'content-type': rewritten.contentType, 'content-length': length } };
+    return { body: rewritten.body, headers: { 'content-type': rewritten.contentType, 'content-length': length }, fields };
   }
   if (type === 'application/json') {
     let body: unknown;

@@ -1,16 +1,19 @@
 // The sandbox: Prism's mock engine over openapi.yaml (mock.ts) behind a small node:http server of ours that
 // keeps the contract's conventions where Prism has none (conventions.ts) and takes a request in the reference
-// server's order: route first (404, 405 with Allow), then authenticate (bearer.ts), then read the body
-// (request-body.ts), then the parameters Prism lets through (parameters.ts), and only then Prism. Whatever a
-// request holds, it gets an answer and the sandbox keeps running: a failure while writing one included.
+// server's order: route first (404, 405 with Allow), then authenticate (bearer.ts), then the use case a path
+// names (use-cases.ts), then read the body (request-body.ts), then the parameters Prism lets through
+// (parameters.ts), and only then Prism. Whatever a request holds, it gets an answer and the sandbox keeps
+// running: a failure while writing one included.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken } from './bearer.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { drain } from './body.ts';
-import { allowedMethods, type Answer, asciiOnly, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
+import { allowedMethods, type Answer, asciiOnly, type FieldError, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
 import { createMock } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
+import type { RequestOutcome } from './request-log.ts';
+import { createUseCaseCheck } from './use-cases.ts';
 
 export interface Sandbox {
   url: string;
@@ -20,8 +23,8 @@ export interface Sandbox {
 export interface SandboxOptions {
   port?: number;
   host?: string;
-  /** Called once per answered request (for a log line). */
-  onResponse?: (method: string, path: string, status: number) => void;
+  /** Called once per answered request, with what became of it (for its log lines: request-log.ts). */
+  onResponse?: (method: string, path: string, status: number, outcome: RequestOutcome) => void;
 }
 
 /** The request target as a URL; a path keeps its doubled slashes. Undefined when it cannot be one. */
@@ -78,6 +81,17 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer, path: 
   }
 }
 
+/** What became of a request, from its answer: Prism's verdict when it got that far, the problem answered if any. */
+function outcomeOf(answer: Answer, status: number): RequestOutcome {
+  const body = answer.body as { code?: unknown; detail?: unknown; errors?: FieldError[] } | undefined;
+  const isProblem = status >= 400 && typeof body?.code === 'string' && typeof body.detail === 'string';
+  return {
+    ...(answer.judged ? { violations: answer.judged.violations } : {}),
+    ...(answer.judged?.example ? { example: answer.judged.example } : {}),
+    ...(isProblem ? { problem: { code: body.code as string, detail: body.detail as string, ...(body.errors ? { errors: body.errors } : {}) } } : {}),
+  };
+}
+
 const notFound = (path: string) => problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path));
 
 /** The request's headers for Prism, but for those it is not shown. */
@@ -88,6 +102,7 @@ function prismHeaders(req: IncomingMessage): Record<string, string> {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { operations, mock } = await createMock();
+  const useCases = createUseCaseCheck(operations);
 
   async function answer(req: IncomingMessage, url: URL): Promise<Answer> {
     const method = req.method ?? 'GET';
@@ -106,11 +121,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // This check is the sandbox's only one: Prism is shown the token in the one form it accepts.
       headers.authorization = `Bearer ${bearer.token}`;
     }
+    const unknownUseCase = useCases.inPath(operation, path);
+    if (unknownUseCase) return early(req, unknownUseCase);
     let body: unknown;
+    let fields: Record<string, string> | undefined;
     if (operation.request?.body) {
       const taken = await takeBody(req, operation, path);
       if ('refused' in taken) return taken.refused;
-      ({ body } = taken);
+      ({ body, fields } = taken);
       headers = { ...headers, ...taken.headers };
     } else {
       // An operation without a request body ignores one, as the reference server does.
@@ -118,7 +136,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const problems = parameterProblems(operation, path, url.searchParams);
     if (problems.length) return invalidRequest(path, problems);
-    return mock({ operation, path, query: url.searchParams, headers, body, prefer: preferences(headers.prefer) });
+    const answer = await mock({ operation, path, query: url.searchParams, headers, body, prefer: preferences(headers.prefer) });
+    if (fields) return useCases.inAnswer(answer, path, fields.problem_id, '/problem_id');
+    return useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -140,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const status = write(req, res, result, path);
     try {
-      options.onResponse?.(req.method ?? 'GET', path, status);
+      options.onResponse?.(req.method ?? 'GET', path, status, outcomeOf(result, status));
     } catch {
       // A log line that fails is no reason to fail the request, which is answered already.
     }

@@ -1,9 +1,10 @@
 // The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
 // context and log line; CORS when origins are configured (a preflight is answered there, before anything else);
 // routing (404 and 405 need no token); the login body and its rate limits; bearer authentication; the rate-limit
-// policy; only then the body (JSON counted before it is parsed, or the streamed upload); the contract validator
-// (requests, and responses unless switched off); the routes; the one error handler. So a request without a
-// token never has its body read.
+// policy; the use case of /problem/{problem_id} (404 problem_not_found, whatever the body); only then the body
+// (JSON counted before it is parsed, or the streamed upload); the contract validator (requests, and responses
+// unless switched off); the routes; the one error handler. So a request without a token never has its body
+// read, and an unknown use case is 401 without a token (its path has an operation), 404 with one.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
@@ -14,6 +15,7 @@ import { contract } from './contract.ts';
 import { crossOrigin } from './http/cross-origin.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { jsonBody, storableValues } from './http/json-body.ts';
+import { useCaseFirst } from './http/known-use-case.ts';
 import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts';
 import { withRequestContext } from './http/request-context.ts';
 import { requestId } from './http/request-id.ts';
@@ -67,6 +69,7 @@ export function createApp(options: AppOptions): express.Express {
   app.post('/login', ...jsonBody(64 * 1024), ...deps.limiters.login, storableValues);
   app.use(authenticate(deps.tokens));
   app.use((req: Request, res: Response, next: NextFunction) => policyOf(req, deps.limiters)(req, res, next));
+  app.use(useCaseFirst);
   // An inline job keeps the bytes it was sent: they are what the job stores.
   app.post('/problem/:problem_id', ...jsonBody(maxInlineBytes, true), storableValues);
   app.post('/data_file', streamUpload(deps.db));

@@ -1,4 +1,5 @@
-// Instants as the contract writes them: `MM/DD/YYYY, HH:MM:SS` in UTC, and RFC 3339 (UTC, milliseconds).
+// Instants as the contract writes them: `MM/DD/YYYY, HH:MM:SS` in UTC, and RFC 3339 (UTC, milliseconds); and
+// durations in seconds, to the millisecond.
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -12,3 +13,6 @@ export function documentedTimestamp(date: Date | null | undefined): string {
 export function rfc3339(date: Date | null | undefined): string | null {
   return date ? date.toISOString() : null;
 }
+
+/** Seconds to the millisecond, as every duration is given (`0.000103524` is `0`, `1.23456` is `1.235`). */
+export const toMillisecond = (seconds: number): number => Math.round(seconds * 1000) / 1000;

@@ -9,6 +9,7 @@ import { freePort, repoRoot } from '../../client/test/support/processes.ts';
 import { runBash } from '../../client/test/support/readme.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/src/server.ts';
 import { deref, type Node, loadContract, operations } from '../contract/openapi-document.ts';
+import { expectMilliseconds } from '../support/durations.ts';
 
 const page = readFileSync(join(repoRoot, 'docs/sandbox.md'), 'utf8');
 
@@ -100,7 +101,10 @@ describe('Prefer in the sandbox', () => {
     const { path, init } = validRequest(doc, op);
     const res = await fetch(sandbox.url + path, { ...init, headers: { ...(init.headers as Record<string, string>), prefer: `code=${status}, example=${key}` } });
     expect(res.status).toBe(status);
-    expect(await res.json()).toEqual(value);
+    const body = await res.json();
+    expect(body).toEqual(value);
+    // Durations to the millisecond, as the reference server gives them (issue 13).
+    expectMilliseconds(body);
   });
 });
 

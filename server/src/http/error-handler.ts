@@ -3,8 +3,12 @@
 // A database failure worth another try (a dropped connection, a lock conflict) is answered 503 with
 // Retry-After. Nothing else reaches the client: an unexpected error is logged and answered as internal_error.
 import type { NextFunction, Request, Response } from 'express';
+import { useCases } from '../maxcut/use-case.ts';
 import { isTransient } from '../store/transient.ts';
+import { noSuchUseCase } from './known-use-case.ts';
+import { unsupportedMediaType } from './media-types.ts';
 import { HttpProblem, problemBody, type FieldError, type ProblemCode } from './problems.ts';
+import { startJobBodyErrors } from './start-job-body.ts';
 
 /** Seconds a client is asked to wait after a transient database failure: pg reconnects at the next query. */
 const transientRetrySeconds = 1;
@@ -24,9 +28,11 @@ const isClientError = (e: unknown): e is Error & { status: number } =>
 const isValidatorError = (e: unknown): e is ValidatorError =>
   typeof e === 'object' && e !== null && typeof (e as ValidatorError).status === 'number' && Array.isArray((e as ValidatorError).errors);
 
+const partsOf = (path: string) => path.replace(/^\./, '').split(/[./]/).filter(Boolean);
+
 /** express-openapi-validator's `/body/adj_matrix/0` or `.query.limit` as a pointer into the request. */
 function pointer(path: string): string {
-  const parts = path.replace(/^\./, '').split(/[./]/).filter(Boolean);
+  const parts = partsOf(path);
   const [where, ...rest] = parts;
   const tail = rest.map((p) => p.replaceAll('~', '~0')).join('/');
   if (where === 'body') return `/${tail}`;
@@ -43,6 +49,15 @@ function isJson(text: unknown): boolean {
     return false;
   }
 }
+
+interface MatchedOperation {
+  operationId?: string;
+  requestBody?: { content?: Record<string, unknown> };
+}
+
+/** The contract's operation the request was matched to by the validator (it sets `req.openapi` first). */
+const operation = (req: Request): MatchedOperation | undefined => (req as Request & { openapi?: { schema?: MatchedOperation } }).openapi?.schema;
+const operationId = (req: Request): string | undefined => operation(req)?.operationId;
 
 function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   if (error instanceof HttpProblem) return error;
@@ -66,11 +81,14 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
     return new HttpProblem(error.status === 415 ? 'unsupported_media_type' : 'invalid_request', detail);
   }
   if (!isValidatorError(error)) return undefined;
-  // Deepest first: of a body that matches neither form of a oneOf, the entry that is wrong (say
-  // /solvers/0/params/seed) says more than the other form's missing members.
+  // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), beside the other errors.
+  const raw = error.errors ?? [];
+  const inBody = (e: { path: string }) => partsOf(e.path)[0] === 'body';
+  const meant = operationId(req) === 'startJob' && raw.some(inBody) ? startJobBodyErrors(req.body) : [];
+  const found: FieldError[] = [...(meant.length ? raw.filter((e) => !inBody(e)) : raw).map((e) => ({ pointer: pointer(e.path), detail: e.message })), ...meant];
+  // Deepest first: the entry that is wrong (say /solvers/0/params/seed) says more than a missing member.
   const depth = (p: string) => p.split('/').length;
-  const errors: FieldError[] = (error.errors ?? []).map((e) => ({ pointer: pointer(e.path), detail: e.message }))
-    .sort((a, b) => depth(b.pointer) - depth(a.pointer)).slice(0, 20);
+  const errors = found.sort((a, b) => depth(b.pointer) - depth(a.pointer)).slice(0, 20);
   const byStatus: Record<number, ProblemCode> = { 400: 'invalid_request', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
   const code = byStatus[error.status];
   if (!code) return undefined;
@@ -79,8 +97,24 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
     return new HttpProblem(code, `${req.method} is not supported on ${req.path}; use ${allow}.`, { headers: { Allow: allow } });
   }
   if (code === 'not_found') return new HttpProblem(code, `No operation at ${req.path}; see GET /openapi.yaml.`);
-  if (code === 'unsupported_media_type') return new HttpProblem(code, `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`);
-  return new HttpProblem(code, 'The request does not match the API contract.', { errors });
+  if (code === 'unsupported_media_type') {
+    const accepted = Object.keys(operation(req)?.requestBody?.content ?? {});
+    if (accepted.length) return new HttpProblem(code, unsupportedMediaType(accepted, req.get('content-type')));
+    return new HttpProblem(code, `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`);
+  }
+  return new HttpProblem(code, `The request does not match the API contract.${useCaseHint(req, errors)}`, { errors });
+}
+
+/**
+ * Where a use-case id is refused for its shape (an upload's `problem_id`, a listing's filter: `MaxCut`), the ids
+ * there are, as a path's unknown id is told (known-use-case.ts).
+ */
+function useCaseHint(req: Request, errors: FieldError[]): string {
+  const field = operationId(req) === 'uploadDataFile' ? '/problem_id' : undefined;
+  const where = errors.find((e) => e.pointer === field || e.pointer === '/query/problem_id')?.pointer;
+  const value: unknown = where === '/problem_id' ? (req.body as { problem_id?: unknown } | undefined)?.problem_id
+    : where ? req.query.problem_id : undefined;
+  return typeof value === 'string' && !useCases.has(value) ? ` ${noSuchUseCase(value)}` : '';
 }
 
 /** The request's path as a valid URI reference (`instance`): a stray `%` or a character a URI cannot hold is escaped. */

@@ -1,5 +1,5 @@
 // Rows to the contract's shapes: a job keyed by id, its executions keyed by solver, and a data file.
-import { documentedTimestamp, rfc3339 } from '../format.ts';
+import { documentedTimestamp, rfc3339, toMillisecond } from '../format.ts';
 import type { components } from '../generated/openapi.ts';
 import type { DataFileRow } from '../store/data-files.ts';
 import type { ExecutionRow, JobView } from '../store/jobs.ts';
@@ -8,7 +8,7 @@ type Job = components['schemas']['Job'];
 type Execution = components['schemas']['Execution'];
 type DataFile = components['schemas']['DataFile'];
 
-const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);
+const seconds = (from: Date, to: Date) => toMillisecond(Math.max(0, (to.getTime() - from.getTime()) / 1000));
 
 function renderExecution(e: ExecutionRow, now: Date, withData: boolean): Execution {
   const execution: Execution = {
@@ -20,10 +20,9 @@ function renderExecution(e: ExecutionRow, now: Date, withData: boolean): Executi
   };
   if (withData && e.status === 'SUCCESS' && e.data) execution.data = e.data as Execution['data'] & object;
   if (e.status === 'ERROR' && e.error) execution.error = e.error;
-  if (e.status === 'RUNNING') {
-    if (e.progress !== null) execution.progress = Math.min(1, Math.max(0, e.progress));
-    if (e.best_value !== null) execution.best_value = e.best_value;
-  }
+  if (e.status === 'RUNNING' && e.progress !== null) execution.progress = Math.min(1, Math.max(0, e.progress));
+  // While it runs and once it has ended (a listing carries no data; a cancelled execution keeps its best).
+  if (e.best_value !== null) execution.best_value = e.best_value;
   return execution;
 }
 

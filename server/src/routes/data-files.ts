@@ -8,7 +8,7 @@ import { pageLimit } from '../http/query.ts';
 import { renderDataFile } from '../jobs/render.ts';
 import { completeUpload, deleteDataFile, type Filed, listDataFiles, readDataFile } from '../store/data-files.ts';
 import { KeyInUse } from '../store/idempotency-keys.ts';
-import { useCase } from './problems.ts';
+import { useCase } from '../http/known-use-case.ts';
 
 export function dataFileRoutes({ db }: AppDeps): Router {
   const router = Router();

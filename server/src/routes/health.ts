@@ -3,6 +3,7 @@
 import { Router } from 'express';
 import { HttpProblem } from '../http/problems.ts';
 import type { AppDeps } from '../app.ts';
+import { toMillisecond } from '../format.ts';
 
 const version = '1.0.0';
 
@@ -18,7 +19,7 @@ export function healthRoutes({ db, config }: AppDeps): Router {
       status: notifications === 'ok' ? 'ok' : 'degraded',
       version,
       environment: config.env,
-      uptime_seconds: Math.round(process.uptime() * 10) / 10,
+      uptime_seconds: toMillisecond(process.uptime()),
       checks: { database: 'ok', notifications },
     });
   });

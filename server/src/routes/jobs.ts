@@ -15,7 +15,6 @@ import { createJob, deleteEndedJob, listJobs, type NewExecution, requestCancel }
 import { JobViews } from '../jobs/views.ts';
 import { defaultSolvers, solverByName } from '../solvers/index.ts';
 import type { Solver } from '../solvers/solver.ts';
-import { useCase } from './problems.ts';
 
 interface SolverChoice {
   name: string;
@@ -56,8 +55,8 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
   const router = Router();
 
   router.post('/problem/:problem_id', async function startJob(req, res) {
+    // A known use case: useCaseFirst (http/known-use-case.ts) refused any other before the body was read.
     const problemId = req.params.problem_id!;
-    useCase(problemId);
     const body = req.body as Record<string, unknown>;
     const query = { solver: queryList(req.query.solver), time_limit_seconds: queryNumber(req.query.time_limit_seconds) };
     // The same request: the use case, the query as it is read, and the body's bytes as sent (decoded).

@@ -127,6 +127,12 @@ const migrations: string[] = [
   ALTER TABLE executions ADD COLUMN lost_from text;
   CREATE INDEX executions_lost_from ON executions (lost_from) WHERE lost_from IS NOT NULL;
   `,
+  `
+  -- best_value is kept once an execution ends (contract 1.4.0): a success's is its result's cut, as recorded
+  -- from now on by finish (queue.ts). Those that ended before are given theirs.
+  UPDATE executions SET best_value = (data->>'cut_value')::double precision
+   WHERE status = 'SUCCESS' AND best_value IS NULL AND data->>'cut_value' IS NOT NULL
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -77,23 +77,30 @@ export async function recordProgress(db: Database, worker: string, jobId: string
   );
 }
 
+/**
+ * How an execution ended. Its best value is kept (the contract's Execution.best_value): a success's is its
+ * result's objective, a cancelled one's the best the solver found before it stopped (`bestValue`, or else the
+ * last one recorded by progress); a failed one has none.
+ */
 export type Outcome =
-  | { status: 'SUCCESS'; data: Record<string, unknown> }
+  | { status: 'SUCCESS'; data: Record<string, unknown>; bestValue: number }
   | { status: 'ERROR'; error: ProblemBody }
-  | { status: 'CANCELLED' };
+  | { status: 'CANCELLED'; bestValue: number | undefined };
 
 /** Records how an execution ended, if this worker still holds it; false when it does not (nothing recorded). */
 export async function finish(db: Database, worker: string, jobId: string, solver: string, outcome: Outcome): Promise<boolean> {
   return db.transaction(async (tx) => {
     const rows = await tx.query(
       `UPDATE executions SET status = $4, data = $5, error = $6, ended_at = now(), running_at = coalesce(running_at, now()),
-              progress = NULL, best_value = NULL, lease_owner = NULL, lease_expires_at = NULL
+              progress = NULL, best_value = CASE WHEN $4 = 'ERROR' THEN NULL ELSE coalesce($7, best_value) END,
+              lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status IN ('PREPARING', 'RUNNING')
        RETURNING 1`,
       [
         jobId, solver, worker, outcome.status,
         outcome.status === 'SUCCESS' ? JSON.stringify(outcome.data) : null,
         outcome.status === 'ERROR' ? JSON.stringify(outcome.error) : null,
+        outcome.status === 'ERROR' ? null : (outcome.bestValue ?? null),
       ],
     );
     if (rows.length === 0) return false;

@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { toMillisecond } from '../format.ts';
 import { problemBody } from '../http/problems.ts';
 import { graphFromDataFile } from '../maxcut/data-file.ts';
 import type { Graph } from '../maxcut/graph.ts';
@@ -174,12 +175,13 @@ export class WorkerLoop {
     const state: Running = { job_id: execution.job_id, solver: execution.solver, suspect: execution.suspect, cancel: () => {} };
     this.running.set(key, state);
     let outcome: Outcome | 'hand back';
+    // The best cut the solver has reported: kept by a cancelled execution (with the result's, when it returns one).
+    let best: number | undefined;
     try {
       const graph = await this.retry(() => this.loadGraph(execution), log, 'loading the input');
       if (!state.stopped && !(await this.retry(() => markRunning(db, this.id, execution.job_id, execution.solver), log, 'marking it running'))) state.stopped = 'lease lost';
       if (state.stopped) throw new RunCancelledError(`stopped before it ran (${state.stopped})`);
       // Every half second while it runs: the time used and the best cut so far (runs shorter than that write nothing).
-      let best: number | undefined;
       const started = performance.now();
       const ticker = setInterval(() => {
         if (best === undefined) return;
@@ -197,21 +199,23 @@ export class WorkerLoop {
       // (stored as JSON it would read back as null, and the job could no longer be shown).
       if (!Number.isFinite(result.cutValue)) throw new SolverFailedError(`The solver returned a cut of ${result.cutValue}.`);
       outcome = state.stopped
-        ? { status: 'CANCELLED' }
+        ? { status: 'CANCELLED', bestValue: result.cutValue }
         : {
             status: 'SUCCESS',
+            bestValue: result.cutValue,
             data: {
               cut_value: result.cutValue,
               partition: Array.from(result.partition),
               optimal: result.optimal,
               ...(result.upperBound !== undefined ? { upper_bound: result.upperBound } : {}),
               iterations: result.iterations,
-              time_to_best_seconds: result.timeToBestSeconds,
+              // Stored to the millisecond, as every duration is given (the solver measures in fractions of one).
+              time_to_best_seconds: toMillisecond(result.timeToBestSeconds),
             },
           };
     } catch (error) {
       // A database that still fails after the retries is no fault of the run: it runs again later.
-      outcome = state.stopped || error instanceof RunCancelledError ? { status: 'CANCELLED' } : isTransient(error) ? 'hand back' : { status: 'ERROR', error: failure(error) };
+      outcome = state.stopped || error instanceof RunCancelledError ? { status: 'CANCELLED', bestValue: best } : isTransient(error) ? 'hand back' : { status: 'ERROR', error: failure(error) };
       if (outcome === 'hand back') log.warn({ err: error }, 'the database failed while preparing the execution');
       else if (outcome.status === 'ERROR' && (error instanceof SolverCrashedError || !(error instanceof SolverLimitError || error instanceof SolverFailedError || error instanceof InputError))) {
         log.error({ err: error }, 'execution failed');

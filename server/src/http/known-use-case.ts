@@ -1,0 +1,38 @@
+// The use case a request names: `POST /problem/{problem_id}`, `GET /problem/{problem_id}` and an upload's
+// `problem_id`. Any id that names no use case, whatever its shape (`MaxCut`, `max-cut`), is `404
+// problem_not_found` with the ids there are. On the problem paths it is checked once the request is
+// authenticated and counted, before its body is read: a typo is a typo whatever the body says.
+import type { NextFunction, Request, Response } from 'express';
+import type { components } from '../generated/openapi.ts';
+import { useCases } from '../maxcut/use-case.ts';
+import { HttpProblem } from './problems.ts';
+
+const clipped = (id: string) => (id.length > 64 ? `${id.slice(0, 64)}…` : id);
+
+/** What to tell a client that named no use case. */
+export const noSuchUseCase = (id: string): string =>
+  `Use case "${clipped(id)}" does not exist; the use cases are: ${[...useCases.keys()].join(', ')}.`;
+
+/** The use case named `id`, or the 404 that says which ones there are. */
+export function useCase(id: string): components['schemas']['UseCase'] {
+  const found = useCases.get(id);
+  if (!found) throw new HttpProblem('problem_not_found', noSuchUseCase(id));
+  return found;
+}
+
+const problemPath = /^\/problem\/([^/]+)$/;
+
+/** Refuses a request to /problem/{problem_id} whose id names no use case (routing has matched the path already). */
+export function useCaseFirst(req: Request, _res: Response, next: NextFunction): void {
+  const segment = problemPath.exec(req.path)?.[1];
+  if (segment === undefined) return next();
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    const errors = [{ pointer: '/path/problem_id', detail: 'must be valid percent-encoded UTF-8' }];
+    return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors }));
+  }
+  useCase(id);
+  next();
+}

@@ -1,0 +1,59 @@
+// Why a startJob body was refused. The contract's body is a oneOf of two shapes (the use case's input inline,
+// or a data file reference), and Ajv reports a body that fits neither against both, with "must match exactly
+// one schema in oneOf" on top: `{"num_nodes": "6", …}` was also told it lacks data_file_identifier. So the
+// validator still decides (one middleware), and a refused body is explained by the shape it meant alone: the
+// first whose required members it names (num_nodes or adj_matrix: inline; data_file_identifier: a data file).
+// The sandbox explains it the same way (sandbox/src/start-job-body.ts; test/support/start-job-bodies.ts).
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { contract } from '../contract.ts';
+import type { FieldError } from './problems.ts';
+
+interface Schema {
+  $ref?: string;
+  required?: string[];
+  oneOf?: Schema[];
+}
+
+const documentId = 'urn:jes:openapi';
+
+type StartJob = { post: { requestBody: { content: Record<string, { schema: Schema }> } } };
+const body = (contract.paths['/problem/{problem_id}'] as StartJob).post.requestBody.content['application/json']!.schema;
+const shapes = body.oneOf!.map((shape) => {
+  const name = shape.$ref!.split('/').pop()!;
+  return { required: (contract.components.schemas[name] as Schema).required ?? [], ref: `${documentId}${shape.$ref}` };
+});
+
+let ajv: Ajv2020 | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+/** The shape's validator, compiled at its first refusal (a server that refuses none never builds one). */
+function validatorOf(ref: string): ValidateFunction {
+  // The contract's components under one id, so that the shapes' $refs resolve.
+  ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).addSchema({ $id: documentId, components: contract.components });
+  let validate = validators.get(ref);
+  if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
+  return validate;
+}
+
+/** An Ajv error as the validator's: a missing or extra member is pointed at itself, an enum lists its values. */
+function fieldError(e: ErrorObject): FieldError {
+  const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
+  const member = params.missingProperty ?? params.additionalProperty;
+  const pointer = member === undefined ? e.instancePath : `${e.instancePath}/${member.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  const allowed = e.keyword === 'enum' ? `: ${params.allowedValues!.join(', ')}` : '';
+  return { pointer: pointer || '/', detail: `${e.message}${allowed}` };
+}
+
+/** The errors of the shape the body meant, deepest pointer first; none when it fits that shape. */
+export function startJobBodyErrors(body: unknown): FieldError[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [{ pointer: '/', detail: 'must be object' }];
+  const meant = shapes.find((shape) => shape.required.some((member) => Object.hasOwn(body, member)));
+  if (!meant) {
+    const either = shapes.map((shape) => shape.required.join(' and ')).join(', or ');
+    return [{ pointer: '/', detail: `must have either ${either}` }];
+  }
+  const validate = validatorOf(meant.ref);
+  if (validate(body)) return [];
+  const depth = (pointer: string) => pointer.split('/').length;
+  return validate.errors!.map(fieldError).sort((a, b) => depth(b.pointer) - depth(a.pointer));
+}
