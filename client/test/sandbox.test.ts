@@ -1,5 +1,5 @@
-// The client and the command line against the sandbox: Prism (spawned) serving the contract's examples.
-// Prism checks each request against the contract, so these also show the client sends valid requests.
+// The client and the command line against the sandbox (jes-sandbox, spawned: Prism's engine serving the contract's examples).
+// It checks each request against the contract, so these also show the client sends valid requests.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
