@@ -8,11 +8,20 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Marked, type Token, type Tokens } from 'marked';
 
-/** The guides in reading order: the order of each page's navigation. */
-export const guideNames = ['getting-started', 'job-lifecycle', 'errors', 'limits', 'sandbox', 'solvers', 'security'] as const;
+/** The guides in reading order, with their name in each page's navigation (and the reference's Guides list). */
+export const guideLabels = {
+  'getting-started': 'Getting started',
+  'job-lifecycle': 'Job lifecycle',
+  errors: 'Errors',
+  limits: 'Limits',
+  sandbox: 'Sandbox',
+  solvers: 'Solvers',
+  security: 'Security',
+} as const;
+export const guideNames = Object.keys(guideLabels) as (keyof typeof guideLabels)[];
 
 export interface Guide {
-  name: string;
+  name: keyof typeof guideLabels;
   title: string;
   markdown: string;
 }
@@ -108,7 +117,7 @@ const guideContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline
 function page(guide: Guide, guides: readonly Guide[], body: string): string {
   const links = [
     '<a href="../index.html">API reference</a>',
-    ...guides.map(({ name, title }) => `<a href="${name}.html"${name === guide.name ? ' aria-current="page"' : ''}>${escapeHtml(title)}</a>`),
+    ...guides.map(({ name }) => `<a href="${name}.html"${name === guide.name ? ' aria-current="page"' : ''}>${guideLabels[name]}</a>`),
   ];
   return `<!DOCTYPE html>
 <!-- Generated from docs/${guide.name}.md by scripts/guides.ts. Do not edit: change the markdown and run npm run generate. -->
