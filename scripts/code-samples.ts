@@ -23,12 +23,20 @@ export interface RequestSamples {
   typescript: CodeSample;
 }
 
+interface Request {
+  op: Node;
+  pathParams: Record<string, string>;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  body: { type: 'json' | 'multipart'; value: Node; files: string[] } | undefined;
+}
+
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch'];
 
 function deref(doc: Node, node: Node | undefined): Node | undefined {
   if (!node?.$ref) return node;
-  const target = (node.$ref as string).slice(2).split('/').reduce<Node | undefined>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  return deref(doc, target);
+  const keys = (node.$ref as string).slice(2).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return deref(doc, keys.reduce<Node | undefined>((at, key) => at?.[key], doc));
 }
 
 /** A word for the shell: bare when it is safe, else single-quoted. */
@@ -46,7 +54,9 @@ function printfFormat(text: string): string {
  * it fits in `width` columns, else one member per line.
  */
 function literal(value: unknown, style: 'ts' | 'json', indent = '', width = 100): string {
-  if (typeof value === 'string' && style === 'ts') return `'${JSON.stringify(value).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  if (typeof value === 'string' && style === 'ts') {
+    return `'${JSON.stringify(value).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  }
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const inner = `${indent}  `;
   const key = (name: string) => (style === 'ts' && /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
@@ -54,27 +64,30 @@ function literal(value: unknown, style: 'ts' | 'json', indent = '', width = 100)
     ? value.map((item) => literal(item, style, inner))
     : Object.entries(value).map(([name, item]) => `${key(name)}: ${literal(item, style, inner)}`);
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
-  const line = items.length === 0 ? (Array.isArray(value) ? '[]' : '{}') : `${open}${items.join(', ')}${close}`;
+  const line = items.length === 0 ? `${open.trim()}${close.trim()}` : `${open}${items.join(', ')}${close}`;
   if (line.length + indent.length <= width && !line.includes('\n')) return line;
-  const comma = style === 'ts' ? ',' : '';
-  return `${open.trim()}\n${items.map((item, i) => `${inner}${item}${i < items.length - 1 ? ',' : comma}`).join('\n')}\n${indent}${close.trim()}`;
+  // TypeScript's style keeps a trailing comma; JSON has none.
+  const lines = items.map((item, i) => `${inner}${item}${i < items.length - 1 || style === 'ts' ? ',' : ''}`);
+  return `${open.trim()}\n${lines.join('\n')}\n${indent}${close.trim()}`;
 }
 
 const ts = (value: unknown, width?: number) => literal(value, 'ts', '', width);
 
-interface Request {
-  op: Node;
-  pathParams: Record<string, string>;
-  headers: Record<string, string>;
-  query: Record<string, string>;
-  body: { type: 'json' | 'multipart'; value: Node; files: string[] } | undefined;
+interface ClientCall {
+  /** The name of the variable the result goes in. */
+  result: string;
+  call: (r: Request) => string;
+  /** The helper is an async iterator over pages. */
+  pages?: true;
+  /** The operation needs no token: the client is made without credentials. */
+  anonymous?: true;
 }
 
 /**
- * How each operation is called through @jes/client (client/README.md): the helper, what it resolves to, and whether
- * it pages. An operation missing here fails the generation, so a new operation cannot ship without its sample.
+ * How each operation is called through @jes/client (client/README.md). An operation missing here fails the
+ * generation, so a new operation cannot ship without its sample.
  */
-const clientCalls: Record<string, { result: string; call: (r: Request) => string; pages?: true; anonymous?: true }> = {
+const clientCalls: Record<string, ClientCall> = {
   login: { result: 'token', call: (r) => `jes.login(${ts(r.body!.value)})`, anonymous: true },
   getHealth: { result: 'health', call: () => 'jes.health()', anonymous: true },
   listProblems: { result: 'useCases', call: () => 'jes.listProblems()' },
@@ -91,7 +104,7 @@ const clientCalls: Record<string, { result: string; call: (r: Request) => string
   deleteDataFile: { result: 'deleted', call: (r) => `jes.deleteDataFile(${ts(r.pathParams.data_file_identifier)})` },
 };
 
-/** startJob takes the input, and the solvers and time limit as options (in the body beside a data file, else in the query). */
+/** startJob takes the input, then the solvers and time limit as options (the body's, beside a data file). */
 function startJobCall(r: Request): string {
   const { solvers, time_limit_seconds: timeLimitSeconds, ...input } = r.body!.value;
   const options = { ...(solvers ? { solvers } : {}), ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}) };
@@ -107,13 +120,17 @@ function uploadDataFileCall(r: Request): string {
 
 function curl(base: string, r: Request, method: string, path: string, secured: boolean): string {
   const query = new URLSearchParams(r.query).toString();
+  const url = `${base}${path}${query ? `?${query}` : ''}`;
   const prelude: string[] = [];
-  const args = [`curl -sS${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${sh(`${base}${path}${query ? `?${query}` : ''}`)}`];
+  const args = [`curl -sS${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${sh(url)}`];
   if (secured) args.push('-H "Authorization: Bearer $TOKEN"');
   for (const [name, value] of Object.entries(r.headers)) args.push(`-H ${sh(`${name}: ${value}`)}`);
-  if (r.body?.type === 'json') args.push("-H 'Content-Type: application/json'", `-d ${sh(literal(r.body.value, 'json', '  '))}`);
+  if (r.body?.type === 'json') {
+    args.push("-H 'Content-Type: application/json'", `-d ${sh(literal(r.body.value, 'json', '  '))}`);
+  }
   if (r.body?.type === 'multipart') {
     for (const [name, value] of Object.entries<unknown>(r.body.value)) {
+      // --form-string: a text field is sent as it is (-F would read a leading @ or < as a file).
       if (!r.body.files.includes(name)) {
         args.push(`--form-string ${sh(`${name}=${String(value)}`)}`);
         continue;
@@ -128,9 +145,14 @@ function curl(base: string, r: Request, method: string, path: string, secured: b
 
 function typescript(base: string, credentials: Node, r: Request): string {
   const how = clientCalls[r.op.operationId];
-  if (!how) throw new Error(`scripts/code-samples.ts: no @jes/client call for operation ${r.op.operationId}; add it to clientCalls`);
-  const options = how.anonymous ? { baseUrl: base } : { baseUrl: base, username: credentials.username, password: credentials.password };
-  const lines = ["import { createJesClient, formatProblem } from '@jes/client';", '', `const jes = createJesClient(${ts(options, 70)});`];
+  if (!how) throw new Error(`scripts/code-samples.ts: no @jes/client call for ${r.op.operationId}; add it to clientCalls`);
+  const { username, password } = credentials;
+  const options = how.anonymous ? { baseUrl: base } : { baseUrl: base, username, password };
+  const lines = [
+    "import { createJesClient, formatProblem } from '@jes/client';",
+    '',
+    `const jes = createJesClient(${ts(options, 70)});`,
+  ];
   const check = (indent: string) => [
     `${indent}if (${how.result}.error) throw new Error(formatProblem(${how.result}.error));`,
     `${indent}console.log(${how.result}.data${how.pages ? '.items' : ''});`,
@@ -143,34 +165,38 @@ function typescript(base: string, credentials: Node, r: Request): string {
 /** The example value of a parameter: its own, else its schema's first. */
 function exampleOf(doc: Node, param: Node): string {
   const value = param.example ?? deref(doc, param.schema)?.examples?.[0];
-  if (value === undefined) throw new Error(`scripts/code-samples.ts: parameter ${param.name} is required but has no example`);
+  if (value === undefined) throw new Error(`scripts/code-samples.ts: required parameter ${param.name} has no example`);
   return String(value);
+}
+
+/** The bodies a request can be sent with: each example of its first media type, or none at all. */
+function bodiesOf(doc: Node, op: Node): [string | undefined, Request['body']][] {
+  const content: Node = deref(doc, op.requestBody)?.content ?? {};
+  const [type, media] = Object.entries<Node>(content)[0] ?? [];
+  if (!media) return [[undefined, undefined]];
+  const examples = Object.entries<Node>(media.examples ?? {});
+  if (examples.length === 0) throw new Error(`scripts/code-samples.ts: ${op.operationId} has a request body without examples`);
+  const files = Object.keys(media.encoding ?? {});
+  const kind = type === 'multipart/form-data' ? 'multipart' : 'json';
+  return examples.map(([name, example]) => [name, { type: kind, value: deref(doc, example)!.value, files }]);
 }
 
 /** The samples of every operation, in the order of openapi.yaml. */
 export function requestSamples(doc: Node): RequestSamples[] {
   const base = doc.servers[0].url as string;
-  const loginBody = deref(doc, doc.paths['/login'].post.requestBody)!.content['application/json'].examples;
-  const credentials = deref(doc, Object.values<Node>(loginBody)[0])!.value as Node;
+  const loginExamples = deref(doc, doc.paths['/login'].post.requestBody)!.content['application/json'].examples;
+  const credentials = deref(doc, Object.values<Node>(loginExamples)[0])!.value as Node;
   const samples: RequestSamples[] = [];
   for (const [path, item] of Object.entries<Node>(doc.paths)) {
     for (const method of httpMethods.filter((m) => item[m])) {
       const op = item[method] as Node;
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Node) => deref(doc, p)!);
-      const pick = (where: string) => Object.fromEntries(params.filter((p) => p.in === where && p.required).map((p) => [p.name, exampleOf(doc, p)]));
+      const pick = (where: string) =>
+        Object.fromEntries(params.filter((p) => p.in === where && p.required).map((p) => [p.name, exampleOf(doc, p)]));
       const pathParams = pick('path');
       const concrete = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name]!));
       const secured = (op.security ?? doc.security ?? []).length > 0;
-      const content: Node = deref(doc, op.requestBody)?.content ?? {};
-      const [type, media] = Object.entries<Node>(content)[0] ?? [];
-      const bodies: [string | undefined, Request['body']][] = media
-        ? Object.entries<Node>(media.examples ?? {}).map(([name, example]) => [name, {
-            type: type === 'multipart/form-data' ? 'multipart' : 'json',
-            value: deref(doc, example)!.value,
-            files: Object.keys(media.encoding ?? {}),
-          }])
-        : [[undefined, undefined]];
-      if (bodies.length === 0) throw new Error(`scripts/code-samples.ts: ${op.operationId} has a request body without examples`);
+      const bodies = bodiesOf(doc, op);
       for (const [example, body] of bodies) {
         const request: Request = { op, pathParams, headers: pick('header'), query: pick('query'), body };
         const suffix = bodies.length > 1 ? ` (${example})` : '';
@@ -188,7 +214,7 @@ export function requestSamples(doc: Node): RequestSamples[] {
   return samples;
 }
 
-/** The contract with each operation's samples as `x-codeSamples`: what Redocly renders (openapi.yaml stays without them). */
+/** The contract with each operation's samples as `x-codeSamples`, for Redocly (openapi.yaml stays without them). */
 export function withCodeSamples(contractText: string): Node {
   const doc = parse(contractText) as Node;
   const samples = requestSamples(doc);
@@ -203,7 +229,8 @@ export function withCodeSamples(contractText: string): Node {
 
 /** Every distinct sample label of the document, curl's first: the tabs Redoc may show (its `codeSamples.languages`). */
 export function sampleLanguages(doc: Node): { lang: string; label: string }[] {
-  const all = Object.values<Node>(doc.paths).flatMap((item) => httpMethods.flatMap((m) => (item[m]?.['x-codeSamples'] ?? []) as CodeSample[]));
+  const all = Object.values<Node>(doc.paths).flatMap((item) =>
+    httpMethods.flatMap((m) => (item[m]?.['x-codeSamples'] ?? []) as CodeSample[]));
   const unique = new Map(all.map(({ lang, label }) => [label, { lang, label }]));
   return [...unique.values()].sort((a, b) => Number(b.lang === 'Shell') - Number(a.lang === 'Shell'));
 }

@@ -52,8 +52,14 @@ const docsContentSecurityPolicy = [
  * Redoc's "API docs by" footer shows Redocly's logo from its CDN, which the policy blocks (a console error on every
  * visit) and no option removes: the page carries a wordmark of its own instead, as data URIs the policy allows.
  */
-const wordmark = (text: string, width: number) =>
-  `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="16" viewBox="0 0 ${width} 16"><text x="0" y="13" textLength="${width}" lengthAdjust="spacingAndGlyphs" font-family="system-ui, sans-serif" font-size="15" font-weight="600" fill="#0044d4">${text}</text></svg>`)}`;
+function wordmark(text: string, width: number): string {
+  const svg = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="16" viewBox="0 0 ${width} 16">`,
+    `<text x="0" y="13" textLength="${width}" lengthAdjust="spacingAndGlyphs" font-family="system-ui, sans-serif"`,
+    ` font-size="15" font-weight="600" fill="#0044d4">${text}</text></svg>`,
+  ].join('');
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
 const redoclyLogos: Record<string, string> = {
   'https://cdn.redoc.ly/redoc/logo-mini-full.svg': wordmark('Redocly', 60),
   'https://cdn.redoc.ly/redoc/logo-mini.svg': wordmark('R', 11),
@@ -71,7 +77,8 @@ async function renderDocs(): Promise<string> {
     // Redoc's options: no telemetry, and the samples to show (those whose label `codeSamples.languages` lists, as
     // tabs in that order).
     const options = join(dir, 'redoc-options.json');
-    await writeFile(options, JSON.stringify({ disableTelemetry: true, codeSamples: { languages: sampleLanguages(doc) } }));
+    const redocOptions = { disableTelemetry: true, codeSamples: { languages: sampleLanguages(doc) } };
+    await writeFile(options, JSON.stringify(redocOptions));
     // --inlineBundle: the page works offline and from the file system, with no CDN.
     const args = ['build-docs', bundle, '--inlineBundle', `--openapi=${options}`, '-o', out];
     await promisify(execFile)(process.execPath, [cli, ...args], {
@@ -115,7 +122,8 @@ export async function staleFiles(kinds?: readonly GeneratedKind[]): Promise<stri
   // A page left behind by a guide that is gone (generate does not delete it: remove it by hand).
   if (!kinds || kinds.includes('docs')) {
     const pages = await readdir(join(root, guidesDir)).catch(() => []);
-    stale.push(...pages.map((page) => `${guidesDir}/${page}`).filter((path) => !files.some((file) => file.path === path)));
+    const orphans = pages.map((page) => `${guidesDir}/${page}`).filter((path) => !files.some((file) => file.path === path));
+    stale.push(...orphans);
   }
   return stale;
 }

@@ -30,7 +30,9 @@ export interface Guide {
 export async function readGuides(docsDir: string): Promise<Guide[]> {
   const found = (await readdir(docsDir)).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
   const listed = [...guideNames].sort();
-  if (found.join() !== listed.join()) throw new Error(`scripts/guides.ts: guideNames (${listed.join(', ')}) must list the guides in docs/ (${found.join(', ')})`);
+  if (found.join() !== listed.join()) {
+    throw new Error(`scripts/guides.ts: guideLabels (${listed.join(', ')}) must list the guides in docs/ (${found.join(', ')})`);
+  }
   return Promise.all(guideNames.map(async (name) => {
     const markdown = await readFile(join(docsDir, `${name}.md`), 'utf8');
     const title = /^# (.+)$/m.exec(markdown)?.[1];
@@ -65,14 +67,17 @@ function anchorsOf(markdown: string): Set<string> {
   return anchors;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Where a link of docs/<guide>.md points from docs/guides/<guide>.html, or undefined for a file not served. */
 function rewrite(href: string, from: string, anchors: Map<string, Set<string>>): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return href;
   const [path = '', fragment] = href.split('#');
   const check = (guide: string) => {
-    if (fragment !== undefined && !anchors.get(guide)?.has(fragment)) throw new Error(`docs/${from}.md links to ${href}: no heading has that anchor`);
+    if (fragment !== undefined && !anchors.get(guide)?.has(fragment)) {
+      throw new Error(`docs/${from}.md links to ${href}: no heading has that anchor`);
+    }
   };
   if (path === '') {
     check(from);
@@ -87,7 +92,7 @@ function rewrite(href: string, from: string, anchors: Map<string, Set<string>>):
   if (path === 'index.html') return `../${href}`;
   if (path === '../openapi.yaml') return `../${href}`;
   if (path.startsWith('../')) return undefined;
-  throw new Error(`docs/${from}.md links to ${href}, which is neither a guide, the reference, the contract nor a file of the repository`);
+  throw new Error(`docs/${from}.md links to ${href}: neither a guide, the reference, the contract nor a file of the repository`);
 }
 
 const style = `
@@ -117,10 +122,13 @@ const guideContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline
 function page(guide: Guide, guides: readonly Guide[], body: string): string {
   const links = [
     '<a href="../index.html">API reference</a>',
-    ...guides.map(({ name }) => `<a href="${name}.html"${name === guide.name ? ' aria-current="page"' : ''}>${guideLabels[name]}</a>`),
+    ...guides.map(({ name }) => {
+      const current = name === guide.name ? ' aria-current="page"' : '';
+      return `<a href="${name}.html"${current}>${guideLabels[name]}</a>`;
+    }),
   ];
   return `<!DOCTYPE html>
-<!-- Generated from docs/${guide.name}.md by scripts/guides.ts. Do not edit: change the markdown and run npm run generate. -->
+<!-- Generated from docs/${guide.name}.md by scripts/guides.ts: edit the markdown, then run npm run generate. -->
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -155,7 +163,10 @@ export async function renderGuides(docsDir: string): Promise<{ path: string; con
         link({ href, title, tokens }) {
           const inner = this.parser.parseInline(tokens);
           const target = rewrite(href, guide.name, anchors);
-          if (target === undefined) return `<span title="${escapeHtml(`${href.replace(/^(\.\.\/)+/, '')} in the jes repository`)}">${inner}</span>`;
+          if (target === undefined) {
+            const title = `${href.replace(/^(\.\.\/)+/, '')} in the jes repository`;
+            return `<span title="${escapeHtml(title)}">${inner}</span>`;
+          }
           return `<a href="${escapeHtml(target)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${inner}</a>`;
         },
         // The markers of tested blocks (<!-- tested: … -->) are for the repository's tests, not for readers.
@@ -164,6 +175,7 @@ export async function renderGuides(docsDir: string): Promise<{ path: string; con
         },
       },
     });
-    return { path: `docs/guides/${guide.name}.html`, contents: page(guide, guides, marked.parse(guide.markdown, { async: false })) };
+    const body = marked.parse(guide.markdown, { async: false });
+    return { path: `docs/guides/${guide.name}.html`, contents: page(guide, guides, body) };
   });
 }

@@ -22,8 +22,9 @@ interface Encoded {
 /** Brotli's quality 9: 2.6 MB in about 0.2 s, against 4 s for quality 11 at a 10% smaller size. */
 async function encode(file: string): Promise<Encoded> {
   const identity = await readFile(file);
+  const brotli = { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length };
   const [br, gzipped] = await Promise.all([
-    promisify(brotliCompress)(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    promisify(brotliCompress)(identity, { params: brotli }),
     promisify(gzip)(identity, { level: 9 }),
   ]);
   return { identity, br, gzip: gzipped, tag: createHash('sha256').update(identity).digest('base64url').slice(0, 22) };
