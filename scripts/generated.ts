@@ -111,7 +111,14 @@ export async function renderGenerated(kinds: readonly GeneratedKind[] = ['types'
   return files;
 }
 
-/** The generated files whose committed contents differ from what openapi.yaml produces now. */
+/** Pages in docs/guides/ that no guide produces any more (a guide removed or renamed): generate deletes them. */
+export async function leftoverPages(files: readonly GeneratedFile[]): Promise<string[]> {
+  if (!files.some((file) => file.kind === 'docs')) return [];
+  const pages = await readdir(join(root, guidesDir)).catch(() => []);
+  return pages.map((page) => `${guidesDir}/${page}`).filter((path) => !files.some((file) => file.path === path));
+}
+
+/** The generated files whose committed contents differ from what openapi.yaml and the guides produce now. */
 export async function staleFiles(kinds?: readonly GeneratedKind[]): Promise<string[]> {
   const stale: string[] = [];
   const files = await renderGenerated(kinds);
@@ -119,11 +126,5 @@ export async function staleFiles(kinds?: readonly GeneratedKind[]): Promise<stri
     const committed = await readFile(join(root, file.path), 'utf8').catch(() => undefined);
     if (committed !== file.contents) stale.push(file.path);
   }
-  // A page left behind by a guide that is gone (generate does not delete it: remove it by hand).
-  if (!kinds || kinds.includes('docs')) {
-    const pages = await readdir(join(root, guidesDir)).catch(() => []);
-    const orphans = pages.map((page) => `${guidesDir}/${page}`).filter((path) => !files.some((file) => file.path === path));
-    stale.push(...orphans);
-  }
-  return stale;
+  return [...stale, ...(await leftoverPages(files))];
 }
