@@ -2,10 +2,11 @@
 // tsconfig.build.json (JavaScript for Node 22 and 24, declarations beside it; tsc rewrites the sources' .ts
 // import paths in the JavaScript only, so the declarations' are rewritten here), then the repository's files
 // the package carries: LICENSE always, and every other entry of its `files` found at the repository's root
-// (openapi.yaml, docs/index.html). dist/src/ keeps src/'s depth below the package, so code that finds the
-// contract two folders up from its own file finds the repository's in a clone and the package's copy installed.
+// (openapi.yaml, docs/index.html, the folder docs/guides/). dist/src/ keeps src/'s depth below the package, so
+// code that finds the contract two folders up from its own file finds the repository's in a clone and the
+// package's copy installed.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -27,6 +28,8 @@ for (const file of carried) {
   const source = join(root, file);
   if (!existsSync(source)) throw new Error(`${pkg.name}: ${file} is in "files" but not at the repository's root`);
   mkdirSync(dirname(join(here, file)), { recursive: true });
-  copyFileSync(source, join(here, file));
+  // A folder is copied afresh, so a file removed from the repository is not shipped from an earlier build.
+  rmSync(join(here, file), { recursive: true, force: true });
+  cpSync(source, join(here, file), { recursive: true });
 }
 console.log(`${pkg.name}: built dist/, copied ${carried.join(', ')}`);

@@ -1,9 +1,9 @@
-// Regenerates what derives from openapi.yaml: `node scripts/generate.ts [types|docs] [--check]`.
+// Regenerates what derives from openapi.yaml and the guides: `node scripts/generate.ts [types|docs] [--check]`.
 // With --check nothing is written; the command lists stale files and exits 1 if there are any.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type GeneratedKind, renderGenerated, root, staleFiles } from './generated.ts';
+import { type GeneratedKind, leftoverPages, renderGenerated, root, staleFiles } from './generated.ts';
 
 const { values, positionals } = parseArgs({ options: { check: { type: 'boolean', default: false } }, allowPositionals: true });
 const kinds = positionals.length > 0 ? (positionals as GeneratedKind[]) : (['types', 'docs'] as const);
@@ -19,9 +19,14 @@ if (values.check) {
   for (const path of stale) console.error(`stale: ${path} (run npm run generate)`);
   process.exit(stale.length > 0 ? 1 : 0);
 }
-for (const file of await renderGenerated(kinds)) {
+const files = await renderGenerated(kinds);
+for (const file of files) {
   const target = join(root, file.path);
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, file.contents);
   console.log(`wrote ${file.path}`);
+}
+for (const path of await leftoverPages(files)) {
+  await rm(join(root, path));
+  console.log(`removed ${path}`);
 }

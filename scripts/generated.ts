@@ -1,13 +1,17 @@
-// Everything derived from openapi.yaml, rendered in memory: the TypeScript types of each package that
-// uses them and the HTML reference. `scripts/generate.ts` writes these files; the drift test compares them.
+// Everything derived from openapi.yaml and the guides, rendered in memory: the TypeScript types of each package
+// that uses them, the HTML reference (with request samples) and the guides as HTML pages. `scripts/generate.ts`
+// writes these files; the drift test compares them.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
+import { stringify } from 'yaml';
+import { sampleLanguages, withCodeSamples } from './code-samples.ts';
+import { renderGuides } from './guides.ts';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const contractPath = join(root, 'openapi.yaml');
@@ -23,6 +27,7 @@ export interface GeneratedFile {
 /** The packages that import the generated types, each with its own copy (imports between packages are one-way). */
 const typeTargets = ['client/src/generated/openapi.ts', 'server/src/generated/openapi.ts'];
 const docsTarget = 'docs/index.html';
+const guidesDir = 'docs/guides';
 
 async function renderTypes(): Promise<string> {
   const ast = await openapiTS(pathToFileURL(contractPath), { silent: true });
@@ -31,7 +36,7 @@ async function renderTypes(): Promise<string> {
 
 /**
  * The reference must work offline and must not phone home from readers' browsers: telemetry is off (see
- * renderDocs), and this policy stops anything else the Redoc bundle would fetch (its footer logo).
+ * renderDocs), the footer's logo is part of the page (redoclyLogos), and this policy stops anything else.
  */
 const docsContentSecurityPolicy = [
   "default-src 'none'",
@@ -43,20 +48,50 @@ const docsContentSecurityPolicy = [
   'connect-src data: blob:',
 ].join('; ');
 
+/**
+ * Redoc's "API docs by" footer shows Redocly's logo from its CDN, which the policy blocks (a console error on every
+ * visit) and no option removes: the page carries a wordmark of its own instead, as data URIs the policy allows.
+ */
+function wordmark(text: string, width: number): string {
+  const svg = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="16" viewBox="0 0 ${width} 16">`,
+    `<text x="0" y="13" textLength="${width}" lengthAdjust="spacingAndGlyphs" font-family="system-ui, sans-serif"`,
+    ` font-size="15" font-weight="600" fill="#0044d4">${text}</text></svg>`,
+  ].join('');
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+const redoclyLogos: Record<string, string> = {
+  'https://cdn.redoc.ly/redoc/logo-mini-full.svg': wordmark('Redocly', 60),
+  'https://cdn.redoc.ly/redoc/logo-mini.svg': wordmark('R', 11),
+};
+
 async function renderDocs(): Promise<string> {
   const cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
   const dir = await mkdtemp(join(tmpdir(), 'jes-docs-'));
   try {
     const out = join(dir, 'index.html');
-    // --inlineBundle: the page works offline and from the file system, with no CDN; and no telemetry.
-    const args = ['build-docs', contractPath, '--inlineBundle', '--openapi.disableTelemetry=true', '-o', out];
+    // What Redocly renders is the contract with its request samples (x-codeSamples), which openapi.yaml leaves out.
+    const bundle = join(dir, 'openapi.yaml');
+    const doc = withCodeSamples(await readFile(contractPath, 'utf8'));
+    await writeFile(bundle, stringify(doc, { lineWidth: 0 }));
+    // Redoc's options: no telemetry, and the samples to show (those whose label `codeSamples.languages` lists, as
+    // tabs in that order).
+    const options = join(dir, 'redoc-options.json');
+    const redocOptions = { disableTelemetry: true, codeSamples: { languages: sampleLanguages(doc) } };
+    await writeFile(options, JSON.stringify(redocOptions));
+    // --inlineBundle: the page works offline and from the file system, with no CDN.
+    const args = ['build-docs', bundle, '--inlineBundle', `--openapi=${options}`, '-o', out];
     await promisify(execFile)(process.execPath, [cli, ...args], {
       cwd: root,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
     });
-    const html = await readFile(out, 'utf8');
+    let html = await readFile(out, 'utf8');
     const charset = '<meta charset="utf8" />';
     if (!html.includes(charset)) throw new Error('redocly build-docs output changed: no charset meta to anchor the policy');
+    for (const [url, logo] of Object.entries(redoclyLogos)) {
+      if (!html.includes(url)) throw new Error(`redocly build-docs output changed: no ${url} to replace`);
+      html = html.replaceAll(url, logo);
+    }
     return html.replace(charset, `${charset}\n  <meta http-equiv="Content-Security-Policy" content="${docsContentSecurityPolicy}">`);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -69,16 +104,27 @@ export async function renderGenerated(kinds: readonly GeneratedKind[] = ['types'
     const contents = await renderTypes();
     files.push(...typeTargets.map((path) => ({ kind: 'types' as const, path, contents })));
   }
-  if (kinds.includes('docs')) files.push({ kind: 'docs', path: docsTarget, contents: await renderDocs() });
+  if (kinds.includes('docs')) {
+    files.push({ kind: 'docs', path: docsTarget, contents: await renderDocs() });
+    files.push(...(await renderGuides(join(root, 'docs'))).map((guide) => ({ kind: 'docs' as const, ...guide })));
+  }
   return files;
 }
 
-/** The generated files whose committed contents differ from what openapi.yaml produces now. */
+/** Pages in docs/guides/ that no guide produces any more (a guide removed or renamed): generate deletes them. */
+export async function leftoverPages(files: readonly GeneratedFile[]): Promise<string[]> {
+  if (!files.some((file) => file.kind === 'docs')) return [];
+  const pages = await readdir(join(root, guidesDir)).catch(() => []);
+  return pages.map((page) => `${guidesDir}/${page}`).filter((path) => !files.some((file) => file.path === path));
+}
+
+/** The generated files whose committed contents differ from what openapi.yaml and the guides produce now. */
 export async function staleFiles(kinds?: readonly GeneratedKind[]): Promise<string[]> {
   const stale: string[] = [];
-  for (const file of await renderGenerated(kinds)) {
+  const files = await renderGenerated(kinds);
+  for (const file of files) {
     const committed = await readFile(join(root, file.path), 'utf8').catch(() => undefined);
     if (committed !== file.contents) stale.push(file.path);
   }
-  return stale;
+  return [...stale, ...(await leftoverPages(files))];
 }

@@ -25,8 +25,9 @@ import { routeFirst } from './http/route-first.ts';
 import { streamUpload } from './http/upload.ts';
 import type { JobEvents } from './jobs/events.ts';
 import { maxInlineBytes } from './maxcut/use-case.ts';
-import { contractPath, docsPath } from './paths.ts';
+import { contractPath, docsDir } from './paths.ts';
 import { dataFileRoutes } from './routes/data-files.ts';
+import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { loginRoutes } from './routes/login.ts';
@@ -60,9 +61,9 @@ export function createApp(options: AppOptions): express.Express {
   // Unset, nothing is mounted: no CORS headers at all, and OPTIONS is routed like any other method (405).
   if (deps.config.corsOrigins) app.use(crossOrigin(deps.config.corsOrigins, contract.paths));
 
-  // Outside the contract: the contract itself and its rendered reference.
+  // Outside the contract: the contract itself, its rendered reference and the guides.
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));
-  app.get(['/docs', '/docs/'], (_req, res) => res.sendFile(docsPath));
+  app.use(docsRoutes(docsDir));
 
   app.use(requireHost, routeFirst(contract.paths));
   // Login is public: its small body is read first, as its rate limits count per username.

@@ -1,4 +1,5 @@
-// Drift check: the committed types and HTML reference are exactly what openapi.yaml produces now.
+// Drift check: the committed types, HTML reference (with its request samples) and guide pages are exactly what
+// openapi.yaml and docs/*.md produce now.
 import { describe, expect, it } from 'vitest';
 import { staleFiles } from '../../scripts/generated.ts';
 
@@ -7,7 +8,7 @@ describe('generated files', () => {
     expect(await staleFiles(['types'])).toEqual([]);
   });
 
-  it('docs/index.html is current with openapi.yaml (else run npm run generate)', async () => {
+  it('docs/index.html and docs/guides/*.html are current with openapi.yaml and docs/*.md (else run npm run generate)', async () => {
     expect(await staleFiles(['docs'])).toEqual([]);
   });
 });

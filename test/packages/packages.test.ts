@@ -86,6 +86,14 @@ describe('the packed packages, installed outside the repository', () => {
       expect(health.status).toBe(200);
     });
 
+    it('npx jes-server serves the reference and the guides its package carries, and the contract they link to', async () => {
+      for (const path of ['/docs/', '/docs/guides/getting-started.html', '/docs/guides/security', '/openapi.yaml']) {
+        const answer = await fetch(`${server.url}${path}`);
+        expect(answer.status, path).toBe(200);
+      }
+      expect(await (await fetch(`${server.url}/docs/guides/errors.html`)).text()).toContain('<a href="../index.html">API reference</a>');
+    });
+
     it('a plain .mjs script with createJesClient solves the 6-node example: 53', async () => {
       const solved = await succeed('node', ['solve.mjs'], { cwd: project, env: { ...userEnv, JES_BASE_URL: server.url, JES_USERNAME: user.name, JES_PASSWORD: user.password } });
       expect(solved.stdout.trim()).toBe('cut 53');
