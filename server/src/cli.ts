@@ -29,8 +29,7 @@ try {
   let running: { close(): Promise<void> };
   if (command === 'serve') {
     const server = await startServer(config, logger);
-    console.log(`jes server listening on ${where(server.listening)}`);
-    console.log(`API reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml`);
+    console.log(`jes server listening on ${where(server.listening)}\nAPI reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml`);
     if (server.demoPassword) console.log(`created user "demo" with password "${server.demoPassword}" (shown once; set JES_USERS to choose users)`);
     running = server;
   } else {

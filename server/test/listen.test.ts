@@ -34,8 +34,8 @@ describe('HOST', () => {
     const server = await serve({});
     try {
       const port = Number(new URL(server.url).port);
-      expect(server.output()).toContain(`jes server listening on http://127.0.0.1:${port} (this machine only; HOST=0.0.0.0 listens on every interface)\n`);
-      expect(server.output()).toContain(`API reference at http://127.0.0.1:${port}/docs, contract at http://127.0.0.1:${port}/openapi.yaml\n`);
+      await server.printed(/^API reference at /m);
+      expect(server.output()).toContain(`jes server listening on http://127.0.0.1:${port} (this machine only; HOST=0.0.0.0 listens on every interface)\nAPI reference at http://127.0.0.1:${port}/docs, contract at http://127.0.0.1:${port}/openapi.yaml\n`);
       expect(await answers('127.0.0.1', port)).toBe(true);
       expect(await answers('localhost', port), 'what the README and the jes command use by default').toBe(true);
       if (outside) expect(await answers(outside, port)).toBe(false);
@@ -48,6 +48,7 @@ describe('HOST', () => {
     const server = await serve({ HOST: '0.0.0.0' });
     try {
       const port = Number(new URL(server.url).port);
+      await server.printed(/^API reference at /m);
       expect(server.output()).toContain(`jes server listening on http://127.0.0.1:${port} (on every interface: 0.0.0.0, port ${port})\n`);
       expect(await answers('127.0.0.1', port)).toBe(true);
       if (outside) expect(await answers(outside, port)).toBe(true);

@@ -4,16 +4,6 @@ import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type ChildServer, noTerminal, serveChild } from './support/child-server.ts';
 
-/** Waits until the server has printed a line matching `pattern`; returns the match. */
-async function printed(server: ChildServer, pattern: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 200; i++) {
-    const found = pattern.exec(stripVTControlCharacters(server.output()));
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`never printed ${pattern}:\n${server.output()}`);
-}
-
 async function withServer(env: Record<string, string>, terminal: boolean, test: (server: ChildServer) => Promise<void>) {
   const server = await serveChild({ JES_DATA_DIR: 'memory:', JES_WORKERS: '0', LOG_LEVEL: 'info', ...env }, { terminal });
   try {
@@ -30,7 +20,7 @@ const prettyRequest = /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/healthz 200 \d+ ms
 describe('the log', () => {
   it('is JSON lines when stdout is a pipe', async () => {
     await withServer({}, false, async (server) => {
-      const line = (await printed(server, /^\{.*"msg":"request".*\}$/m))[0];
+      const line = (await server.printed(/^\{.*"msg":"request".*\}$/m))[0];
       expect(JSON.parse(line)).toMatchObject({ level: 30, time: expect.any(Number), reqId: expect.any(String), method: 'GET', url: '/healthz', status: 200 });
       const ready = JSON.parse(/^\{.*"msg":"database ready.*\}$/m.exec(server.output())![0]);
       expect(ready).toMatchObject({ level: 30, msg: expect.stringMatching(/^database ready in \d+\.\d s: an in-memory embedded database$/) });
@@ -39,7 +29,7 @@ describe('the log', () => {
 
   it('is human lines with JES_LOG_FORMAT=pretty, even into a pipe: local time, level, message; a request as its method, path and status', async () => {
     await withServer({ JES_LOG_FORMAT: 'pretty' }, false, async (server) => {
-      await printed(server, prettyRequest);
+      await server.printed(prettyRequest);
       expect(stripVTControlCharacters(server.output())).toMatch(prettyReady);
       expect(server.output()).not.toMatch(/^\{/m);
     });
@@ -47,7 +37,7 @@ describe('the log', () => {
 
   it.skipIf(noTerminal)(`is human lines when stdout is a terminal, as under npm start${noTerminal}`, async () => {
     await withServer({}, true, async (server) => {
-      await printed(server, prettyRequest);
+      await server.printed(prettyRequest);
       expect(stripVTControlCharacters(server.output())).toMatch(prettyReady);
       expect(server.output()).not.toMatch(/"msg":/);
     });
@@ -55,7 +45,7 @@ describe('the log', () => {
 
   it.skipIf(noTerminal)(`is JSON on a terminal too with JES_LOG_FORMAT=json${noTerminal}`, async () => {
     await withServer({ JES_LOG_FORMAT: 'json' }, true, async (server) => {
-      const line = (await printed(server, /^\{.*"msg":"request".*\}\r?$/m))[0];
+      const line = (await server.printed(/^\{.*"msg":"request".*\}\r?$/m))[0];
       expect(JSON.parse(line)).toMatchObject({ level: 30, url: '/healthz', status: 200 });
     });
   }, 60_000);

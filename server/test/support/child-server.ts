@@ -3,6 +3,7 @@
 // one that should refuse to start, run to its end.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { jwtSecret, users } from './server.ts';
 
 const cli = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
@@ -15,6 +16,8 @@ export interface ChildServer {
   url: string;
   /** Everything it printed so far. */
   output(): string;
+  /** Waits until its output, colours taken out, matches `pattern` (within 10 s); returns the match. */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
   /** Whether it is still running. */
   alive(): boolean;
   stop(): Promise<void>;
@@ -55,6 +58,14 @@ export function serveChild(env: Record<string, string>, { terminal = false } = {
         child,
         url,
         output: () => output,
+        async printed(pattern) {
+          for (let i = 0; i < 200; i++) {
+            const found = pattern.exec(stripVTControlCharacters(output));
+            if (found) return found;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          throw new Error(`never printed ${pattern}:\n${output}`);
+        },
         alive,
         async stop() {
           if (!alive()) return;
