@@ -35,7 +35,11 @@ describe('HOST', () => {
     try {
       const port = Number(new URL(server.url).port);
       await server.printed(/^API reference at /m);
-      expect(server.output()).toContain(`jes server listening on http://127.0.0.1:${port} (this machine only; HOST=0.0.0.0 listens on every interface)\nAPI reference at http://127.0.0.1:${port}/docs, contract at http://127.0.0.1:${port}/openapi.yaml\n`);
+      const base = `http://127.0.0.1:${port}`;
+      expect(server.output()).toContain(
+        `jes server listening on ${base} (this machine only; HOST=0.0.0.0 listens on every interface)\n` +
+          `API reference at ${base}/docs, contract at ${base}/openapi.yaml\n`,
+      );
       expect(await answers('127.0.0.1', port)).toBe(true);
       expect(await answers('localhost', port), 'what the README and the jes command use by default').toBe(true);
       if (outside) expect(await answers(outside, port)).toBe(false);

@@ -87,11 +87,13 @@ function removeIfSame(path: string, ino: number): void {
   unlinkSync(aside);
 }
 
-const when = (iso: string) => {
+/** 2026-11-24 09:41:07, in local time. */
+function when(iso: string): string {
   const date = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-};
+  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return `${day} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
 
 /**
  * Takes the lock on the embedded database in `dataDir` (which exists), or throws a ConfigError naming the
@@ -99,9 +101,14 @@ const when = (iso: string) => {
  */
 export function lockDataDir(dataDir: string): () => void {
   const path = join(realpathSync(dataDir), lockFileName);
-  const mine: Holder = { pid: process.pid, started: new Date(performance.timeOrigin).toISOString(), identity: processIdentity(process.pid) };
+  const started = new Date(performance.timeOrigin).toISOString();
+  const mine: Holder = { pid: process.pid, started, identity: processIdentity(process.pid) };
   const draft = `${path}.${process.pid}.new`;
-  writeFileSync(draft, `${JSON.stringify(mine)}\n`);
+  try {
+    writeFileSync(draft, `${JSON.stringify(mine)}\n`);
+  } catch (error) {
+    throw new ConfigError(`JES_DATA_DIR: cannot write in ${dataDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
   try {
     // Each turn either takes the lock, refuses, or removes a stale one; another process may act in between.
     for (let turn = 0; turn < 10; turn++) {
@@ -115,12 +122,14 @@ export function lockDataDir(dataDir: string): () => void {
           removeIfSame(path, ino);
         };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST') throw new ConfigError(`JES_DATA_DIR: cannot lock ${dataDir} (${code ?? (error as Error).message})`);
       }
       const found = readHolder(path);
       if (!found) continue;
-      if (found.holder && running(found.holder, path)) {
-        throw new ConfigError(`${dataDir} is in use by process ${found.holder.pid} (started ${when(found.holder.started)}); stop it or set JES_DATA_DIR`);
+      const { holder } = found;
+      if (holder && running(holder, path)) {
+        throw new ConfigError(`${dataDir} is in use by process ${holder.pid} (started ${when(holder.started)}); stop it or set JES_DATA_DIR`);
       }
       removeIfSame(path, found.ino);
     }
