@@ -2,8 +2,9 @@
 // `jes-server` (or `jes-server serve`): the API server with solver workers. `jes-server worker`: solver
 // workers only, against DATABASE_URL. Settings come from the environment (see README).
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { ConfigError, readConfig } from './config.ts';
+import type { Listening } from './listen.ts';
+import { createLogger } from './logger.ts';
 import { startServer, startWorker } from './main.ts';
 import { guardProcess } from './process-guard.ts';
 
@@ -14,14 +15,21 @@ if (command !== 'serve' && command !== 'worker') {
   process.exit(2);
 }
 
+/** Where it listens, and where a listen on the loopback alone can be opened up (HOST). */
+function where({ url, address, port, allInterfaces }: Listening): string {
+  if (allInterfaces) return `${url} (on every interface: ${address}, port ${port})`;
+  if (/^(127\.|::1$)/.test(address)) return `${url} (this machine only; HOST=0.0.0.0 listens on every interface)`;
+  return url;
+}
+
 try {
   const config = readConfig();
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config);
   guardProcess(logger);
   let running: { close(): Promise<void> };
   if (command === 'serve') {
     const server = await startServer(config, logger);
-    console.log(`jes server listening on ${server.url} (reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml)`);
+    console.log(`jes server listening on ${where(server.listening)}\nAPI reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml`);
     if (server.demoPassword) console.log(`created user "demo" with password "${server.demoPassword}" (shown once; set JES_USERS to choose users)`);
     running = server;
   } else {

@@ -10,6 +10,8 @@ export interface RateLimit {
 
 export interface Config {
   port: number;
+  /** The address to listen on: 127.0.0.1 (this machine only) unless HOST says otherwise (0.0.0.0: every interface). */
+  host: string;
   /** postgres://… for a shared PostgreSQL; undefined for the embedded database. */
   databaseUrl: string | undefined;
   /** Where the embedded database lives; 'memory:' for a throw-away one. */
@@ -22,6 +24,8 @@ export interface Config {
   rateLimits: Record<RatePolicy, RateLimit> | undefined;
   maxActiveJobs: number;
   logLevel: string;
+  /** JSON lines, human lines (pino-pretty), or `auto`: human lines when stdout is a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Validate responses against the contract (on unless JES_VALIDATE_RESPONSES=off). */
   validateResponses: boolean;
   /** Seconds a worker's claim on an execution lasts without renewal (a dead worker's work is retried after it). */
@@ -100,6 +104,15 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   return text;
 }
 
+/** HOST: an IPv4 or IPv6 address, or a name (`localhost`, a name of this machine) that the listen resolves. */
+function parseHost(raw: string | undefined): string {
+  const text = raw?.trim() || '127.0.0.1';
+  if (!isIP(text) && !/^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$/.test(text)) {
+    throw new ConfigError(`HOST must be an address such as 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or ::, or a host name; got "${text}"`);
+  }
+  return text;
+}
+
 /** JES_RETENTION_DAYS: a number of days, decimals allowed (0.5 is twelve hours), up to a century; or off. */
 function parseRetentionDays(raw: string | undefined): number | undefined {
   const text = raw?.trim() || '30';
@@ -154,10 +167,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (secret !== undefined && Buffer.byteLength(secret) < 32) throw new ConfigError('JES_JWT_SECRET must be at least 32 bytes');
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
+  const logFormat = env.JES_LOG_FORMAT || 'auto';
+  if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`JES_LOG_FORMAT must be auto, json or pretty, got "${logFormat}"`);
   const validate = env.JES_VALIDATE_RESPONSES || 'on';
   if (validate !== 'on' && validate !== 'off') throw new ConfigError(`JES_VALIDATE_RESPONSES must be on or off, got "${validate}"`);
   return {
     port: integer('PORT', env.PORT, 3000, 0, 65535),
+    host: parseHost(env.HOST),
     databaseUrl,
     dataDir: env.JES_DATA_DIR || './data',
     users: parseUsers(env.JES_USERS),
@@ -167,6 +183,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: parseRateLimits(env.JES_RATE_LIMITS),
     maxActiveJobs: integer('JES_MAX_ACTIVE_JOBS', env.JES_MAX_ACTIVE_JOBS, 50, 1, 1_000_000),
     logLevel,
+    logFormat,
     validateResponses: validate === 'on',
     leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
     trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),

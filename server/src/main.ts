@@ -1,8 +1,8 @@
-// Starting and stopping the reference server: open the database, migrate, ensure users, serve HTTP, and
-// (unless JES_WORKERS=0) run solver workers in this process. Used by `jes-server` and by the tests.
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
-import { pino, type Logger } from 'pino';
+// Starting and stopping the reference server: claim the data folder, listen, open the database, migrate,
+// ensure users, serve HTTP, and (unless JES_WORKERS=0) run solver workers in this process. Used by
+// `jes-server` and by the tests.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { tokenIssuer } from './auth/tokens.ts';
 import { userStates } from './auth/user-states.ts';
@@ -12,14 +12,19 @@ import { validatePending } from './data-files/validate.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 import { originForm } from './http/request-target.ts';
 import { JobEvents } from './jobs/events.ts';
-import { type Database, openDatabase } from './store/database.ts';
+import { type Listening, listen } from './listen.ts';
+import { createLogger } from './logger.ts';
+import { claimDataDir, type Database, openDatabase } from './store/database.ts';
 import { migrate } from './store/migrations.ts';
 import { startRetention } from './retention.ts';
 import { WorkerLoop } from './worker/loop.ts';
 import { SolverPool } from './worker/pool.ts';
 
 export interface Running {
+  /** A URL that reaches the server from this machine (listening.url). */
   url: string;
+  /** What it listens on: the address (0.0.0.0 or :: for every interface), the port, that URL. */
+  listening: Listening;
   db: Database;
   logger: Logger;
   /** The demo user's password when start-up created it (printed once). */
@@ -27,9 +32,10 @@ export interface Running {
   close(): Promise<void>;
 }
 
-async function openStore(config: Config, logger: Logger): Promise<Database> {
+/** `claimed`: the release of the data folder's lock when the caller took it (claimDataDir) before. */
+async function openStore(config: Config, logger: Logger, claimed?: () => void): Promise<Database> {
   const started = performance.now();
-  const db = await openDatabase(config, logger);
+  const db = await openDatabase(config, logger, claimed);
   await migrate(db);
   const where = config.databaseUrl ? `PostgreSQL at ${config.databaseUrl.replace(/\/\/[^@]*@/, '//')}` : config.dataDir === 'memory:' ? 'an in-memory embedded database' : `the embedded database in ${config.dataDir}`;
   logger.info(`database ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${where}`);
@@ -67,38 +73,65 @@ function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefi
   }, 5000).unref();
 }
 
-export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<Running> {
-  const db = await openStore(config, logger);
-  const demo = await ensureUsers(db, config.users);
-  const users = await userStates(db);
-  const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env, { tokenVersion: users.tokenVersion });
-  const events = new JobEvents();
-  await events.start(db);
+export async function startServer(config: Config, logger: Logger = createLogger(config)): Promise<Running> {
+  // The cheap checks first, so a clash is told within a second, not after the database's start: the data folder's
+  // lock (naming the process that holds it), then the port, kept from now on. A request that comes meanwhile
+  // waits for the app.
+  const release = config.databaseUrl ? undefined : await claimDataDir(config.dataDir);
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const ready = Promise.withResolvers<void>();
+  ready.promise.catch(() => {});
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
-  const app = createApp({ db, config, tokens, events, logger });
   const server: Server = createServer(
     // Timeouts are checked every second, not every 30 s, so a slow sender is cut off when its time is up. A
     // missing Host is refused by the app (requireHost), as a problem.
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
     (req, res) => {
       originForm(req);
-      app(req, res);
+      if (handle) handle(req, res);
+      else ready.promise.then(() => handle!(req, res), () => res.destroy());
     },
   );
   server.maxConnections = maxConnections;
   answerClientErrors(server);
+  let listening: Listening;
+  try {
+    listening = await listen(server, config.host, config.port);
+  } catch (error) {
+    release?.();
+    throw error;
+  }
+  let db: Database | undefined;
+  try {
+    db = await openStore(config, logger, release);
+    const started = await startServing(db, config, logger);
+    handle = started.app;
+    ready.resolve();
+    return { url: listening.url, listening, db, logger, demoPassword: started.demoPassword, close: () => started.close(server) };
+  } catch (error) {
+    ready.reject(error);
+    server.close();
+    server.closeAllConnections();
+    await db?.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Everything behind the HTTP server: users, tokens, the app, retention, workers, maintenance; and their stop. */
+async function startServing(db: Database, config: Config, logger: Logger) {
+  const demo = await ensureUsers(db, config.users);
+  const users = await userStates(db);
+  const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env, { tokenVersion: users.tokenVersion });
+  const events = new JobEvents();
+  await events.start(db);
+  const app = createApp({ db, config, tokens, events, logger });
   const retention = await startRetention(db, config, logger);
-  server.listen(config.port);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
   const workers = startWorkers(db, config, logger);
   const maintenance = maintainEmbedded(db, logger);
   return {
-    url,
-    db,
-    logger,
+    app,
     demoPassword: demo?.password,
-    async close() {
+    async close(server: Server) {
       // Long polls first, while the server can still write: each answers with its job as it stands. Then stop
       // accepting; give open requests a moment, then close what is left.
       events.endWaits();
@@ -118,7 +151,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
 }
 
 /** A process that only runs solver workers against a shared PostgreSQL. */
-export async function startWorker(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<{ threads: number; close(): Promise<void> }> {
+export async function startWorker(config: Config, logger: Logger = createLogger(config)): Promise<{ threads: number; close(): Promise<void> }> {
   if (!config.databaseUrl) throw new ConfigError('DATABASE_URL must be set for a worker process (the embedded database belongs to one process)');
   if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
   const db = await openStore(config, logger);

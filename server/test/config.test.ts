@@ -61,3 +61,20 @@ describe('JES_CORS_ORIGINS', () => {
     expect(() => read({ JES_CORS_ORIGINS: 'https://app.example.com/' })).toThrow('(did you mean https://app.example.com?)');
   });
 });
+
+describe('HOST', () => {
+  it('is 127.0.0.1 by default (this machine only), and takes any address or a host name', () => {
+    expect(read({}).host).toBe('127.0.0.1');
+    for (const host of ['0.0.0.0', '::', '::1', '10.1.2.3', 'localhost', 'api.internal']) expect(read({ HOST: host }).host).toBe(host);
+    for (const host of ['http://localhost', 'localhost:3000', '-x', '10.0.0.0/8']) refused({ HOST: host }, 'HOST');
+  });
+});
+
+describe('JES_LOG_FORMAT', () => {
+  it('is auto by default (human lines on a terminal, JSON otherwise), or json, or pretty', () => {
+    expect(read({}).logFormat).toBe('auto');
+    expect(read({ JES_LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(read({ JES_LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    refused({ JES_LOG_FORMAT: 'text' }, 'JES_LOG_FORMAT');
+  });
+});

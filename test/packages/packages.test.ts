@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,13 +76,13 @@ describe('the packed packages, installed outside the repository', () => {
       server = await serve('npx', ['--no-install', 'jes-server'], {
         cwd: project,
         ready: listening,
-        env: { ...userEnv, PORT: '0', JES_DATA_DIR: join(home, 'data'), JES_USERS: `${user.name}:${user.password},${second.name}:${second.password}`, JES_WORKERS: '2', JES_RATE_LIMITS: 'off' },
+        env: { ...userEnv, PORT: '0', JES_DATA_DIR: join(home, 'data'), JES_USERS: `${user.name}:${user.password},${second.name}:${second.password}`, JES_WORKERS: '2', JES_RATE_LIMITS: 'off', JES_LOG_FORMAT: 'pretty' },
       });
     }, 120_000);
     afterAll(() => server?.stop());
 
-    it('npx jes-server starts on the embedded database and answers /healthz', async () => {
-      expect(server.output()).toMatch(/the embedded database in .*data/);
+    it('npx jes-server starts on the embedded database, logs human lines (pino-pretty) when asked, and answers /healthz', async () => {
+      expect(stripVTControlCharacters(server.output())).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: database ready in [\d.]+ s: the embedded database in .*data$/m);
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
     });

@@ -61,7 +61,7 @@ export function cliSuite(servers: Servers): void {
       });
       const code = await new Promise((resolve) => child.on('close', resolve));
       expect(code).toBe(0);
-      expect(screen).toMatch(/^Password for demo at http:\/\/localhost:\d+: \r?\nLogged in to /);
+      expect(screen).toMatch(/^Password for demo at http:\/\/(?:localhost|127\.0\.0\.1):\d+: \r?\nLogged in to /);
       expect(screen).not.toContain(users.demo);
     });
 
@@ -81,7 +81,7 @@ export function cliSuite(servers: Servers): void {
       const fresh = { ...env, XDG_CONFIG_HOME: configHome() };
       const before = await jes(['problems'], fresh);
       expect(before.code).toBe(3);
-      expect(before.stderr).toMatch(/^missing_token: not logged in to http:\/\/localhost:\d+\nhint: /);
+      expect(before.stderr).toMatch(/^missing_token: not logged in to http:\/\/(?:localhost|127\.0\.0\.1):\d+\nhint: /);
       const client = createJesClient({ baseUrl: servers.main });
       const token = (await client.login({ username: 'demo', password: users.demo })).data!.access_token;
       const refused = await jes(['problems'], { ...fresh, JES_TOKEN: forgedToken });

@@ -27,7 +27,7 @@ export function readmeSuite(servers: Servers): void {
     const run = await runBash(walk.script!, { JES_BASE_URL: servers.main, XDG_CONFIG_HOME: configHome() });
     expect(run.stderr).not.toMatch(/error|problem/i);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Logged in to http:\/\/localhost:\d+ as demo;/m);
+    expect(run.stdout).toMatch(/^Logged in to http:\/\/(?:localhost|127\.0\.0\.1):\d+ as demo;/m);
     expect(run.stdout).toMatch(/^maxcut +Maximum cut /m);
     expect(run.stdout).toMatch(/^Input +data file c6ef8fa909e3476442376d9f5a4438dae571505f \(217827 bytes\)$/m);
     expect(run.stdout).toMatch(/^Status +FINISHED$/m);
@@ -42,7 +42,7 @@ export function readmeSuite(servers: Servers): void {
     const run = await runBash(root.script!, { JES_BASE_URL: servers.main, XDG_CONFIG_HOME: configHome() });
     expect(run.stderr).not.toMatch(/error|problem/i);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Logged in to http:\/\/localhost:\d+ as demo;/m);
+    expect(run.stdout).toMatch(/^Logged in to http:\/\/(?:localhost|127\.0\.0\.1):\d+ as demo;/m);
     expect(run.stdout).toMatch(/^Status +FINISHED$/m);
     expect(Number(/^Best cut +(\d+)$/m.exec(run.stdout)?.[1])).toBeGreaterThan(13_000); // G22's best known cut is 13,359
   });

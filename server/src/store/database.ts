@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { openPostgres } from './postgres.ts';
 
 export interface Queryable {
@@ -27,19 +28,36 @@ export interface Database extends Queryable {
 
 const bytea = 17;
 
-/** Opens the embedded database in `dataDir` ('memory:' for a throw-away one). */
-export async function openEmbedded(dataDir: string): Promise<Database> {
+/**
+ * Makes the folder of the embedded database (parents too) and takes its lock, refused with a ConfigError naming
+ * the process that has it open; `memory:` needs neither. Returns the release of the lock.
+ */
+export async function claimDataDir(dataDir: string): Promise<() => void> {
+  if (dataDir === 'memory:') return () => {};
   // PGlite makes only the last folder of the path: a missing parent ended start-up with an uncaught ENOENT.
-  if (dataDir !== 'memory:') {
-    await mkdir(dataDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-      throw new ConfigError(`JES_DATA_DIR: cannot create ${dataDir} (${error.code ?? error.message})`);
-    });
-  }
-  // bytea through Buffer's hex codec: PGlite's default one builds a string per byte (seconds for 4 MiB).
-  const db = await PGlite.create(dataDir === 'memory:' ? 'memory://' : dataDir, {
-    serializers: { [bytea]: (value: Uint8Array) => `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}` },
-    parsers: { [bytea]: (text: string) => Buffer.from(text.slice(2), 'hex') },
+  await mkdir(dataDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new ConfigError(`JES_DATA_DIR: cannot create ${dataDir} (${error.code ?? error.message})`);
   });
+  return lockDataDir(dataDir);
+}
+
+/**
+ * Opens the embedded database in `dataDir` ('memory:' for a throw-away one), claiming its folder first unless
+ * the caller did (`claimed`, the release claimDataDir returned). Closing it releases the folder.
+ */
+export async function openEmbedded(dataDir: string, claimed?: () => void): Promise<Database> {
+  const unlock = claimed ?? (await claimDataDir(dataDir));
+  let db: PGlite;
+  try {
+    // bytea through Buffer's hex codec: PGlite's default one builds a string per byte (seconds for 4 MiB).
+    db = await PGlite.create(dataDir === 'memory:' ? 'memory://' : dataDir, {
+      serializers: { [bytea]: (value: Uint8Array) => `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}` },
+      parsers: { [bytea]: (text: string) => Buffer.from(text.slice(2), 'hex') },
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   return {
     kind: 'embedded',
     query: async (sql, params) => (await db.query<any>(sql, params)).rows,
@@ -47,10 +65,17 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
     // One process, no connection to lose: nothing is ever missed, so there is never a resync.
     listen: (channel, fn) => db.listen(channel, fn),
     notifications: () => 'ok',
-    close: () => db.close(),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 
-export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }, logger?: Logger): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, logger ? { logger } : {}) : openEmbedded(config.dataDir);
+/** `claimed`: for the embedded database, the release of its folder's lock when the caller took it (claimDataDir). */
+export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }, logger?: Logger, claimed?: () => void): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, logger ? { logger } : {}) : openEmbedded(config.dataDir, claimed);
 }
