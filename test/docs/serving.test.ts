@@ -111,4 +111,15 @@ describe('GET /docs/guides/', () => {
       expect(JSON.parse(answer.body.toString()).code).toBe('not_found');
     },
   );
+
+  // The fuzz campaign found OPTIONS /docs/ answered 200 "GET, HEAD" by Express's router, which the contract's
+  // conventions do not allow for a path without operations.
+  it.each([['OPTIONS', '/docs/'], ['OPTIONS', '/docs'], ['POST', '/docs/guides/errors'], ['DELETE', '/docs/index.html']])(
+    '%s %s goes to the routing of the contract: 404 not_found, as for /openapi.yaml',
+    async (method, path) => {
+      const answer = await get(path, {}, method);
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body.toString()).code).toBe('not_found');
+    },
+  );
 });

@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 
 interface Encoded {
   identity: Buffer;
@@ -52,7 +52,7 @@ export function chooseCoding(header: string | undefined): Coding {
   return codings.filter((c) => quality(c) > 0).sort((a, b) => quality(b) - quality(a))[0] ?? 'identity';
 }
 
-export function docsRoutes(docsDir: string): Router {
+export function docsRoutes(docsDir: string): RequestHandler {
   const pages = new Map<string, Promise<Encoded>>();
   const encoded = (file: string) => {
     let page = pages.get(file);
@@ -82,7 +82,7 @@ export function docsRoutes(docsDir: string): Router {
     res.send(page[encoding]);
   };
 
-  return Router({ strict: true, caseSensitive: true })
+  const pagesRouter = Router({ strict: true, caseSensitive: true })
     .get('/docs', function redirectToDocs(req: Request, res: Response) {
       const query = req.originalUrl.indexOf('?');
       res.redirect(301, `/docs/${query < 0 ? '' : req.originalUrl.slice(query)}`);
@@ -95,4 +95,7 @@ export function docsRoutes(docsDir: string): Router {
       if (name === undefined || !(await guideNames()).has(name)) return next();
       return send(join(docsDir, 'guides', `${name}.html`), req, res);
     });
+  // Only reads reach the pages: any other method goes on to the contract's routing (404 not_found, as for
+  // /openapi.yaml), rather than to the router's own answer to OPTIONS (a 200 listing GET, HEAD).
+  return (req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? pagesRouter(req, res, next) : next());
 }
