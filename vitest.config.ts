@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,8 @@ export default defineConfig({
     setupFiles: ['./server/test/support/no-server-errors.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Vitest's default (one core left for itself) leaves a 2-core machine one worker: 736 s for .ci/run against
+    // 468 s with two, as most of the time the tests wait on servers, databases and solver threads, not the CPU.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
