@@ -1,7 +1,7 @@
 // Validating an uploaded data file in the background: stream its chunks through the max-cut reader and
 // record READY (format, nodes, edges) or INVALID (a problem with pointers to the offending lines).
 import type { Logger } from 'pino';
-import { problemBody } from '../http/problems.ts';
+import { problemBody } from '../problems.ts';
 import { graphFromDataFile } from '../maxcut/data-file.ts';
 import { InputError } from '../maxcut/input-error.ts';
 import type { Database } from '../store/database.ts';

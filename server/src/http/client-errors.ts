@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { problemBody, type ProblemCode } from './problems.ts';
+import { problemBody, type ProblemCode } from '../problems.ts';
 
 function problemFor(code: string | undefined): [ProblemCode, string] {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['request_timeout', 'The request did not arrive in time.'];

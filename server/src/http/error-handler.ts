@@ -7,7 +7,7 @@ import { useCases } from '../maxcut/use-case.ts';
 import { isTransient } from '../store/transient.ts';
 import { noSuchUseCase } from './known-use-case.ts';
 import { unsupportedMediaType } from './media-types.ts';
-import { HttpProblem, problemBody, type FieldError, type ProblemCode } from './problems.ts';
+import { HttpProblem, problemBody, type FieldError, type ProblemCode } from '../problems.ts';
 import { startJobBodyErrors } from './start-job-body.ts';
 
 /** Seconds a client is asked to wait after a transient database failure: pg reconnects at the next query. */

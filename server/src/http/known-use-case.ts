@@ -5,7 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../generated/openapi.ts';
 import { useCases } from '../maxcut/use-case.ts';
-import { HttpProblem } from './problems.ts';
+import { HttpProblem } from '../problems.ts';
 
 const clipped = (id: string) => (id.length > 64 ? `${id.slice(0, 64)}…` : id);
 

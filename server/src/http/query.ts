@@ -1,6 +1,6 @@
 // Query values as the contract types them: Express 5 may hand back the raw strings after validation, and the
 // validator's coercion lets "1e400" through as Infinity for an integer (ajv), so a page size is checked here too.
-import { HttpProblem } from './problems.ts';
+import { HttpProblem } from '../problems.ts';
 
 export const queryList = (value: unknown) => (value === undefined ? undefined : [value].flat().map(String));
 export const queryNumber = (value: unknown) => (value === undefined ? undefined : Number(value));

@@ -5,7 +5,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config, RateLimit, RatePolicy } from '../config.ts';
-import { HttpProblem } from './problems.ts';
+import { HttpProblem } from '../problems.ts';
 
 function limiter(name: RatePolicy, policy: RateLimit, key: (req: Request) => string, onlyFailures = false): RequestHandler {
   return rateLimit({

@@ -3,7 +3,7 @@
 // conventions say. The contract's path templates decide, so nothing here can drift from it.
 import type { NextFunction, Request, Response } from 'express';
 import type { ContractDocument } from '../contract.ts';
-import { HttpProblem } from './problems.ts';
+import { HttpProblem } from '../problems.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

@@ -6,7 +6,7 @@
 // The sandbox explains it the same way (sandbox/src/start-job-body.ts; test/support/start-job-bodies.ts).
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { contract } from '../contract.ts';
-import type { FieldError } from './problems.ts';
+import type { FieldError } from '../problems.ts';
 
 interface Schema {
   $ref?: string;

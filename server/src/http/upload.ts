@@ -13,7 +13,7 @@ import { maxDataFileBytes } from '../maxcut/use-case.ts';
 import type { Database } from '../store/database.ts';
 import { discardChunks, storeChunk } from '../store/data-files.ts';
 import { acceptedEncoding } from './json-body.ts';
-import { HttpProblem } from './problems.ts';
+import { HttpProblem } from '../problems.ts';
 import { unacceptableValue } from './text-limits.ts';
 
 export interface Upload {

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../app.ts';
 import { validateDataFile } from '../data-files/validate.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
-import { HttpProblem } from '../http/problems.ts';
+import { HttpProblem } from '../problems.ts';
 import { pageLimit } from '../http/query.ts';
 import { renderDataFile } from '../jobs/render.ts';
 import { completeUpload, deleteDataFile, type Filed, listDataFiles, readDataFile } from '../store/data-files.ts';

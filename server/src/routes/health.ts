@@ -1,7 +1,7 @@
 // GET /healthz: ready when the database answers (else 503); `degraded` while its notifications are down (long
 // polls and new work are then noticed by polling, up to a second late).
 import { Router } from 'express';
-import { HttpProblem } from '../http/problems.ts';
+import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from '../app.ts';
 import { toMillisecond } from '../format.ts';
 

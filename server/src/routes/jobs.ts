@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../app.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
-import { HttpProblem } from '../http/problems.ts';
+import { HttpProblem } from '../problems.ts';
 import { pageLimit, queryList, queryNumber } from '../http/query.ts';
 import { renderJob } from '../jobs/render.ts';
 import { terminalJob } from '../jobs/status.ts';

@@ -6,7 +6,7 @@ import { challenge } from '../auth/authenticate.ts';
 import { hashingGate, HashingBusyError } from '../auth/hashing-gate.ts';
 import { tokenLifetimeSeconds } from '../auth/tokens.ts';
 import { checkCredentials } from '../auth/users.ts';
-import { HttpProblem } from '../http/problems.ts';
+import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from '../app.ts';
 
 export function loginRoutes({ db, tokens }: AppDeps, gate = hashingGate(Math.max(1, Math.floor(availableParallelism() / 2)), 16)): Router {

@@ -1,7 +1,7 @@
 // Data files in the database: their records, and their bytes in chunks of at most 1 MiB (stored while the
 // upload streams in, under a temporary id, then renamed to the SHA-1 of the bytes).
-import type { ProblemBody } from '../http/problems.ts';
-import { HttpProblem } from '../http/problems.ts';
+import type { ProblemBody } from '../problems.ts';
+import { HttpProblem } from '../problems.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, recordAnswer, type StoredAnswer } from './idempotency-keys.ts';
 import { page, type PageFilter } from './pages.ts';

@@ -2,7 +2,7 @@
 // its executions change. Every status change is announced on the `jes_job` channel (payload: job id).
 import { randomInt } from 'node:crypto';
 import { deriveJobStatus, terminalJob } from '../jobs/status.ts';
-import { HttpProblem, problemBody, type ProblemBody } from '../http/problems.ts';
+import { HttpProblem, problemBody, type ProblemBody } from '../problems.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';

@@ -4,7 +4,7 @@
 //
 // Lock order, everywhere an execution changes status: its executions rows first, then its jobs row (settleJob).
 // requestCancel (jobs.ts) takes them in the same order; the opposite order deadlocked with a claim.
-import type { ProblemBody } from '../http/problems.ts';
+import type { ProblemBody } from '../problems.ts';
 import type { Database } from './database.ts';
 import { settleJob } from './jobs.ts';
 

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { toMillisecond } from '../format.ts';
-import { problemBody } from '../http/problems.ts';
+import { problemBody } from '../problems.ts';
 import { graphFromDataFile } from '../maxcut/data-file.ts';
 import type { Graph } from '../maxcut/graph.ts';
 import { graphFromInline } from '../maxcut/inline.ts';
