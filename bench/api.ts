@@ -63,7 +63,10 @@ async function cannon(url: string, headers: Record<string, string>, seconds: num
     p99: result.latency.p99,
     requests: result.requests.total,
     bad: result.non2xx + result.errors + result.timeouts,
-    cpuPerRequest: cpu0 !== undefined && cpu1 !== undefined && result.requests.total > 0 ? ((cpu1 - cpu0) * 1e6) / result.requests.total : undefined,
+    cpuPerRequest:
+      cpu0 !== undefined && cpu1 !== undefined && result.requests.total > 0
+        ? ((cpu1 - cpu0) * 1e6) / result.requests.total
+        : undefined,
   };
 }
 
@@ -89,7 +92,12 @@ async function compareGet(label: string, api: Api, id: string, pid: number | und
   try {
     const check = await send(bare.base, 'GET', `/job/${id}`);
     if (!check.body.equals(sample.body)) throw new Error('the bare app does not answer the same bytes');
-    return { label, server, bare: await measureGet(`${bare.base}/job/${id}`, {}, bare.proc.pid), bytes: sample.body.length };
+    return {
+      label,
+      server,
+      bare: await measureGet(`${bare.base}/job/${id}`, {}, bare.proc.pid),
+      bytes: sample.body.length,
+    };
   } finally {
     await stopChild(bare.proc);
   }
@@ -129,7 +137,11 @@ interface JobFigures {
   failed: number;
 }
 
-async function runJobs(api: Api, count: number, seedBase: number): Promise<{ latencies: number[]; first: number; last: number; failed: number }> {
+async function runJobs(
+  api: Api,
+  count: number,
+  seedBase: number,
+): Promise<{ latencies: number[]; first: number; last: number; failed: number }> {
   const bodies = Array.from({ length: count }, (_, i) => matrixBody(8, seedBase + i, 9));
   const latencies: number[] = [];
   let first = Infinity;
@@ -166,7 +178,14 @@ async function jobBenchmark(): Promise<JobFigures> {
     await runJobs(api, settings.jobWarmup, 1_000_000);
     const { latencies, first, last, failed } = await runJobs(api, settings.jobs, 1);
     const seconds = (last - first) / 1000;
-    return { jobs: settings.jobs, seconds, perSecond: settings.jobs / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), failed };
+    return {
+      jobs: settings.jobs,
+      seconds,
+      perSecond: settings.jobs / seconds,
+      p50: quantile(latencies, 0.5),
+      p99: quantile(latencies, 0.99),
+      failed,
+    };
   } finally {
     await stopChild(server.proc);
   }
@@ -223,14 +242,18 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   const out: string[] = [];
   out.push(`## jes API benchmark${quick ? ' (--quick)' : ''}`, '');
-  out.push(`- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}`);
+  out.push(
+    `- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}`,
+  );
   out.push(`- ${started.toISOString()}`);
   out.push(
     `- GET: autocannon -c ${settings.connections}, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s, load generator in the bench process on the same machine; ` +
       `server JES_WORKERS=2, LOG_LEVEL=warn, rate limits off, response validation on; ` +
       `the RUNNING job is a local-search run, whose solver thread keeps one of the cores busy during both its measurements (jes and bare)`,
   );
-  out.push(`- Tiny jobs: ${settings.jobWarmup} warm-up jobs first (not counted); 4 MiB: one warm-up POST and one warm-up parse first (not counted)`);
+  out.push(
+    `- Tiny jobs: ${settings.jobWarmup} warm-up jobs first (not counted); 4 MiB: one warm-up POST and one warm-up parse first (not counted)`,
+  );
   out.push('');
 
   const gets = await getBenchmark();
@@ -242,14 +265,25 @@ async function main(): Promise<void> {
   for (const g of gets) {
     const ratio = g.server.rps / g.bare.rps;
     const errors = g.server.bad || g.bare.bad ? ` (non-2xx/errors: ${g.server.bad} / ${g.bare.bad})` : '';
-    out.push(`| GET /job/{id}, ${g.label} job (${g.bytes} B): req/s${errors} | ${int(g.server.rps)} | ${int(g.bare.rps)} (bare Express 5) | ${ratio.toFixed(2)} | ≥ 0.50 of bare Express | ${met(ratio >= 0.5)} |`);
-    out.push(`| GET /job/{id}, ${g.label} job: p50 / p99 latency | ${g.server.p50} / ${g.server.p99} ms | ${g.bare.p50} / ${g.bare.p99} ms | ${(g.server.p99 / Math.max(1, g.bare.p99)).toFixed(1)} (p99) | | |`);
+    out.push(
+      `| GET /job/{id}, ${g.label} job (${g.bytes} B): req/s${errors} | ${int(g.server.rps)} | ${int(g.bare.rps)} (bare Express 5) | ${ratio.toFixed(2)} | ≥ 0.50 of bare Express | ${met(ratio >= 0.5)} |`,
+    );
+    out.push(
+      `| GET /job/{id}, ${g.label} job: p50 / p99 latency | ${g.server.p50} / ${g.server.p99} ms | ${g.bare.p50} / ${g.bare.p99} ms | ${(g.server.p99 / Math.max(1, g.bare.p99)).toFixed(1)} (p99) | | |`,
+    );
     const us = (x: number | undefined) => (x === undefined ? 'n/a' : `${x.toFixed(0)} µs`);
-    const cpuRatio = g.server.cpuPerRequest !== undefined && g.bare.cpuPerRequest ? (g.server.cpuPerRequest / g.bare.cpuPerRequest).toFixed(1) : '';
-    out.push(`| GET /job/{id}, ${g.label} job: main-thread CPU per request | ${us(g.server.cpuPerRequest)} | ${us(g.bare.cpuPerRequest)} | ${cpuRatio} | | |`);
+    const cpuRatio =
+      g.server.cpuPerRequest !== undefined && g.bare.cpuPerRequest
+        ? (g.server.cpuPerRequest / g.bare.cpuPerRequest).toFixed(1)
+        : '';
+    out.push(
+      `| GET /job/{id}, ${g.label} job: main-thread CPU per request | ${us(g.server.cpuPerRequest)} | ${us(g.bare.cpuPerRequest)} | ${cpuRatio} | | |`,
+    );
   }
   const failed = jobs.failed ? ` (${jobs.failed} not FINISHED)` : '';
-  out.push(`| Tiny jobs (8 nodes, exact), ${jobs.jobs} jobs, ${settings.inFlight} in flight: jobs/s${failed} | ${jobs.perSecond.toFixed(0)} | | | ≥ 200 jobs/s | ${met(jobs.perSecond >= 200 && jobs.failed === 0)} |`);
+  out.push(
+    `| Tiny jobs (8 nodes, exact), ${jobs.jobs} jobs, ${settings.inFlight} in flight: jobs/s${failed} | ${jobs.perSecond.toFixed(0)} | | | ≥ 200 jobs/s | ${met(jobs.perSecond >= 200 && jobs.failed === 0)} |`,
+  );
   out.push(`| Tiny jobs: submit → FINISHED p50 / p99 | ${ms(jobs.p50)} / ${ms(jobs.p99)} ms | | | | |`);
   out.push(`| Tiny jobs: first submit → last FINISHED | ${jobs.seconds.toFixed(2)} s | | | | |`);
   const accept = median(big.accept);

@@ -26,7 +26,12 @@ const { values } = parseArgs({
     instances: { type: 'string', default: 'G1-G54' },
     time: { type: 'string', default: '2' },
     seeds: { type: 'string', default: '1' },
-    solvers: { type: 'string', default: defaultSolvers({ n: Infinity }).map((s) => s.name).join(',') },
+    solvers: {
+      type: 'string',
+      default: defaultSolvers({ n: Infinity })
+        .map((s) => s.name)
+        .join(','),
+    },
     parallel: { type: 'string', default: String(os.availableParallelism()) },
     csv: { type: 'string' },
     json: { type: 'string' },
@@ -36,23 +41,33 @@ const { values } = parseArgs({
 
 function positive(name: string, text: string, integer: boolean): number {
   const value = Number(text);
-  if (!(value > 0) || (integer && !Number.isInteger(value))) throw new Error(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${text}"`);
+  if (!(value > 0) || (integer && !Number.isInteger(value)))
+    throw new Error(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${text}"`);
   return value;
 }
 
 const pool = new SolverPool({ size: positive('parallel', values.parallel, true) });
 try {
   if (values.exact !== undefined) {
-    await runExact(pool, values.exact.split(',').map((s) => positive('exact', s, true)));
+    await runExact(
+      pool,
+      values.exact.split(',').map((s) => positive('exact', s, true)),
+    );
   } else {
     const dir = gsetDir();
-    if (!fs.existsSync(dir)) throw new Error(`no Gset folder at ${dir}: set GSET_DIR to the folder of G*.txt and best-known.tsv`);
+    if (!fs.existsSync(dir))
+      throw new Error(`no Gset folder at ${dir}: set GSET_DIR to the folder of G*.txt and best-known.tsv`);
     const known = readBestKnown(dir);
     const names = expandInstances(values.instances, known);
     const time = positive('time', values.time, false);
     const seeds = positive('seeds', values.seeds, true);
-    const solverNames = values.solvers.split(',').map((s) => s.trim()).filter(Boolean);
-    console.log(`max-cut benchmark: ${names.length} instances × ${solverNames.join(', ')} × ${seeds} seed(s), ${time} s per run, ${pool.size} at once, Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}\n`);
+    const solverNames = values.solvers
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    console.log(
+      `max-cut benchmark: ${names.length} instances × ${solverNames.join(', ')} × ${seeds} seed(s), ${time} s per run, ${pool.size} at once, Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}\n`,
+    );
 
     const runs: Promise<Run>[] = [];
     let done = 0;
@@ -61,11 +76,20 @@ try {
       const graph = await loadGraph(dir, name);
       for (const solver of solverNames) {
         for (let seed = 1; seed <= seeds; seed++) {
-          runs.push(pool.run({ solver, graph, timeLimitSeconds: time, seed }).result.then((result) => {
-            done++;
-            if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} runs`);
-            return { instance: known.get(name)!, solver, seed, cut: result.cutValue, timeToBest: result.timeToBestSeconds, optimal: result.optimal };
-          }));
+          runs.push(
+            pool.run({ solver, graph, timeLimitSeconds: time, seed }).result.then((result) => {
+              done++;
+              if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} runs`);
+              return {
+                instance: known.get(name)!,
+                solver,
+                seed,
+                cut: result.cutValue,
+                timeToBest: result.timeToBestSeconds,
+                optimal: result.optimal,
+              };
+            }),
+          );
         }
       }
     }
@@ -74,10 +98,30 @@ try {
     printReport(finished, time);
     if (values.csv) {
       const header = 'instance,solver,seed,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds';
-      const lines = finished.map((r) => [r.instance.name, r.solver, r.seed, r.instance.nodes, r.instance.edges, r.instance.bestKnown, r.cut, gapPercent(r).toFixed(4), r.timeToBest.toFixed(3)].join(','));
+      const lines = finished.map((r) =>
+        [
+          r.instance.name,
+          r.solver,
+          r.seed,
+          r.instance.nodes,
+          r.instance.edges,
+          r.instance.bestKnown,
+          r.cut,
+          gapPercent(r).toFixed(4),
+          r.timeToBest.toFixed(3),
+        ].join(','),
+      );
       fs.writeFileSync(values.csv, [header, ...lines].join('\n') + '\n');
     }
-    if (values.json) fs.writeFileSync(values.json, JSON.stringify(finished.map((r) => ({ ...r, instance: r.instance.name, gapPercent: gapPercent(r) })), null, 2));
+    if (values.json)
+      fs.writeFileSync(
+        values.json,
+        JSON.stringify(
+          finished.map((r) => ({ ...r, instance: r.instance.name, gapPercent: gapPercent(r) })),
+          null,
+          2,
+        ),
+      );
   }
 } finally {
   await pool.close();

@@ -22,7 +22,14 @@ async function install(tarballs: Tarball[], name: string, cache?: string): Promi
   const project = join(dir, name);
   mkdirSync(project);
   await succeed('npm', ['init', '-y'], { cwd: project });
-  const args = ['install', '--no-audit', '--no-fund', '--loglevel=error', ...(cache ? ['--cache', cache] : []), ...tarballs.map((t) => t.file)];
+  const args = [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    ...(cache ? ['--cache', cache] : []),
+    ...tarballs.map((t) => t.file),
+  ];
   return { project, ms: await timed(() => succeed('npm', args, { cwd: project, timeoutMs: 900_000 })) };
 }
 
@@ -31,22 +38,44 @@ try {
   console.log('| Package | packed | unpacked |\n|---|---:|---:|');
   for (const tarball of tarballs) {
     const listed = await succeed('tar', ['-tvzf', tarball.file], { cwd: dir });
-    const unpacked = listed.stdout.trim().split('\n').reduce((sum, line) => sum + Number(line.split(/\s+/)[2]), 0);
-    console.log(`| ${basename(tarball.file, '.tgz')} | ${(tarball.bytes / 1024).toFixed(1)} KiB | ${(unpacked / 1024).toFixed(1)} KiB |`);
+    const unpacked = listed.stdout
+      .trim()
+      .split('\n')
+      .reduce((sum, line) => sum + Number(line.split(/\s+/)[2]), 0);
+    console.log(
+      `| ${basename(tarball.file, '.tgz')} | ${(tarball.bytes / 1024).toFixed(1)} KiB | ${(unpacked / 1024).toFixed(1)} KiB |`,
+    );
   }
 
   const warm = await install(tarballs, 'warm');
   const cold = await install(tarballs, 'cold', join(dir, 'empty-cache'));
-  console.log(`\ninstall of the four tarballs into an empty project: ${seconds(warm.ms)} with npm's cache, ${seconds(cold.ms)} with an empty one`);
+  console.log(
+    `\ninstall of the four tarballs into an empty project: ${seconds(warm.ms)} with npm's cache, ${seconds(cold.ms)} with an empty one`,
+  );
 
   const env = { ...process.env, HOME: join(dir, 'home') };
-  const sandboxStart = () => timed(async () => (await serve('npx', ['--no-install', 'jes-sandbox', '-p', '0'], { cwd: warm.project, env, ready: /listening on (http:\/\/\S+)/ })).stop());
-  const conformanceHelp = () => timed(() => run('npx', ['--no-install', 'jes-conformance', '--help'], { cwd: warm.project, env }));
-  for (const [what, measure] of [['npx jes-sandbox to listening', sandboxStart], ['npx jes-conformance --help', conformanceHelp]] as const) {
+  const sandboxStart = () =>
+    timed(async () =>
+      (
+        await serve('npx', ['--no-install', 'jes-sandbox', '-p', '0'], {
+          cwd: warm.project,
+          env,
+          ready: /listening on (http:\/\/\S+)/,
+        })
+      ).stop(),
+    );
+  const conformanceHelp = () =>
+    timed(() => run('npx', ['--no-install', 'jes-conformance', '--help'], { cwd: warm.project, env }));
+  for (const [what, measure] of [
+    ['npx jes-sandbox to listening', sandboxStart],
+    ['npx jes-conformance --help', conformanceHelp],
+  ] as const) {
     const first = await measure();
     const next: number[] = [];
     for (let i = 0; i < 5; i += 1) next.push(await measure());
-    console.log(`${what}: first ${seconds(first)}, then median ${seconds(median(next))} of 5 (node ${process.version})`);
+    console.log(
+      `${what}: first ${seconds(first)}, then median ${seconds(median(next))} of 5 (node ${process.version})`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -44,7 +44,11 @@ async function bytesUnder(path: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(path, { withFileTypes: true, recursive: true })) {
     // A file the database removes between the listing and its stat counts as gone.
-    if (entry.isFile()) total += await stat(join(entry.parentPath, entry.name)).then((s) => s.size, () => 0);
+    if (entry.isFile())
+      total += await stat(join(entry.parentPath, entry.name)).then(
+        (s) => s.size,
+        () => 0,
+      );
   }
   return total;
 }
@@ -85,19 +89,33 @@ const fmt = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : (bytes
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'jes-soak-'));
   try {
-    const server = await startChild('jes server (embedded, JES_WORKERS=2)', 'server/src/cli.ts', serverEnv({ JES_WORKERS: '2', JES_DATA_DIR: dir }));
+    const server = await startChild(
+      'jes server (embedded, JES_WORKERS=2)',
+      'server/src/cli.ts',
+      serverEnv({ JES_WORKERS: '2', JES_DATA_DIR: dir }),
+    );
     const api = new Api(server.base);
     await api.login();
-    console.log(`Soak: ${minutes} min of small jobs (${loops} loops: submit, long poll, output, every fifth deleted) on the embedded server, pid ${server.proc.pid}, data in ${dir}.\n`);
+    console.log(
+      `Soak: ${minutes} min of small jobs (${loops} loops: submit, long poll, output, every fifth deleted) on the embedded server, pid ${server.proc.pid}, data in ${dir}.\n`,
+    );
     console.log('| time | RSS MiB | data dir MiB | jobs done | deleted |');
     console.log('|---:|---:|---:|---:|---:|');
     const started = performance.now();
     const until = started + minutes * 60_000;
     const samples: Sample[] = [];
     const sample = async () => {
-      const s: Sample = { seconds: Math.round((performance.now() - started) / 1000), rss: rssOf(server.proc.pid), dir: await bytesUnder(dir), jobs: counts.jobs, deleted: counts.deleted };
+      const s: Sample = {
+        seconds: Math.round((performance.now() - started) / 1000),
+        rss: rssOf(server.proc.pid),
+        dir: await bytesUnder(dir),
+        jobs: counts.jobs,
+        deleted: counts.deleted,
+      };
       samples.push(s);
-      console.log(`| ${Math.floor(s.seconds / 60)}:${String(s.seconds % 60).padStart(2, '0')} | ${fmt(s.rss)} | ${fmt(s.dir)} | ${s.jobs} | ${s.deleted} |`);
+      console.log(
+        `| ${Math.floor(s.seconds / 60)}:${String(s.seconds % 60).padStart(2, '0')} | ${fmt(s.rss)} | ${fmt(s.dir)} | ${s.jobs} | ${s.deleted} |`,
+      );
     };
     await sample();
     const timer = setInterval(() => void sample(), sampleMs);
@@ -109,16 +127,24 @@ async function main(): Promise<void> {
     const base = fromMinute2[0]?.rss;
     console.log('');
     if (base === undefined) {
-      console.log('Target: RSS within 10 % of its value at minute 2 from minute 2 to the end: not measured (a run of at least 2 minutes on Linux is needed)');
+      console.log(
+        'Target: RSS within 10 % of its value at minute 2 from minute 2 to the end: not measured (a run of at least 2 minutes on Linux is needed)',
+      );
     } else {
       const worst = Math.max(...fromMinute2.map((s) => Math.abs(s.rss! - base) / base));
-      console.log(`Target: RSS within 10 % of its value at minute 2 from minute 2 to the end: ${worst <= 0.1 ? 'met' : 'not met'} (at minute 2 ${fmt(base)} MiB, furthest ${(worst * 100).toFixed(1)} % away, at the end ${fmt(fromMinute2.at(-1)!.rss)} MiB)`);
+      console.log(
+        `Target: RSS within 10 % of its value at minute 2 from minute 2 to the end: ${worst <= 0.1 ? 'met' : 'not met'} (at minute 2 ${fmt(base)} MiB, furthest ${(worst * 100).toFixed(1)} % away, at the end ${fmt(fromMinute2.at(-1)!.rss)} MiB)`,
+      );
     }
     const first = samples[0]!;
     const last = samples.at(-1)!;
     const kept = last.jobs - last.deleted;
-    console.log(`Data directory: ${fmt(first.dir)} MiB → ${fmt(last.dir)} MiB (${fmt(last.dir - first.dir)} MiB for ${last.jobs} jobs, ${kept} kept; ${kept ? ((last.dir - first.dir) / kept / 1024).toFixed(1) : 'n/a'} KiB per kept job)`);
-    console.log(`Jobs: ${last.jobs} done (${(last.jobs / ((minutes * 60) || 1)).toFixed(1)}/s), ${last.deleted} deleted, ${counts.failed} failed`);
+    console.log(
+      `Data directory: ${fmt(first.dir)} MiB → ${fmt(last.dir)} MiB (${fmt(last.dir - first.dir)} MiB for ${last.jobs} jobs, ${kept} kept; ${kept ? ((last.dir - first.dir) / kept / 1024).toFixed(1) : 'n/a'} KiB per kept job)`,
+    );
+    console.log(
+      `Jobs: ${last.jobs} done (${(last.jobs / (minutes * 60 || 1)).toFixed(1)}/s), ${last.deleted} deleted, ${counts.failed} failed`,
+    );
   } finally {
     await stopAll();
     await rm(dir, { recursive: true, force: true });

@@ -18,7 +18,9 @@ rmSync(join(here, 'dist'), { recursive: true, force: true });
 const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit' });
 const relativeTs = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\.ts\2/g;
-for (const file of readdirSync(join(here, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.d.ts'))) {
+for (const file of readdirSync(join(here, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+  f.endsWith('.d.ts'),
+)) {
   const path = join(here, 'dist', file);
   writeFileSync(path, readFileSync(path, 'utf8').replace(relativeTs, '$1$2$3.js$2'));
 }

@@ -35,8 +35,14 @@ const httpMethods = ['get', 'put', 'post', 'delete', 'patch'];
 
 function deref(doc: Node, node: Node | undefined): Node | undefined {
   if (!node?.$ref) return node;
-  const keys = (node.$ref as string).slice(2).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return deref(doc, keys.reduce<Node | undefined>((at, key) => at?.[key], doc));
+  const keys = (node.$ref as string)
+    .slice(2)
+    .split('/')
+    .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return deref(
+    doc,
+    keys.reduce<Node | undefined>((at, key) => at?.[key], doc),
+  );
 }
 
 /** A word for the shell: bare when it is safe, else single-quoted. */
@@ -145,7 +151,8 @@ function curl(base: string, r: Request, method: string, path: string, secured: b
 
 function typescript(base: string, credentials: Node, r: Request): string {
   const how = clientCalls[r.op.operationId];
-  if (!how) throw new Error(`scripts/code-samples.ts: no @jes/client call for ${r.op.operationId}; add it to clientCalls`);
+  if (!how)
+    throw new Error(`scripts/code-samples.ts: no @jes/client call for ${r.op.operationId}; add it to clientCalls`);
   const { username, password } = credentials;
   const options = how.anonymous ? { baseUrl: base } : { baseUrl: base, username, password };
   const lines = [
@@ -175,7 +182,8 @@ function bodiesOf(doc: Node, op: Node): [string | undefined, Request['body']][] 
   const [type, media] = Object.entries<Node>(content)[0] ?? [];
   if (!media) return [[undefined, undefined]];
   const examples = Object.entries<Node>(media.examples ?? {});
-  if (examples.length === 0) throw new Error(`scripts/code-samples.ts: ${op.operationId} has a request body without examples`);
+  if (examples.length === 0)
+    throw new Error(`scripts/code-samples.ts: ${op.operationId} has a request body without examples`);
   const files = Object.keys(media.encoding ?? {});
   const kind = type === 'multipart/form-data' ? 'multipart' : 'json';
   return examples.map(([name, example]) => [name, { type: kind, value: deref(doc, example)!.value, files }]);
@@ -206,7 +214,11 @@ export function requestSamples(doc: Node): RequestSamples[] {
           path,
           example,
           curl: { lang: 'Shell', label: `curl${suffix}`, source: curl(base, request, method, concrete, secured) },
-          typescript: { lang: 'TypeScript', label: `@jes/client${suffix}`, source: typescript(base, credentials, request) },
+          typescript: {
+            lang: 'TypeScript',
+            label: `@jes/client${suffix}`,
+            source: typescript(base, credentials, request),
+          },
         });
       }
     }
@@ -230,7 +242,8 @@ export function withCodeSamples(contractText: string): Node {
 /** Every distinct sample label of the document, curl's first: the tabs Redoc may show (its `codeSamples.languages`). */
 export function sampleLanguages(doc: Node): { lang: string; label: string }[] {
   const all = Object.values<Node>(doc.paths).flatMap((item) =>
-    httpMethods.flatMap((m) => (item[m]?.['x-codeSamples'] ?? []) as CodeSample[]));
+    httpMethods.flatMap((m) => (item[m]?.['x-codeSamples'] ?? []) as CodeSample[]),
+  );
   const unique = new Map(all.map(({ lang, label }) => [label, { lang, label }]));
   return [...unique.values()].sort((a, b) => Number(b.lang === 'Shell') - Number(a.lang === 'Shell'));
 }

@@ -5,7 +5,10 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type GeneratedKind, leftoverPages, renderGenerated, root, staleFiles } from './generated.ts';
 
-const { values, positionals } = parseArgs({ options: { check: { type: 'boolean', default: false } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { check: { type: 'boolean', default: false } },
+  allowPositionals: true,
+});
 const kinds = positionals.length > 0 ? (positionals as GeneratedKind[]) : (['types', 'docs'] as const);
 for (const kind of kinds) {
   if (kind !== 'types' && kind !== 'docs') {

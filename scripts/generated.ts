@@ -87,12 +87,16 @@ async function renderDocs(): Promise<string> {
     });
     let html = await readFile(out, 'utf8');
     const charset = '<meta charset="utf8" />';
-    if (!html.includes(charset)) throw new Error('redocly build-docs output changed: no charset meta to anchor the policy');
+    if (!html.includes(charset))
+      throw new Error('redocly build-docs output changed: no charset meta to anchor the policy');
     for (const [url, logo] of Object.entries(redoclyLogos)) {
       if (!html.includes(url)) throw new Error(`redocly build-docs output changed: no ${url} to replace`);
       html = html.replaceAll(url, logo);
     }
-    return html.replace(charset, `${charset}\n  <meta http-equiv="Content-Security-Policy" content="${docsContentSecurityPolicy}">`);
+    return html.replace(
+      charset,
+      `${charset}\n  <meta http-equiv="Content-Security-Policy" content="${docsContentSecurityPolicy}">`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

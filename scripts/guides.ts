@@ -28,17 +28,24 @@ export interface Guide {
 
 /** Reads docs/*.md; a guide missing from guideNames (or the reverse) is an error, so none goes unlinked. */
 export async function readGuides(docsDir: string): Promise<Guide[]> {
-  const found = (await readdir(docsDir)).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+  const found = (await readdir(docsDir))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => f.slice(0, -3))
+    .sort();
   const listed = [...guideNames].sort();
   if (found.join() !== listed.join()) {
-    throw new Error(`scripts/guides.ts: guideLabels (${listed.join(', ')}) must list the guides in docs/ (${found.join(', ')})`);
+    throw new Error(
+      `scripts/guides.ts: guideLabels (${listed.join(', ')}) must list the guides in docs/ (${found.join(', ')})`,
+    );
   }
-  return Promise.all(guideNames.map(async (name) => {
-    const markdown = await readFile(join(docsDir, `${name}.md`), 'utf8');
-    const title = /^# (.+)$/m.exec(markdown)?.[1];
-    if (!title) throw new Error(`docs/${name}.md has no "# " title`);
-    return { name, title: plain(title), markdown };
-  }));
+  return Promise.all(
+    guideNames.map(async (name) => {
+      const markdown = await readFile(join(docsDir, `${name}.md`), 'utf8');
+      const title = /^# (.+)$/m.exec(markdown)?.[1];
+      if (!title) throw new Error(`docs/${name}.md has no "# " title`);
+      return { name, title: plain(title), markdown };
+    }),
+  );
 }
 
 /** A heading's text without its inline markdown (code spans, emphasis, links). */
@@ -50,7 +57,10 @@ function plain(text: string): string {
 function slugger(): (text: string) => string {
   const seen = new Map<string, number>();
   return (text) => {
-    const base = plain(text).toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const base = plain(text)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     return count === 0 ? base : `${base}-${count}`;
@@ -92,7 +102,9 @@ function rewrite(href: string, from: string, anchors: Map<string, Set<string>>):
   if (path === 'index.html') return `../${href}`;
   if (path === '../openapi.yaml') return `../${href}`;
   if (path.startsWith('../')) return undefined;
-  throw new Error(`docs/${from}.md links to ${href}: neither a guide, the reference, the contract nor a file of the repository`);
+  throw new Error(
+    `docs/${from}.md links to ${href}: neither a guide, the reference, the contract nor a file of the repository`,
+  );
 }
 
 const style = `

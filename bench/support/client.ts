@@ -12,7 +12,12 @@ export interface Reply {
   body: Buffer;
 }
 
-export function send(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Reply> {
+export function send(
+  base: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<Reply> {
   const { port, hostname } = new URL(base);
   if (hostname !== '127.0.0.1') throw new Error(`refusing to talk to ${hostname}`);
   return new Promise((resolve, reject) => {
@@ -41,17 +46,25 @@ export class Api {
     return { authorization: `Bearer ${this.token}` };
   }
   async login(): Promise<void> {
-    const reply = await send(this.base, 'POST', '/login', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
+    const reply = await send(this.base, 'POST', '/login', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(user),
+    });
     if (reply.status !== 200) throw new Error(`login: ${reply.status} ${reply.body}`);
     this.token = json(reply).access_token;
   }
   async start(body: Buffer | string, query = ''): Promise<string> {
-    const reply = await send(this.base, 'POST', `/problem/maxcut${query}`, { headers: { ...this.auth, 'content-type': 'application/json' }, body });
+    const reply = await send(this.base, 'POST', `/problem/maxcut${query}`, {
+      headers: { ...this.auth, 'content-type': 'application/json' },
+      body,
+    });
     if (reply.status !== 200) throw new Error(`start: ${reply.status} ${reply.body}`);
     return json(reply).job;
   }
   async get(id: string, wait?: number): Promise<Reply> {
-    return send(this.base, 'GET', `/job/${id}`, { headers: { ...this.auth, ...(wait !== undefined ? { prefer: `wait=${wait}` } : {}) } });
+    return send(this.base, 'GET', `/job/${id}`, {
+      headers: { ...this.auth, ...(wait !== undefined ? { prefer: `wait=${wait}` } : {}) },
+    });
   }
   /** Long-polls until `until(status)`; fails if the job ends otherwise. Returns the job. */
   async waitFor(id: string, until: (status: string) => boolean, seconds = 300): Promise<{ status: string }> {

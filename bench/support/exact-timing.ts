@@ -6,11 +6,15 @@ import type { SolverPool } from '../../server/src/worker/pool.ts';
 
 function denseGraph(n: number, seed: number) {
   const rng = createRandom(seed);
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const w = rng.int(20) - 10;
-      from.push(i); to.push(j); weight.push(w >= 0 ? w + 1 : w);
+      from.push(i);
+      to.push(j);
+      weight.push(w >= 0 ? w + 1 : w);
     }
   }
   return graphFromEdges(n, from, to, weight);
@@ -25,7 +29,9 @@ export async function runExact(pool: SolverPool, sizes: number[], seeds = 3): Pr
       const started = performance.now();
       const result = await pool.run({ solver: 'exact', graph, timeLimitSeconds: 60, seed }).result;
       const elapsed = (performance.now() - started) / 1000;
-      console.log(`| ${n} | ${seed} | ${result.iterations.toExponential(2)} | ${elapsed.toFixed(2)} | ${(result.iterations / elapsed).toExponential(2)} | ${result.optimal} |`);
+      console.log(
+        `| ${n} | ${seed} | ${result.iterations.toExponential(2)} | ${elapsed.toFixed(2)} | ${(result.iterations / elapsed).toExponential(2)} | ${result.optimal} |`,
+      );
     }
   }
 }

@@ -24,7 +24,13 @@ export function readBestKnown(dir: string): Map<string, Instance> {
   const instances = new Map<string, Instance>();
   for (const row of rows) {
     const [name, nodes, edges, weights, best] = row.split('\t');
-    instances.set(name!, { name: name!, nodes: Number(nodes), edges: Number(edges), weights: weights!, bestKnown: Number(best) });
+    instances.set(name!, {
+      name: name!,
+      nodes: Number(nodes),
+      edges: Number(edges),
+      weights: weights!,
+      bestKnown: Number(best),
+    });
   }
   return instances;
 }
@@ -32,9 +38,14 @@ export function readBestKnown(dir: string): Map<string, Instance> {
 /** "G1-G10,G43" → G1, G2, …, G10, G43 (only names the table lists; an unknown name throws). */
 export function expandInstances(spec: string, known: Map<string, Instance>): string[] {
   const names: string[] = [];
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const range = /^G(\d+)-G?(\d+)$/i.exec(part);
-    const wanted = range ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => `G${Number(range[1]) + i}`) : [part.toUpperCase()];
+    const wanted = range
+      ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => `G${Number(range[1]) + i}`)
+      : [part.toUpperCase()];
     for (const name of wanted) {
       if (known.has(name)) names.push(name);
       else if (!range) throw new Error(`unknown instance ${name}: best-known.tsv does not list it`);
@@ -45,9 +56,15 @@ export function expandInstances(spec: string, known: Map<string, Instance>): str
 
 /** The Gset families (Helmberg & Rendl's generator): random, planar, toroidal, each with 1 or ±1 weights. */
 const families: [number, number, string][] = [
-  [1, 10, 'G1–G10 random 800'], [11, 13, 'G11–G13 toroidal 800'], [14, 21, 'G14–G21 planar 800'],
-  [22, 31, 'G22–G31 random 2000'], [32, 34, 'G32–G34 toroidal 2000'], [35, 42, 'G35–G42 planar 2000'],
-  [43, 47, 'G43–G47 random 1000'], [48, 50, 'G48–G50 toroidal 3000'], [51, 54, 'G51–G54 planar 1000'],
+  [1, 10, 'G1–G10 random 800'],
+  [11, 13, 'G11–G13 toroidal 800'],
+  [14, 21, 'G14–G21 planar 800'],
+  [22, 31, 'G22–G31 random 2000'],
+  [32, 34, 'G32–G34 toroidal 2000'],
+  [35, 42, 'G35–G42 planar 2000'],
+  [43, 47, 'G43–G47 random 1000'],
+  [48, 50, 'G48–G50 toroidal 3000'],
+  [51, 54, 'G51–G54 planar 1000'],
   [55, 81, 'G55–G81 large'],
 ];
 

@@ -13,7 +13,8 @@ export function lcg(seed: number): () => number {
 export function matrixBody(n: number, seed: number, max: number): string {
   const next = lcg(seed);
   const m = new Uint8Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) m[i * n + j] = m[j * n + i] = Math.floor(next() * (max + 1));
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) m[i * n + j] = m[j * n + i] = Math.floor(next() * (max + 1));
   const rows: string[] = [];
   for (let i = 0; i < n; i++) rows.push(`[${m.subarray(i * n, (i + 1) * n).join(',')}]`);
   return `{"num_nodes":${n},"adj_matrix":[${rows.join(',')}]}`;

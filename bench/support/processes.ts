@@ -17,7 +17,12 @@ export interface Started {
 }
 
 /** Spawns `node <script>` with `env`, waits for the line that names its port. */
-export async function startChild(name: string, script: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Started> {
+export async function startChild(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+): Promise<Started> {
   const proc = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(proc);
   proc.once('exit', () => children.delete(proc));
@@ -27,7 +32,10 @@ export async function startChild(name: string, script: string, env: NodeJS.Proce
   });
   const lines = createInterface({ input: proc.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s\n${stderr}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s\n${stderr}`)),
+      timeoutMs,
+    );
     lines.on('line', (line) => {
       const match = /listening on http:\/\/(?:localhost|127\.0\.0\.1|\[::1?\]):(\d+)/.exec(line);
       if (match) {
@@ -67,7 +75,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 export function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('JES_') || key === 'DATABASE_URL' || key === 'PORT' || key === 'LOG_LEVEL') delete env[key];
+  for (const key of Object.keys(env))
+    if (key.startsWith('JES_') || key === 'DATABASE_URL' || key === 'PORT' || key === 'LOG_LEVEL') delete env[key];
   return {
     ...env,
     PORT: '0',
@@ -81,7 +90,8 @@ export function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv 
   };
 }
 
-export const startServer = (workers: number) => startChild(`jes server (JES_WORKERS=${workers})`, 'server/src/cli.ts', serverEnv({ JES_WORKERS: String(workers) }));
+export const startServer = (workers: number) =>
+  startChild(`jes server (JES_WORKERS=${workers})`, 'server/src/cli.ts', serverEnv({ JES_WORKERS: String(workers) }));
 
 export const startBare = (body: Buffer) => {
   const env: NodeJS.ProcessEnv = { ...process.env, BARE_ROUTE: '/job/:job_id', BARE_BODY: body.toString('utf8') };

@@ -7,17 +7,21 @@ const jes = createJesClient({
 });
 
 // The contract's 6-node example: its maximum cut is 53.
-const started = await jes.startJob('maxcut', {
-  num_nodes: 6,
-  adj_matrix: [
-    [0, 3, 6, 7, 3, 0],
-    [3, 0, 4, 5, 8, 9],
-    [6, 4, 0, 6, 5, 7],
-    [7, 5, 6, 0, 8, 0],
-    [3, 8, 5, 8, 0, 0],
-    [0, 9, 7, 0, 0, 0],
-  ],
-}, { solvers: ['exact'] });
+const started = await jes.startJob(
+  'maxcut',
+  {
+    num_nodes: 6,
+    adj_matrix: [
+      [0, 3, 6, 7, 3, 0],
+      [3, 0, 4, 5, 8, 9],
+      [6, 4, 0, 6, 5, 7],
+      [7, 5, 6, 0, 8, 0],
+      [3, 8, 5, 8, 0, 0],
+      [0, 9, 7, 0, 0, 0],
+    ],
+  },
+  { solvers: ['exact'] },
+);
 if (started.error) throw new Error(formatProblem(started.error));
 
 const ended = await jes.waitForJob(started.data.id, {

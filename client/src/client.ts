@@ -7,7 +7,21 @@ import { inOrder, settle, unwrap } from './result.ts';
 import type { RetryOptions } from './retry.ts';
 import { type Credentials, Session } from './session.ts';
 import { MAX_INLINE_BYTES, type StartedJob, type StartJobOptions, startJob } from './start-job.ts';
-import type { DataFile, DataFileInput, DataFileStatus, Health, Job, JobOutput, JobStatus, LoginResponse, Page, ProblemId, ProblemInputs, Result, UseCase } from './types.ts';
+import type {
+  DataFile,
+  DataFileInput,
+  DataFileStatus,
+  Health,
+  Job,
+  JobOutput,
+  JobStatus,
+  LoginResponse,
+  Page,
+  ProblemId,
+  ProblemInputs,
+  Result,
+  UseCase,
+} from './types.ts';
 import { uploadDataFile, type UploadOptions } from './upload.ts';
 import { type WaitOptions, waitForJob } from './wait.ts';
 
@@ -44,7 +58,11 @@ export interface JesClient {
   listProblems(): Promise<Result<UseCase[]>>;
   getProblem(problemId: string): Promise<Result<UseCase>>;
   /** Starts a job; an input whose inline body would reach the limit is uploaded as a data file first. */
-  startJob<P extends ProblemId>(problemId: P, input: ProblemInputs[P] | DataFileInput, options?: StartJobOptions): Promise<Result<StartedJob>>;
+  startJob<P extends ProblemId>(
+    problemId: P,
+    input: ProblemInputs[P] | DataFileInput,
+    options?: StartJobOptions,
+  ): Promise<Result<StartedJob>>;
   /** The job; with `wait` (seconds) a long poll that answers when its status changes. */
   getJob(jobId: string, options?: { wait?: number; signal?: AbortSignal }): Promise<Result<Job>>;
   listJobs(query?: ListQuery<JobStatus>): AsyncGenerator<Result<Page<Job>>, void, undefined>;
@@ -74,13 +92,23 @@ export function createJesClient(options: JesClientOptions): JesClient {
   const { baseUrl, username, password, token, fetch, maxInlineBytes = MAX_INLINE_BYTES, retry } = options;
   const retrying = retry ? { retry } : {};
   const api = createClient<paths>({ baseUrl, ...(fetch ? { fetch } : {}) });
-  const session = new Session(api, username !== undefined && password !== undefined ? { username, password } : undefined, token);
+  const session = new Session(
+    api,
+    username !== undefined && password !== undefined ? { username, password } : undefined,
+    token,
+  );
   const authed = session.authed.bind(session);
 
-  const getJob: JesClient['getJob'] = (jobId, { wait, signal } = {}) => authed(async () => settle(await api.GET('/job/{job_id}', {
-    params: { path: { job_id: jobId }, ...(wait !== undefined ? { header: { Prefer: `wait=${wait}` } } : {}) },
-    ...(signal ? { signal } : {}),
-  }), (data) => unwrap(data.job)));
+  const getJob: JesClient['getJob'] = (jobId, { wait, signal } = {}) =>
+    authed(async () =>
+      settle(
+        await api.GET('/job/{job_id}', {
+          params: { path: { job_id: jobId }, ...(wait !== undefined ? { header: { Prefer: `wait=${wait}` } } : {}) },
+          ...(signal ? { signal } : {}),
+        }),
+        (data) => unwrap(data.job),
+      ),
+    );
 
   return {
     api,
@@ -89,18 +117,66 @@ export function createJesClient(options: JesClientOptions): JesClient {
     },
     login: (credentials) => session.login(credentials),
     health: async () => settle(await api.GET('/healthz'), (data) => data),
-    listProblems: () => authed(async () => settle(await api.GET('/problem'), (data) => inOrder(data.problem, data.ids))),
-    getProblem: (problemId) => authed(async () => settle(await api.GET('/problem/{problem_id}', { params: { path: { problem_id: problemId } } }), (data) => data)),
-    startJob: (problemId, input, startOptions) => startJob(api, session, maxInlineBytes, problemId, input, { ...retrying, ...startOptions }),
+    listProblems: () =>
+      authed(async () => settle(await api.GET('/problem'), (data) => inOrder(data.problem, data.ids))),
+    getProblem: (problemId) =>
+      authed(async () =>
+        settle(await api.GET('/problem/{problem_id}', { params: { path: { problem_id: problemId } } }), (data) => data),
+      ),
+    startJob: (problemId, input, startOptions) =>
+      startJob(api, session, maxInlineBytes, problemId, input, { ...retrying, ...startOptions }),
     getJob,
-    listJobs: (query = {}) => pages((after) => authed(async () => settle(await api.GET('/job', { params: { query: listParams(query, after) } }), (data) => ({ items: inOrder(data.job, data.ids), hasMore: data.has_more })))),
+    listJobs: (query = {}) =>
+      pages((after) =>
+        authed(async () =>
+          settle(await api.GET('/job', { params: { query: listParams(query, after) } }), (data) => ({
+            items: inOrder(data.job, data.ids),
+            hasMore: data.has_more,
+          })),
+        ),
+      ),
     waitForJob: (jobId, waitOptions) => waitForJob(getJob, jobId, waitOptions),
-    getOutput: (jobId) => authed(async () => settle(await api.GET('/job/{job_id}/output', { params: { path: { job_id: jobId } } }), (data) => data)),
-    cancelJob: (jobId) => authed(async () => settle(await api.POST('/job/{job_id}/cancel', { params: { path: { job_id: jobId } } }), (data) => unwrap(data.job))),
-    deleteJob: (jobId) => authed(async () => settle(await api.DELETE('/job/{job_id}', { params: { path: { job_id: jobId } } }), () => ({ deleted: jobId }))),
+    getOutput: (jobId) =>
+      authed(async () =>
+        settle(await api.GET('/job/{job_id}/output', { params: { path: { job_id: jobId } } }), (data) => data),
+      ),
+    cancelJob: (jobId) =>
+      authed(async () =>
+        settle(await api.POST('/job/{job_id}/cancel', { params: { path: { job_id: jobId } } }), (data) =>
+          unwrap(data.job),
+        ),
+      ),
+    deleteJob: (jobId) =>
+      authed(async () =>
+        settle(await api.DELETE('/job/{job_id}', { params: { path: { job_id: jobId } } }), () => ({ deleted: jobId })),
+      ),
     uploadDataFile: (uploadOptions) => uploadDataFile(api, session, { ...retrying, ...uploadOptions }),
-    getDataFile: (identifier) => authed(async () => settle(await api.GET('/data_file/{data_file_identifier}', { params: { path: { data_file_identifier: identifier } } }), (data) => unwrap(data.data_file))),
-    deleteDataFile: (identifier) => authed(async () => settle(await api.DELETE('/data_file/{data_file_identifier}', { params: { path: { data_file_identifier: identifier } } }), () => ({ deleted: identifier }))),
-    listDataFiles: (query = {}) => pages((after) => authed(async () => settle(await api.GET('/data_file', { params: { query: listParams(query, after) } }), (data) => ({ items: inOrder(data.data_file, data.ids), hasMore: data.has_more })))),
+    getDataFile: (identifier) =>
+      authed(async () =>
+        settle(
+          await api.GET('/data_file/{data_file_identifier}', {
+            params: { path: { data_file_identifier: identifier } },
+          }),
+          (data) => unwrap(data.data_file),
+        ),
+      ),
+    deleteDataFile: (identifier) =>
+      authed(async () =>
+        settle(
+          await api.DELETE('/data_file/{data_file_identifier}', {
+            params: { path: { data_file_identifier: identifier } },
+          }),
+          () => ({ deleted: identifier }),
+        ),
+      ),
+    listDataFiles: (query = {}) =>
+      pages((after) =>
+        authed(async () =>
+          settle(await api.GET('/data_file', { params: { query: listParams(query, after) } }), (data) => ({
+            items: inOrder(data.data_file, data.ids),
+            hasMore: data.has_more,
+          })),
+        ),
+      ),
   };
 }

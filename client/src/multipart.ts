@@ -25,7 +25,12 @@ export async function* chunks(stream: ByteStream): AsyncGenerator<Uint8Array> {
 }
 
 /** The body and its content type: `fields` as text parts, then `file` named `filename`. */
-export function streamingMultipart(fields: Record<string, string>, fileField: string, filename: string, file: ByteStream): { body: ReadableStream<Uint8Array>; contentType: string } {
+export function streamingMultipart(
+  fields: Record<string, string>,
+  fileField: string,
+  filename: string,
+  file: ByteStream,
+): { body: ReadableStream<Uint8Array>; contentType: string } {
   const boundary = `----jes-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const encoder = new TextEncoder();
   let head = '';

@@ -2,7 +2,9 @@
 import type { Page, Result } from './types.ts';
 
 /** Yields each page's result; stops after the last page or after a problem (which it yields). */
-export async function* pages<T extends { id: string }>(fetchPage: (startingAfter: string | undefined) => Promise<Result<Page<T>>>): AsyncGenerator<Result<Page<T>>, void, undefined> {
+export async function* pages<T extends { id: string }>(
+  fetchPage: (startingAfter: string | undefined) => Promise<Result<Page<T>>>,
+): AsyncGenerator<Result<Page<T>>, void, undefined> {
   let after: string | undefined;
   for (;;) {
     const page = await fetchPage(after);

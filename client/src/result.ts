@@ -3,7 +3,12 @@
 import type { Problem, Result } from './types.ts';
 
 function isProblem(value: unknown): value is Problem {
-  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string' && typeof (value as { detail?: unknown }).detail === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'string' &&
+    typeof (value as { detail?: unknown }).detail === 'string'
+  );
 }
 
 /** The problem in an error body, or one made from the status line when the body is not a problem. */
@@ -20,7 +25,10 @@ export function toProblem(body: unknown, response: Response): Problem {
 }
 
 /** An openapi-fetch answer as a `Result`, its data passed through `map`. */
-export function settle<D, T>(answer: { data?: D; error?: unknown; response: Response }, map: (data: D) => T): Result<T> {
+export function settle<D, T>(
+  answer: { data?: D; error?: unknown; response: Response },
+  map: (data: D) => T,
+): Result<T> {
   const { response } = answer;
   if (!response.ok) return { error: toProblem(answer.error, response), response };
   return { data: map(answer.data as D), response };

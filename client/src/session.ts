@@ -32,24 +32,29 @@ export class Session {
 
   readonly #attach: Middleware = {
     onRequest: ({ request, schemaPath }) => {
-      if (this.#token !== undefined && !unauthenticated.has(schemaPath)) request.headers.set('Authorization', `Bearer ${this.#token}`);
+      if (this.#token !== undefined && !unauthenticated.has(schemaPath))
+        request.headers.set('Authorization', `Bearer ${this.#token}`);
       return undefined;
     },
   };
 
   /** Logs in with the given credentials (remembered for later renewals) or the client's own. */
   login(credentials: Credentials | undefined = this.#credentials): Promise<Result<LoginResponse>> {
-    if (!credentials) return Promise.reject(new TypeError('login needs a username and password (none were given to createJesClient)'));
+    if (!credentials)
+      return Promise.reject(new TypeError('login needs a username and password (none were given to createJesClient)'));
     this.#credentials = credentials;
-    this.#loggingIn ??= this.#api.POST('/login', { body: credentials }).then((answer) => {
-      this.#loggingIn = undefined;
-      const result = settle(answer, (data) => data);
-      if (result.data) this.#token = result.data.access_token;
-      return result;
-    }, (error: unknown) => {
-      this.#loggingIn = undefined;
-      throw error;
-    });
+    this.#loggingIn ??= this.#api.POST('/login', { body: credentials }).then(
+      (answer) => {
+        this.#loggingIn = undefined;
+        const result = settle(answer, (data) => data);
+        if (result.data) this.#token = result.data.access_token;
+        return result;
+      },
+      (error: unknown) => {
+        this.#loggingIn = undefined;
+        throw error;
+      },
+    );
     return this.#loggingIn;
   }
 

@@ -28,7 +28,6 @@ export interface StartJobOptions {
   signal?: AbortSignal;
 }
 
-
 export interface StartedJob {
   id: string;
   detail: string;
@@ -41,7 +40,14 @@ function reaches(text: string, limit: number): boolean {
   return text.length >= limit || new TextEncoder().encode(text).byteLength >= limit;
 }
 
-export async function startJob<P extends ProblemId>(api: Client<paths>, session: Session, maxInlineBytes: number, problemId: P, input: ProblemInputs[P] | DataFileInput, options: StartJobOptions = {}): Promise<Result<StartedJob>> {
+export async function startJob<P extends ProblemId>(
+  api: Client<paths>,
+  session: Session,
+  maxInlineBytes: number,
+  problemId: P,
+  input: ProblemInputs[P] | DataFileInput,
+  options: StartJobOptions = {},
+): Promise<Result<StartedJob>> {
   const path = { problem_id: problemId };
   const toStarted = (data: { detail: string; job: string }): StartedJob => ({ id: data.job, detail: data.detail });
   const choices = options.solvers?.map((s) => (typeof s === 'string' ? { name: s } : s));
@@ -51,7 +57,20 @@ export async function startJob<P extends ProblemId>(api: Client<paths>, session:
   const retry = { ...options.retry, ...(options.signal ? { signal: options.signal } : {}) };
   const signal = options.signal ? { signal: options.signal } : {};
   const fromDataFile = (id: string) =>
-    session.authed(() => withRetries(async () => settle(await api.POST('/problem/{problem_id}', { params: { path, header }, body: { data_file_identifier: id, ...(choices ? { solvers: choices } : {}), ...limit }, ...signal }), toStarted), retry));
+    session.authed(() =>
+      withRetries(
+        async () =>
+          settle(
+            await api.POST('/problem/{problem_id}', {
+              params: { path, header },
+              body: { data_file_identifier: id, ...(choices ? { solvers: choices } : {}), ...limit },
+              ...signal,
+            }),
+            toStarted,
+          ),
+        retry,
+      ),
+    );
 
   if ('data_file_identifier' in input) return fromDataFile(input.data_file_identifier);
   const json = JSON.stringify(input);
@@ -59,11 +78,30 @@ export async function startJob<P extends ProblemId>(api: Client<paths>, session:
   if (!needsBody && !reaches(json, maxInlineBytes)) {
     const query = { ...(choices ? { solver: choices.map((c) => c.name) } : {}), ...limit };
     // A refused inline body (413) is not remembered by the service: the start from the data file reuses the key.
-    const inline = await session.authed(() => withRetries(async () => settle(await api.POST('/problem/{problem_id}', { params: { path, query, header }, body: input, bodySerializer: () => json, ...signal }), toStarted), retry));
+    const inline = await session.authed(() =>
+      withRetries(
+        async () =>
+          settle(
+            await api.POST('/problem/{problem_id}', {
+              params: { path, query, header },
+              body: input,
+              bodySerializer: () => json,
+              ...signal,
+            }),
+            toStarted,
+          ),
+        retry,
+      ),
+    );
     if (inline.error?.code !== 'payload_too_large') return inline;
   }
   const upload = await uploadDataFile(api, session, {
-    problemId, file: new Blob([json], { type: 'application/json' }), name: `${problemId}-input.json`, idempotencyKey: derivedKey(key, 'upload'), ...options.retry && { retry: options.retry }, ...signal,
+    problemId,
+    file: new Blob([json], { type: 'application/json' }),
+    name: `${problemId}-input.json`,
+    idempotencyKey: derivedKey(key, 'upload'),
+    ...(options.retry && { retry: options.retry }),
+    ...signal,
   });
   if (upload.error) return upload;
   const started = await fromDataFile(upload.data.id);

@@ -37,7 +37,8 @@ export interface DataFileInput {
  * What every helper resolves to: the data, or the problem the API answered with. HTTP errors never
  * throw; a network failure or an aborted signal rejects as `fetch` does.
  */
-export type Result<T> = { data: T; error?: undefined; response: Response } | { data?: undefined; error: Problem; response: Response };
+export type Result<T> =
+  { data: T; error?: undefined; response: Response } | { data?: undefined; error: Problem; response: Response };
 
 /** One page of a listing, in the service's order (newest first). */
 export interface Page<T> {

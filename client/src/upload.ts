@@ -33,7 +33,11 @@ export interface UploadOptions {
 type UploadBody = paths['/data_file']['post']['requestBody']['content']['multipart/form-data'];
 
 /** `stream`'s chunks, reporting the bytes handed on so far after each (the consumer pulls the next as it sends). */
-async function* counted(stream: ByteStream, total: number | undefined, onProgress: NonNullable<UploadOptions['onProgress']>) {
+async function* counted(
+  stream: ByteStream,
+  total: number | undefined,
+  onProgress: NonNullable<UploadOptions['onProgress']>,
+) {
   let sent = 0;
   onProgress(sent, total);
   for await (const chunk of chunks(stream)) {
@@ -47,13 +51,28 @@ async function* counted(stream: ByteStream, total: number | undefined, onProgres
  * Uploads a data file; resolves to its record (`PROCESSING` until the service has validated it). A
  * stream cannot be sent twice, so a stream upload refused with `invalid_token` is returned, not retried.
  */
-export function uploadDataFile(api: Client<paths>, session: Session, options: UploadOptions): Promise<Result<DataFile>> {
+export function uploadDataFile(
+  api: Client<paths>,
+  session: Session,
+  options: UploadOptions,
+): Promise<Result<DataFile>> {
   const { problemId, file, name, description, signal, onProgress } = options;
-  const fields: Record<string, string> = { problem_id: problemId, name, ...(description !== undefined ? { description } : {}) };
+  const fields: Record<string, string> = {
+    problem_id: problemId,
+    name,
+    ...(description !== undefined ? { description } : {}),
+  };
   const header = { 'Idempotency-Key': options.idempotencyKey ?? newIdempotencyKey() };
   // openapi-fetch types the body from the contract (the file as a string); the serializer sends the real one.
   const post = (body: BodyInit, init: { headers?: Record<string, string>; duplex?: 'half' } = {}) =>
-    api.POST('/data_file', { params: { header }, body: { ...fields, file: name } as UploadBody, bodySerializer: () => body, ...init, ...(signal ? { signal } : {}) })
+    api
+      .POST('/data_file', {
+        params: { header },
+        body: { ...fields, file: name } as UploadBody,
+        bodySerializer: () => body,
+        ...init,
+        ...(signal ? { signal } : {}),
+      })
       .then((answer) => settle(answer, (data) => unwrap(data.data_file)));
   const postStream = (stream: ByteStream) => {
     const { body, contentType } = streamingMultipart(fields, 'file', name, stream);
@@ -68,12 +87,19 @@ export function uploadDataFile(api: Client<paths>, session: Session, options: Up
   }
   if (typeof file === 'string' || file instanceof Blob) {
     // A new form for every try: a Blob can be read again, a form once sent cannot be relied on to.
-    return session.authed(() => withRetries(() => {
-      const form = new FormData();
-      for (const [key, value] of Object.entries(fields)) form.set(key, value);
-      form.set('file', typeof file === 'string' ? new Blob([file]) : file, name);
-      return post(form);
-    }, { ...options.retry, ...(signal ? { signal } : {}) }));
+    return session.authed(() =>
+      withRetries(
+        () => {
+          const form = new FormData();
+          for (const [key, value] of Object.entries(fields)) form.set(key, value);
+          form.set('file', typeof file === 'string' ? new Blob([file]) : file, name);
+          return post(form);
+        },
+        { ...options.retry, ...(signal ? { signal } : {}) },
+      ),
+    );
   }
-  return session.authed(() => postStream(onProgress ? counted(file, undefined, onProgress) : file), { replayable: false });
+  return session.authed(() => postStream(onProgress ? counted(file, undefined, onProgress) : file), {
+    replayable: false,
+  });
 }

@@ -17,7 +17,8 @@ function reachable(entry: string): { files: string[]; packages: Set<string> } {
     if (files.includes(file)) return;
     files.push(file);
     const source = readFileSync(file, 'utf8');
-    const imports = /^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
+    const imports =
+      /^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
     for (const match of source.matchAll(imports)) {
       const specifier = match[1] ?? match[2] ?? match[3];
       if (specifier === undefined) continue;
@@ -31,7 +32,12 @@ function reachable(entry: string): { files: string[]; packages: Set<string> } {
 
 describe('@jes/client', () => {
   it('its main entry reaches only its own modules and openapi-fetch: nothing from node:, not commander', () => {
-    expect(pkg.exports['.']).toEqual({ 'jes-source': './src/index.ts', types: './dist/src/index.d.ts', import: './dist/src/index.js', default: './dist/src/index.js' });
+    expect(pkg.exports['.']).toEqual({
+      'jes-source': './src/index.ts',
+      types: './dist/src/index.d.ts',
+      import: './dist/src/index.js',
+      default: './dist/src/index.js',
+    });
     const { files, packages } = reachable(join(client, pkg.exports['.']['jes-source']));
     expect(files.length).toBeGreaterThan(8);
     expect([...packages]).toEqual(['openapi-fetch']);
@@ -40,7 +46,10 @@ describe('@jes/client', () => {
   it('has openapi-fetch as its only runtime dependency besides commander, which only the bin reaches', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['commander', 'openapi-fetch']);
     const bin = reachable(join(client, 'src/cli/main.ts'));
-    expect([...bin.packages].filter((name) => !name.startsWith('node:')).sort()).toEqual(['commander', 'openapi-fetch']);
+    expect([...bin.packages].filter((name) => !name.startsWith('node:')).sort()).toEqual([
+      'commander',
+      'openapi-fetch',
+    ]);
   });
 
   it('the jes bin is an executable script for node that runs the build, or the sources in a clone; the node entry adds file paths', () => {
@@ -49,6 +58,10 @@ describe('@jes/client', () => {
     expect(launcher).toContain("'../src/cli/main.ts'");
     expect(launcher).toContain("'../dist/src/cli/main.js'");
     expect(pkg.exports['./node']['jes-source']).toBe('./src/node.ts');
-    expect([...reachable(join(client, pkg.exports['./node']['jes-source'])).packages].sort()).toEqual(['node:fs', 'node:path', 'openapi-fetch']);
+    expect([...reachable(join(client, pkg.exports['./node']['jes-source'])).packages].sort()).toEqual([
+      'node:fs',
+      'node:path',
+      'openapi-fetch',
+    ]);
   });
 });

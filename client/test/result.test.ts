@@ -6,14 +6,28 @@ import { retryAfterMs } from '../src/wait.ts';
 
 describe('toProblem', () => {
   it('keeps an API problem as it is', () => {
-    const problem = { type: 'urn:jes:problem:job_not_found', title: 'Job not found', status: 404, detail: 'No job X exists for this user.', code: 'job_not_found' };
+    const problem = {
+      type: 'urn:jes:problem:job_not_found',
+      title: 'Job not found',
+      status: 404,
+      detail: 'No job X exists for this user.',
+      code: 'job_not_found',
+    };
     expect(toProblem(problem, new Response(null, { status: 404 }))).toBe(problem);
     expect(formatProblem(problem)).toBe('job_not_found: No job X exists for this user.');
   });
 
   it('makes one from a body that is not a problem, with code http_<status>', () => {
-    const fromHtml = toProblem('<html>Bad gateway</html>', new Response(null, { status: 502, statusText: 'Bad Gateway' }));
-    expect(fromHtml).toMatchObject({ status: 502, title: 'Bad Gateway', code: 'http_502', detail: '<html>Bad gateway</html>' });
+    const fromHtml = toProblem(
+      '<html>Bad gateway</html>',
+      new Response(null, { status: 502, statusText: 'Bad Gateway' }),
+    );
+    expect(fromHtml).toMatchObject({
+      status: 502,
+      title: 'Bad Gateway',
+      code: 'http_502',
+      detail: '<html>Bad gateway</html>',
+    });
     const fromNothing = toProblem(undefined, new Response(null, { status: 503 }));
     expect(formatProblem(fromNothing)).toBe('http_503: The server answered 503 without a problem body.');
   });

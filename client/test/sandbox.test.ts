@@ -21,7 +21,10 @@ afterAll(() => sandbox?.stop());
 describe('the library against the sandbox', () => {
   it('logs in, starts the example job, waits for it and reads the cut 53', async () => {
     expect((await client.listProblems()).data?.map((u) => u.id)).toEqual(['maxcut']);
-    const started = await client.startJob('maxcut', sixNodes, { solvers: ['exact', 'local-search'], timeLimitSeconds: 5 });
+    const started = await client.startJob('maxcut', sixNodes, {
+      solvers: ['exact', 'local-search'],
+      timeLimitSeconds: 5,
+    });
     expect(started.data).toEqual({ id: 'K7Q2M9X4TB1R', detail: 'Job created' });
     const ended = await client.waitForJob(started.data!.id);
     expect(ended.data).toMatchObject({ id: 'K7Q2M9X4TB1R', status: 'FINISHED' });
@@ -31,7 +34,11 @@ describe('the library against the sandbox', () => {
   it('uploads a data file, starts a job from it, lists, cancels', async () => {
     const upload = await client.uploadDataFile({ problemId: 'maxcut', file: sixNodesEdgeList, name: 'six-nodes.txt' });
     expect(upload.data?.id).toBe('d6e02699b78918a5032ec7a872e2de7800c3a15a');
-    const started = await client.startJob('maxcut', { data_file_identifier: upload.data!.id }, { solvers: [{ name: 'local-search', params: { seed: 42 } }] });
+    const started = await client.startJob(
+      'maxcut',
+      { data_file_identifier: upload.data!.id },
+      { solvers: [{ name: 'local-search', params: { seed: 42 } }] },
+    );
     expect(started.data?.id).toBe('K7Q2M9X4TB1R');
     const page = (await client.listJobs().next()).value;
     expect(page?.data).toMatchObject({ items: [{ id: 'P3WZ8N5C2V0H' }, { id: 'K7Q2M9X4TB1R' }], hasMore: false });
@@ -52,7 +59,9 @@ describe('the command line against the sandbox', () => {
     writeFileSync(graph, '3 3\n1 2 1\n2 3 1\n1 3 1\n');
     expect((await jes(['--sandbox', 'login', '--username', 'anyone', '--password-stdin'], env, 'x')).code).toBe(0);
     const run = await jes(['--sandbox', 'submit', 'maxcut', graph, '--wait'], env);
-    expect(run.stderr).toMatch(/^Started job K7Q2M9X4TB1R \(maxcut, triangle.txt uploaded as data file d6e02699b78918a5032ec7a872e2de7800c3a15a\)\./);
+    expect(run.stderr).toMatch(
+      /^Started job K7Q2M9X4TB1R \(maxcut, triangle.txt uploaded as data file d6e02699b78918a5032ec7a872e2de7800c3a15a\)\./,
+    );
     expect(run.stdout).toMatch(/^exact +SUCCESS +0\.002 s +53 +yes/m);
     expect(run.code).toBe(0);
   });

@@ -39,7 +39,10 @@ export function shown(value: unknown): string {
 /** What is wrong with an `Allow` header that must name exactly `documented` (HEAD and OPTIONS are let be), or undefined. */
 export function allowProblem(header: string | undefined, documented: readonly string[]): string | undefined {
   if (header === undefined) return `Allow is missing; it must name ${documented.join(', ')}`;
-  const named = header.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS');
+  const named = header
+    .split(',')
+    .map((m) => m.trim().toUpperCase())
+    .filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS');
   const missing = documented.filter((m) => !named.includes(m));
   const extra = [...new Set(named.filter((m) => !documented.includes(m)))];
   const repeated = [...new Set(named.filter((m, i) => named.indexOf(m) !== i))];
@@ -48,5 +51,7 @@ export function allowProblem(header: string | undefined, documented: readonly st
     ...(extra.length ? [`${extra.join(', ')} not documented for the path`] : []),
     ...(repeated.length ? [`${repeated.join(', ')} named twice`] : []),
   ];
-  return wrong.length ? `Allow is "${header}": ${wrong.join('; ')} (the path documents ${documented.join(', ')})` : undefined;
+  return wrong.length
+    ? `Allow is "${header}": ${wrong.join('; ')} (the path documents ${documented.join(', ')})`
+    : undefined;
 }

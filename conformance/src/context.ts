@@ -19,7 +19,12 @@ export class CheckContext {
   readonly runId: string;
   requests = 0;
 
-  constructor(name: string, http: Http, fixtures: Fixtures, run: { options: ConformanceOptions; profile: Profile; seed: number; runs: number; runId: string }) {
+  constructor(
+    name: string,
+    http: Http,
+    fixtures: Fixtures,
+    run: { options: ConformanceOptions; profile: Profile; seed: number; runs: number; runId: string },
+  ) {
     this.name = name;
     this.http = http;
     this.fixtures = fixtures;
@@ -61,13 +66,20 @@ export class CheckContext {
   /** Expects an answer with `status` and, for a problem, its `code`; returns whether it matched. */
   expectStatus(reply: Reply, status: number, what: string, code?: string): boolean {
     const ok = reply.status === status && (code === undefined || reply.json?.code === code);
-    return this.expect(ok, `${what}: expected ${status}${code ? ` ${code}` : ''}, got ${answered(reply)}`, reply.exchange);
+    return this.expect(
+      ok,
+      `${what}: expected ${status}${code ? ` ${code}` : ''}, got ${answered(reply)}`,
+      reply.exchange,
+    );
   }
 
   /** Like expectStatus, but stops the check when the answer is not the expected one. */
   require(reply: Reply, status: number, what: string, code?: string): Reply {
     if (reply.status !== status || (code !== undefined && reply.json?.code !== code)) {
-      throw new CheckAbort(`${what}: expected ${status}${code ? ` ${code}` : ''}, got ${answered(reply)}`, reply.exchange);
+      throw new CheckAbort(
+        `${what}: expected ${status}${code ? ` ${code}` : ''}, got ${answered(reply)}`,
+        reply.exchange,
+      );
     }
     return reply;
   }

@@ -22,10 +22,20 @@ export function coverage(contract: Contract, exchanges: readonly Exchange[]): Co
   const ascending = (a: number, b: number) => a - b;
   const operations = contract.operations.map((op) => {
     const operationId = op.operation.operationId as string;
-    const documented = Object.keys(op.operation.responses ?? {}).filter((s) => /^\d{3}$/.test(s)).map(Number).sort(ascending);
+    const documented = Object.keys(op.operation.responses ?? {})
+      .filter((s) => /^\d{3}$/.test(s))
+      .map(Number)
+      .sort(ascending);
     const { requests, statuses } = byOperation.get(operationId) ?? { requests: 0, statuses: new Set<number>() };
     const received = [...statuses].sort(ascending);
-    return { operationId, label: op.label, requests, documented, seen: received.filter((s) => documented.includes(s)), undocumented: received.filter((s) => !documented.includes(s)) };
+    return {
+      operationId,
+      label: op.label,
+      requests,
+      documented,
+      seen: received.filter((s) => documented.includes(s)),
+      undocumented: received.filter((s) => !documented.includes(s)),
+    };
   });
   return { operations, elsewhere: { requests: elsewhere.requests, statuses: [...elsewhere.statuses].sort(ascending) } };
 }

@@ -62,10 +62,15 @@ export class Fixtures {
 
   useCase(ctx: CheckContext): Promise<UseCaseInfo> {
     return this.shared('use case', async () => {
-      const reply = ctx.require(await ctx.send({ method: 'GET', path: '/problem/maxcut' }), 200, 'reading the maxcut use case');
+      const reply = ctx.require(
+        await ctx.send({ method: 'GET', path: '/problem/maxcut' }),
+        200,
+        'reading the maxcut use case',
+      );
       const solvers = (reply.json?.solvers ?? []) as SolverInfo[];
       const heuristic = solvers.find((s) => !s.exact && s.default) ?? solvers.find((s) => !s.exact);
-      if (!heuristic) throw new CheckAbort('the maxcut use case lists no heuristic solver (one that is not exact)', reply.exchange);
+      if (!heuristic)
+        throw new CheckAbort('the maxcut use case lists no heuristic solver (one that is not exact)', reply.exchange);
       return { solvers, exact: solvers.find((s) => s.exact), heuristic };
     });
   }
@@ -77,7 +82,8 @@ export class Fixtures {
       const solver = exact ? [exact.name, heuristic.name] : [heuristic.name];
       const { id, reply: started } = await startJob(ctx, this.exampleGraph(ctx), { solver, time_limit_seconds: 0.5 });
       const { job, reply, statuses } = await pollJob(ctx, id);
-      if (job.status !== 'FINISHED') throw new CheckAbort(`the example job ${id} ended ${job.status}, not FINISHED`, reply.exchange);
+      if (job.status !== 'FINISHED')
+        throw new CheckAbort(`the example job ${id} ended ${job.status}, not FINISHED`, reply.exchange);
       return { id, job, started, reply, statuses };
     });
   }
@@ -88,7 +94,8 @@ export class Fixtures {
       const graph = this.uniqueGraph(ctx);
       const text = edgeList(graph);
       const { id, file, reply } = await uploadDataFile(ctx, text, 'graph.txt');
-      if (file?.status !== 'READY') throw new CheckAbort(`data file ${id} is ${file?.status}, not READY`, reply.exchange);
+      if (file?.status !== 'READY')
+        throw new CheckAbort(`data file ${id} is ${file?.status}, not READY`, reply.exchange);
       return { id, file, graph, text, uploaded: reply };
     });
   }

@@ -60,7 +60,14 @@ export class TargetUnreachable extends Error {
 }
 
 /** Errors that mean nothing is there to answer (as opposed to one request reset or timed out). */
-const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** The code of a fetch failure that means the deployment cannot be reached, else undefined. */
 function unreachableCode(error: unknown): string | undefined {
@@ -120,7 +127,11 @@ export class Http {
   /** Supplies the `Authorization` value of a user (logging in on first use). */
   tokenOf: (user: 'user' | 'user2', check: string) => Promise<string> = () => Promise.reject(new Error('no session'));
 
-  constructor(baseUrl: string, contract: Contract, options: { pace?: () => Promise<void>; onWait?: (wait: RateLimitWait) => void } = {}) {
+  constructor(
+    baseUrl: string,
+    contract: Contract,
+    options: { pace?: () => Promise<void>; onWait?: (wait: RateLimitWait) => void } = {},
+  ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.contract = contract;
     this.pace = options.pace;
@@ -143,15 +154,30 @@ export class Http {
       body = text = JSON.stringify(spec.json);
     } else if (typeof body === 'string') text = body;
     const sent = { ...(user ? { user } : {}), ...(body !== undefined ? { body: (await sentBody(body))! } : {}) };
-    const operationId = this.contract.find(spec.method, path.split('?')[0]!)?.operation.operationId as string | undefined;
+    const operationId = this.contract.find(spec.method, path.split('?')[0]!)?.operation.operationId as
+      string | undefined;
     for (let attempt = 0; ; attempt++) {
       await this.pace?.();
-      const exchange: Exchange = { check, operationId, request: { method: spec.method, url: this.baseUrl + path, headers, ...(preview(body, text) !== undefined ? { body: preview(body, text)! } : {}) } };
+      const exchange: Exchange = {
+        check,
+        operationId,
+        request: {
+          method: spec.method,
+          url: this.baseUrl + path,
+          headers,
+          ...(preview(body, text) !== undefined ? { body: preview(body, text)! } : {}),
+        },
+      };
       this.exchanges.push(exchange);
       recordSent(exchange, sent);
       const started = Date.now();
       try {
-        const res = await fetch(this.baseUrl + path, { method: spec.method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000) });
+        const res = await fetch(this.baseUrl + path, {
+          method: spec.method,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000),
+        });
         this.answered = true;
         const responseText = await res.text();
         const responseHeaders = Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
@@ -161,11 +187,23 @@ export class Http {
             json = JSON.parse(responseText);
           } catch {}
         }
-        exchange.response = { status: res.status, headers: responseHeaders, text: responseText, ...(json !== undefined ? { json } : {}), ms: Date.now() - started };
+        exchange.response = {
+          status: res.status,
+          headers: responseHeaders,
+          text: responseText,
+          ...(json !== undefined ? { json } : {}),
+          ms: Date.now() - started,
+        };
         const retryAfter = retryAfterSeconds(responseHeaders['retry-after']);
         if (res.status === 429 && attempt < 3 && retryAfter !== undefined) {
           const seconds = Math.round(Math.min(30, Math.max(1, retryAfter)));
-          this.onWait?.({ check, method: spec.method, path: path.split('?')[0]!, retryAfter: responseHeaders['retry-after']!, seconds });
+          this.onWait?.({
+            check,
+            method: spec.method,
+            path: path.split('?')[0]!,
+            retryAfter: responseHeaders['retry-after']!,
+            seconds,
+          });
           this.waited.set(check, (this.waited.get(check) ?? 0) + seconds * 1000);
           await sleep(seconds * 1000);
           continue;

@@ -2,4 +2,16 @@
 export { checks } from './checks/registry.ts';
 export type { Check } from './checks/check.ts';
 export { checkNames, defaultRuns, defaultSeed, runConformance } from './run.ts';
-export type { CheckResult, CheckStatus, ConformanceOptions, Coverage, Exchange, Failure, OperationCoverage, Profile, RateLimitWait, Report, Unreachable } from './types.ts';
+export type {
+  CheckResult,
+  CheckStatus,
+  ConformanceOptions,
+  Coverage,
+  Exchange,
+  Failure,
+  OperationCoverage,
+  Profile,
+  RateLimitWait,
+  Report,
+  Unreachable,
+} from './types.ts';

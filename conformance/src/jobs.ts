@@ -8,7 +8,9 @@ export const terminalJobStatuses: ReadonlySet<string> = new Set(['FINISHED', 'ER
 /** The single job of a `{"job": {"<id>": {...}}}` envelope, with its id. */
 export function jobOf(reply: Reply): { id: string; job: any } | undefined {
   const entries = Object.entries(reply.json?.job ?? {});
-  return entries.length === 1 && typeof reply.json.job === 'object' ? { id: entries[0]![0], job: entries[0]![1] } : undefined;
+  return entries.length === 1 && typeof reply.json.job === 'object'
+    ? { id: entries[0]![0], job: entries[0]![1] }
+    : undefined;
 }
 
 /** The single data file of a `{"data_file": {"<id>": {...}}}` envelope, with its identifier. */
@@ -18,8 +20,17 @@ export function dataFileOf(reply: Reply): { id: string; file: any } | undefined 
 }
 
 /** Starts a max-cut job and returns its id (stops the check on anything but 200). */
-export async function startJob(ctx: CheckContext, body: unknown, query?: RequestSpec['query'], what = 'starting a job'): Promise<{ id: string; reply: Reply }> {
-  const reply = ctx.require(await ctx.send({ method: 'POST', path: '/problem/maxcut', json: body, ...(query ? { query } : {}) }), 200, what);
+export async function startJob(
+  ctx: CheckContext,
+  body: unknown,
+  query?: RequestSpec['query'],
+  what = 'starting a job',
+): Promise<{ id: string; reply: Reply }> {
+  const reply = ctx.require(
+    await ctx.send({ method: 'POST', path: '/problem/maxcut', json: body, ...(query ? { query } : {}) }),
+    200,
+    what,
+  );
   const id = reply.json?.job;
   if (typeof id !== 'string') throw new CheckAbort(`${what}: the answer has no job id`, reply.exchange);
   return { id, reply };
@@ -33,7 +44,11 @@ export async function startLongJob(ctx: CheckContext, heuristic: string, body: u
 }
 
 /** Reads the job until `done(job)` (default: a terminal status), polling with backoff from 100 ms to 2 s. */
-export async function pollJob(ctx: CheckContext, id: string, options: { timeoutMs?: number; done?: (job: any) => boolean } = {}): Promise<{ job: any; reply: Reply; statuses: string[] }> {
+export async function pollJob(
+  ctx: CheckContext,
+  id: string,
+  options: { timeoutMs?: number; done?: (job: any) => boolean } = {},
+): Promise<{ job: any; reply: Reply; statuses: string[] }> {
   const { timeoutMs = 60_000, done = (job: any) => terminalJobStatuses.has(job.status) } = options;
   const deadline = Date.now() + timeoutMs;
   const statuses: string[] = [];
@@ -43,13 +58,18 @@ export async function pollJob(ctx: CheckContext, id: string, options: { timeoutM
     if (!found) throw new CheckAbort(`reading job ${id}: the answer does not hold exactly one job`, reply.exchange);
     if (statuses.at(-1) !== found.job.status) statuses.push(found.job.status);
     if (done(found.job)) return { job: found.job, reply, statuses };
-    if (Date.now() > deadline) throw new CheckAbort(`job ${id} is still ${found.job.status} after ${timeoutMs / 1000} s`, reply.exchange);
+    if (Date.now() > deadline)
+      throw new CheckAbort(`job ${id} is still ${found.job.status} after ${timeoutMs / 1000} s`, reply.exchange);
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
 
 /** A multipart upload of a max-cut data file. */
-export function uploadForm(text: string, name: string, fields: Record<string, string> = { problem_id: 'maxcut', name }): FormData {
+export function uploadForm(
+  text: string,
+  name: string,
+  fields: Record<string, string> = { problem_id: 'maxcut', name },
+): FormData {
   const form = new FormData();
   form.set('file', new Blob([text], { type: 'text/plain' }), name);
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
@@ -57,15 +77,24 @@ export function uploadForm(text: string, name: string, fields: Record<string, st
 }
 
 /** Uploads `text` and waits until the data file is no longer PROCESSING; returns its identifier and record. */
-export async function uploadDataFile(ctx: CheckContext, text: string, label: string): Promise<{ id: string; file: any; reply: Reply }> {
+export async function uploadDataFile(
+  ctx: CheckContext,
+  text: string,
+  label: string,
+): Promise<{ id: string; file: any; reply: Reply }> {
   const name = ctx.unique(label);
   const reply = await ctx.send({ method: 'POST', path: '/data_file', body: uploadForm(text, name) });
   if (reply.status !== 201 && reply.status !== 200) ctx.require(reply, 201, 'uploading a data file');
   const id = reply.json?.data_file_identifier;
-  if (typeof id !== 'string') throw new CheckAbort('uploading a data file: the answer has no data_file_identifier', reply.exchange);
+  if (typeof id !== 'string')
+    throw new CheckAbort('uploading a data file: the answer has no data_file_identifier', reply.exchange);
   ctx.fixtures.atEnd(() => ctx.send({ method: 'DELETE', path: `/data_file/${id}` }));
   for (let interval = 50, waited = 0; ; waited += interval, interval = Math.min(1000, interval * 2)) {
-    const read = ctx.require(await ctx.send({ method: 'GET', path: `/data_file/${id}` }), 200, `reading data file ${id}`);
+    const read = ctx.require(
+      await ctx.send({ method: 'GET', path: `/data_file/${id}` }),
+      200,
+      `reading data file ${id}`,
+    );
     const file = dataFileOf(read)?.file;
     if (file?.status !== 'PROCESSING') return { id, file, reply };
     if (waited > 30_000) throw new CheckAbort(`data file ${id} is still PROCESSING after 30 s`, read.exchange);

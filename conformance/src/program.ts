@@ -49,12 +49,16 @@ function integer(value: string): number {
 }
 
 function rate(value: string): string {
-  if (parseRate(value) === undefined) throw new InvalidArgumentError('expected requests per second, minute or hour: 10/s, 600/m, 3600/h');
+  if (parseRate(value) === undefined)
+    throw new InvalidArgumentError('expected requests per second, minute or hour: 10/s, 600/m, 3600/h');
   return value;
 }
 
 function checkList(value: string, previous: string[]): string[] {
-  const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !checkNames().includes(n));
   if (unknown.length) throw new InvalidArgumentError(`unknown check ${unknown.join(', ')} (see --list)`);
   return [...previous, ...names];
@@ -68,23 +72,42 @@ export function program(): Command {
     .addOption(new Option('--username <name>', 'the user to run as').env(variables.username))
     .addOption(new Option('--password <password>', 'its password').env(variables.password))
     .addOption(new Option('--second-user <name:password>', 'a second user, for isolation').env(variables.secondUser))
-    .addOption(new Option('--profile <profile>', 'full: every check; sandbox: what a stateless mock can pass').choices(['full', 'sandbox']).env(variables.profile).default('full'))
-    .addOption(new Option('--only <check>', 'run only this check (repeat, or separate with commas)').argParser(checkList).default([], 'every check'))
+    .addOption(
+      new Option('--profile <profile>', 'full: every check; sandbox: what a stateless mock can pass')
+        .choices(['full', 'sandbox'])
+        .env(variables.profile)
+        .default('full'),
+    )
+    .addOption(
+      new Option('--only <check>', 'run only this check (repeat, or separate with commas)')
+        .argParser(checkList)
+        .default([], 'every check'),
+    )
     .option('--junit <file>', 'also write a JUnit XML report')
     .option('--report <file.md>', 'also write a markdown report')
-    .option('--rate-limit <n/s>', 'send at most this many requests per second (10/s), minute (600/m) or hour (3600/h)', rate)
+    .option(
+      '--rate-limit <n/s>',
+      'send at most this many requests per second (10/s), minute (600/m) or hour (3600/h)',
+      rate,
+    )
     .option('--seed <n>', 'fast-check seed of the generated checks', integer, defaultSeed)
     .option('--runs <n>', 'generated cases per target', integer, defaultRuns)
-    .option('--contract <openapi.yaml>', 'the contract to hold the deployment to (default: the one this package carries)')
+    .option(
+      '--contract <openapi.yaml>',
+      'the contract to hold the deployment to (default: the one this package carries)',
+    )
     .option('--list', 'list the checks and what each means, then exit')
-    .addHelpText('after', [
-      '',
-      'A 429 is waited out as its Retry-After says (a line on stderr says so). The reference server limits',
-      'job starts to 60 a minute: run it with JES_RATE_LIMITS=off to test it without waiting.',
-      'Each failure comes with a curl command that sends its request again (bash or zsh).',
-      '',
-      'Exit codes: 0 nothing failed, 1 a check failed, 2 usage or the deployment could not be reached.',
-    ].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'A 429 is waited out as its Retry-After says (a line on stderr says so). The reference server limits',
+        'job starts to 60 a minute: run it with JES_RATE_LIMITS=off to test it without waiting.',
+        'Each failure comes with a curl command that sends its request again (bash or zsh).',
+        '',
+        'Exit codes: 0 nothing failed, 1 a check failed, 2 usage or the deployment could not be reached.',
+      ].join('\n'),
+    )
     .showHelpAfterError('(run jes-conformance --help for usage)')
     .exitOverride();
 }
@@ -94,13 +117,23 @@ function conformanceOptions(o: Options): ConformanceOptions {
   // An empty variable counts as unset.
   const username = o.username || (sandbox ? 'sandbox' : undefined);
   const password = o.password || (sandbox ? 'sandbox' : undefined);
-  if (username === undefined || password === undefined) throw new Error(`--username and --password are required (or ${variables.username} and ${variables.password})`);
+  if (username === undefined || password === undefined)
+    throw new Error(`--username and --password are required (or ${variables.username} and ${variables.password})`);
   const baseUrl = o.baseUrl || defaultBaseUrl;
-  if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new Error(`--base-url takes an http:// or https:// URL; got "${baseUrl}"${/^[\w.-]+:\d+/.test(baseUrl) ? ` (http://${baseUrl}?)` : ''}`);
+  if (!/^https?:\/\/[^/]/i.test(baseUrl))
+    throw new Error(
+      `--base-url takes an http:// or https:// URL; got "${baseUrl}"${/^[\w.-]+:\d+/.test(baseUrl) ? ` (http://${baseUrl}?)` : ''}`,
+    );
   const second = o.secondUser ? splitUser(o.secondUser) : undefined;
   if (o.secondUser && !second) throw new Error('--second-user takes name:password');
   return {
-    baseUrl, username, password, profile: o.profile, only: o.only, seed: o.seed, runs: o.runs,
+    baseUrl,
+    username,
+    password,
+    profile: o.profile,
+    only: o.only,
+    seed: o.seed,
+    runs: o.runs,
     ...(second ? { username2: second.username, password2: second.password } : {}),
     ...(o.contract ? { contractPath: o.contract } : {}),
     ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
@@ -112,7 +145,9 @@ function bodyWriter(report: string | undefined): ReproduceSetup['writeBody'] {
   let dir: string | undefined;
   return (name, content) => {
     if (!dir) {
-      dir = report ? resolve(`${report.replace(/\.md$/i, '')}.bodies`) : mkdtempSync(join(tmpdir(), 'jes-conformance-bodies-'));
+      dir = report
+        ? resolve(`${report.replace(/\.md$/i, '')}.bodies`)
+        : mkdtempSync(join(tmpdir(), 'jes-conformance-bodies-'));
       mkdirSync(dir, { recursive: true });
     }
     const path = join(dir, name.replace(/[^\w.-]/g, '_'));
@@ -126,9 +161,20 @@ function reproduction(options: ConformanceOptions, o: Options): Reproduce {
   const setup: ReproduceSetup = {
     baseUrl: options.baseUrl,
     users: {
-      user: { username: options.username, password: options.password, ...(o.password ? { passwordExpression: `$${variables.password}`, passwordFrom: variables.password } : {}) },
+      user: {
+        username: options.username,
+        password: options.password,
+        ...(o.password ? { passwordExpression: `$${variables.password}`, passwordFrom: variables.password } : {}),
+      },
       ...(options.username2 !== undefined && options.password2 !== undefined
-        ? { user2: { username: options.username2, password: options.password2, passwordExpression: `\${${variables.secondUser}#*:}`, passwordFrom: `${variables.secondUser} (name:password)` } }
+        ? {
+            user2: {
+              username: options.username2,
+              password: options.password2,
+              passwordExpression: `\${${variables.secondUser}#*:}`,
+              passwordFrom: `${variables.secondUser} (name:password)`,
+            },
+          }
         : {}),
     },
     writeBody: bodyWriter(o.report),
@@ -137,7 +183,8 @@ function reproduction(options: ConformanceOptions, o: Options): Reproduce {
   return (exchange, given) => reproduceLines(reproducer, setup, exchange, given as Set<'user' | 'user2'>);
 }
 
-export const waitLine = (wait: RateLimitWait) => `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
+export const waitLine = (wait: RateLimitWait) =>
+  `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
 
 /** Runs the command with `args` (without node and the script); resolves to the exit code. */
 export async function run(
@@ -161,10 +208,22 @@ export async function run(
     err(`error: ${(error as Error).message}`);
     return 2;
   }
-  out(heading({ baseUrl: options.baseUrl, profile: options.profile!, seed: options.seed!, runs: options.runs!, ...(o.rateLimit ? { rateLimit: rateText(o.rateLimit) } : {}) }));
+  out(
+    heading({
+      baseUrl: options.baseUrl,
+      profile: options.profile!,
+      seed: options.seed!,
+      runs: options.runs!,
+      ...(o.rateLimit ? { rateLimit: rateText(o.rateLimit) } : {}),
+    }),
+  );
   const reproduce = reproduction(options, o);
   const given = new Set<string>();
-  const report = await runConformance({ ...options, onResult: (result) => out(resultText(result, reproduce, given)), onWait: (wait) => err(waitLine(wait)) });
+  const report = await runConformance({
+    ...options,
+    onResult: (result) => out(resultText(result, reproduce, given)),
+    onWait: (wait) => err(waitLine(wait)),
+  });
   for (const line of coverageLines(report.coverage)) out(line);
   out(closingLine(report));
   if (o.junit) writeFileSync(o.junit, junitXml(report, reproduce));

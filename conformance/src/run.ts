@@ -21,15 +21,33 @@ export const checkNames = (): string[] => checks.map((c) => c.name);
 function sessions(http: Http, options: ConformanceOptions) {
   const logins = new Map<string, Promise<string>>();
   return (user: 'user' | 'user2', check: string): Promise<string> => {
-    const [username, password] = user === 'user' ? [options.username, options.password] : [options.username2, options.password2];
-    if (username === undefined || password === undefined) return Promise.reject(new CheckAbort('no credentials for a second user (--second-user name:password)'));
+    const [username, password] =
+      user === 'user' ? [options.username, options.password] : [options.username2, options.password2];
+    if (username === undefined || password === undefined)
+      return Promise.reject(new CheckAbort('no credentials for a second user (--second-user name:password)'));
     if (!logins.has(user)) {
-      logins.set(user, (async () => {
-        const reply = await http.send(check, { method: 'POST', path: '/login', auth: 'none', json: { username, password } });
-        if (reply.status !== 200) throw new CheckAbort(`logging in as ${username}: expected 200 with an access_token, got ${answered(reply)}`, reply.exchange);
-        if (typeof reply.json?.access_token !== 'string') throw new CheckAbort(`logging in as ${username}: the 200's access_token is ${shown(reply.json?.access_token)}, expected a token`, reply.exchange);
-        return reply.json.access_token as string;
-      })());
+      logins.set(
+        user,
+        (async () => {
+          const reply = await http.send(check, {
+            method: 'POST',
+            path: '/login',
+            auth: 'none',
+            json: { username, password },
+          });
+          if (reply.status !== 200)
+            throw new CheckAbort(
+              `logging in as ${username}: expected 200 with an access_token, got ${answered(reply)}`,
+              reply.exchange,
+            );
+          if (typeof reply.json?.access_token !== 'string')
+            throw new CheckAbort(
+              `logging in as ${username}: the 200's access_token is ${shown(reply.json?.access_token)}, expected a token`,
+              reply.exchange,
+            );
+          return reply.json.access_token as string;
+        })(),
+      );
     }
     return logins.get(user)!;
   };
@@ -38,13 +56,23 @@ function sessions(http: Http, options: ConformanceOptions) {
 function rateOf(options: ConformanceOptions): number | undefined {
   if (options.rateLimit === undefined) return undefined;
   const perSecond = parseRate(options.rateLimit);
-  if (perSecond === undefined) throw new Error(`the rate limit is a number of requests per second, minute or hour (10/s, 600/m, 3600/h); got "${options.rateLimit}"`);
+  if (perSecond === undefined)
+    throw new Error(
+      `the rate limit is a number of requests per second, minute or hour (10/s, 600/m, 3600/h); got "${options.rateLimit}"`,
+    );
   return perSecond;
 }
 
 /** The run stopped where no connection could be made: the line that says so. */
-function unreachableReport(baseUrl: string, stop: TargetUnreachable, answeredBefore: boolean, notRun: number): Unreachable {
-  const where = answeredBefore ? `stopped answering (${stop.code}) during ${stop.check}` : `is not answering (${stop.code} on ${stop.request})`;
+function unreachableReport(
+  baseUrl: string,
+  stop: TargetUnreachable,
+  answeredBefore: boolean,
+  notRun: number,
+): Unreachable {
+  const where = answeredBefore
+    ? `stopped answering (${stop.code}) during ${stop.check}`
+    : `is not answering (${stop.code} on ${stop.request})`;
   const message = `target ${baseUrl} ${where}; ${notRun} check${notRun === 1 ? '' : 's'} not run`;
   return { code: stop.code, check: stop.check, request: stop.request, answeredBefore, notRun, message };
 }
@@ -55,9 +83,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const seed = options.seed ?? defaultSeed;
   const runs = options.runs ?? defaultRuns;
   const unknown = (options.only ?? []).filter((name) => !checkNames().includes(name));
-  if (unknown.length) throw new Error(`unknown check${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the checks are ${checkNames().join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `unknown check${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the checks are ${checkNames().join(', ')}`,
+    );
   const perSecond = rateOf(options);
-  const http = new Http(options.baseUrl, new Contract(options.contractPath), { ...(perSecond ? { pace: pacer(perSecond) } : {}), ...(options.onWait ? { onWait: options.onWait } : {}) });
+  const http = new Http(options.baseUrl, new Contract(options.contractPath), {
+    ...(perSecond ? { pace: pacer(perSecond) } : {}),
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+  });
   const fixtures = new Fixtures();
   http.tokenOf = sessions(http, options);
   const run = { options, profile, seed, runs, runId: `${Date.now().toString(36)}${randomBytes(3).toString('hex')}` };
@@ -71,7 +105,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     if (reason) {
       result = { ...base, status: 'skipped', reason, failures: [], notes: [], requests: 0, ms: 0 };
     } else if (stop) {
-      result = { ...base, status: 'error', reason: `not run: the deployment stopped answering during ${stop.check}`, failures: [], notes: [], requests: 0, ms: 0 };
+      result = {
+        ...base,
+        status: 'error',
+        reason: `not run: the deployment stopped answering during ${stop.check}`,
+        failures: [],
+        notes: [],
+        requests: 0,
+        ms: 0,
+      };
     } else {
       const ctx = new CheckContext(check.name, http, fixtures, run);
       const from = Date.now();
@@ -79,15 +121,29 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         await check.run(ctx);
       } catch (error) {
         if (error instanceof CheckAbort) ctx.fail(error.message, error.exchange);
-        else if (!(error instanceof TargetUnreachable)) ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
+        else if (!(error instanceof TargetUnreachable))
+          ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
       }
       // Set even when the check caught the error itself: the deployment is gone either way.
       stop = http.unreachable;
       const waited = http.waited.get(check.name);
-      if (waited) ctx.note(`waited ${Math.round(waited / 1000)} s in all for the deployment's rate limits (429 with Retry-After)`);
+      if (waited)
+        ctx.note(
+          `waited ${Math.round(waited / 1000)} s in all for the deployment's rate limits (429 with Retry-After)`,
+        );
       const status = stop ? 'error' : ctx.failures.length ? 'failed' : 'passed';
-      const interrupted = stop && `the deployment ${http.answered ? 'stopped answering' : 'did not answer'}: no connection (${stop.code}) for ${stop.request}`;
-      result = { ...base, status, ...(interrupted ? { reason: interrupted } : {}), failures: ctx.failures, notes: ctx.notes, requests: ctx.requests, ms: Date.now() - from };
+      const interrupted =
+        stop &&
+        `the deployment ${http.answered ? 'stopped answering' : 'did not answer'}: no connection (${stop.code}) for ${stop.request}`;
+      result = {
+        ...base,
+        status,
+        ...(interrupted ? { reason: interrupted } : {}),
+        failures: ctx.failures,
+        notes: ctx.notes,
+        requests: ctx.requests,
+        ms: Date.now() - from,
+      };
     }
     results.push(result);
     options.onResult?.(result);
@@ -95,8 +151,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   if (!stop) await fixtures.cleanUp();
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
   return {
-    baseUrl: options.baseUrl, profile, seed, runs, results,
-    passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error'),
+    baseUrl: options.baseUrl,
+    profile,
+    seed,
+    runs,
+    results,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    errors: count('error'),
     ...(stop ? { unreachable: unreachableReport(options.baseUrl, stop, http.answered, count('error') - 1) } : {}),
     coverage: coverage(http.contract, http.exchanges),
     ms: Date.now() - started,

@@ -3,7 +3,8 @@
 // session token went in Authorization (a reproduction names it by a variable, never by its value).
 import type { Exchange } from './types.ts';
 
-export type SentPart = { name: string; value: string } | { name: string; filename: string; type: string; content: string };
+export type SentPart =
+  { name: string; value: string } | { name: string; filename: string; type: string; content: string };
 
 export type SentBody = { text: string } | { form: SentPart[] } | { bytes: Uint8Array };
 

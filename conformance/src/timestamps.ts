@@ -19,14 +19,20 @@ const terminalExecution = new Set(['SUCCESS', 'ERROR', 'CANCELLED']);
 function pairProblems(where: string, record: any, ended: boolean, startRequired: boolean): string[] {
   const problems: string[] = [];
   const start = parseTimestamp(record.started_at);
-  if (start === undefined && (startRequired || record.started_at !== '')) problems.push(`${where}: started_at ${shown(record.started_at)} is not MM/DD/YYYY, HH:MM:SS`);
+  if (start === undefined && (startRequired || record.started_at !== ''))
+    problems.push(`${where}: started_at ${shown(record.started_at)} is not MM/DD/YYYY, HH:MM:SS`);
   if (!ended) {
-    if (record.end_at !== '') problems.push(`${where}: end_at is ${shown(record.end_at)} while it is ${record.status}; it must be "" until the end`);
+    if (record.end_at !== '')
+      problems.push(
+        `${where}: end_at is ${shown(record.end_at)} while it is ${record.status}; it must be "" until the end`,
+      );
     return problems;
   }
   const end = parseTimestamp(record.end_at);
-  if (end === undefined) problems.push(`${where}: end_at ${shown(record.end_at)} of a ${record.status} record is not MM/DD/YYYY, HH:MM:SS`);
-  else if (start !== undefined && end < start) problems.push(`${where}: end_at ${record.end_at} is before started_at ${record.started_at}`);
+  if (end === undefined)
+    problems.push(`${where}: end_at ${shown(record.end_at)} of a ${record.status} record is not MM/DD/YYYY, HH:MM:SS`);
+  else if (start !== undefined && end < start)
+    problems.push(`${where}: end_at ${record.end_at} is before started_at ${record.started_at}`);
   return problems;
 }
 
@@ -40,7 +46,11 @@ function sameInstant(where: string, name: string, documented: unknown, rfc3339: 
   const b = typeof rfc3339 === 'string' ? Date.parse(rfc3339) : NaN;
   if (a === undefined || Number.isNaN(b)) return [];
   const apart = (a - Math.floor(b / 1000) * 1000) / 1000;
-  return Math.abs(a - b) < 1000 + 1 ? [] : [`${where}: ${name} "${String(documented)}" and ${String(rfc3339)} are ${apart} s apart; they are the same instant in UTC`];
+  return Math.abs(a - b) < 1000 + 1
+    ? []
+    : [
+        `${where}: ${name} "${String(documented)}" and ${String(rfc3339)} are ${apart} s apart; they are the same instant in UTC`,
+      ];
 }
 
 export function jobTimestampProblems(id: string, job: any): string[] {
@@ -53,13 +63,15 @@ export function jobTimestampProblems(id: string, job: any): string[] {
     const at = `${where}, execution ${solver} (${execution.status})`;
     problems.push(...pairProblems(at, execution, terminalExecution.has(execution.status), false));
     const end = parseTimestamp(execution.end_at);
-    if (jobEnd !== undefined && end !== undefined && end > jobEnd) problems.push(`${at}: ended at ${execution.end_at}, after its job (${job.end_at})`);
+    if (jobEnd !== undefined && end !== undefined && end > jobEnd)
+      problems.push(`${at}: ended at ${execution.end_at}, after its job (${job.end_at})`);
   }
   return problems;
 }
 
 export function dataFileTimestampProblems(id: string, file: any): string[] {
   const where = `data file ${id}`;
-  if (parseTimestamp(file.created_at) === undefined) return [`${where}: created_at ${shown(file.created_at)} is not MM/DD/YYYY, HH:MM:SS`];
+  if (parseTimestamp(file.created_at) === undefined)
+    return [`${where}: created_at ${shown(file.created_at)} is not MM/DD/YYYY, HH:MM:SS`];
   return sameInstant(where, 'created_at', file.created_at, file.timestamps?.uploaded);
 }

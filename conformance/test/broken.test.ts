@@ -43,7 +43,10 @@ describe.concurrent('a deployment that', () => {
     const result = report.results.find((r) => r.name === check)!;
     expect(result.status, printed(report)).toBe('failed');
     expect(result.failures.map((f) => f.message).join('\n'), printed(report)).toMatch(message);
-    expect(result.failures.some((f) => f.exchange), 'a failure carries the request that broke it').toBe(true);
+    expect(
+      result.failures.some((f) => f.exchange),
+      'a failure carries the request that broke it',
+    ).toBe(true);
   });
 
   it('breaks every check at least once above', () => {

@@ -11,24 +11,31 @@ const env = fromEnvironment();
 const skip = env.baseUrl ? undefined : 'JES_CONFORMANCE_BASE_URL is not set';
 let report: Report;
 
-if (skip) console.warn(`conformance deployment test: skipping the run against your deployment: ${skip} (see conformance/README.md).`);
+if (skip)
+  console.warn(
+    `conformance deployment test: skipping the run against your deployment: ${skip} (see conformance/README.md).`,
+  );
 if (skip) it.skip(`the suite against the deployment named by JES_CONFORMANCE_* (skipped: ${skip})`, () => {});
-else describe(`the deployment at ${env.baseUrl}`, () => {
-  beforeAll(async () => {
-    const second = env.secondUser ? splitUser(env.secondUser) : undefined;
-    report = await runConformance({
-      baseUrl: env.baseUrl!,
-      username: env.username ?? 'sandbox',
-      password: env.password ?? 'sandbox',
-      profile: env.profile ?? 'full',
-      ...(second ? { username2: second.username, password2: second.password } : {}),
-    });
-  }, 600_000);
+else
+  describe(`the deployment at ${env.baseUrl}`, () => {
+    beforeAll(async () => {
+      const second = env.secondUser ? splitUser(env.secondUser) : undefined;
+      report = await runConformance({
+        baseUrl: env.baseUrl!,
+        username: env.username ?? 'sandbox',
+        password: env.password ?? 'sandbox',
+        profile: env.profile ?? 'full',
+        ...(second ? { username2: second.username, password2: second.password } : {}),
+      });
+    }, 600_000);
 
-  it.each(checkNames())('%s', (name) => {
-    const result = report.results.find((r) => r.name === name)!;
-    if (result.status === 'skipped') return console.log(`${name} skipped: ${result.reason}`);
-    const details = [...(result.reason ? [result.reason] : []), ...result.failures.map((f) => [f.message, ...(f.exchange ? exchangeLines(f.exchange) : [])].join('\n  '))].join('\n');
-    expect(result.status, details).toBe('passed');
+    it.each(checkNames())('%s', (name) => {
+      const result = report.results.find((r) => r.name === name)!;
+      if (result.status === 'skipped') return console.log(`${name} skipped: ${result.reason}`);
+      const details = [
+        ...(result.reason ? [result.reason] : []),
+        ...result.failures.map((f) => [f.message, ...(f.exchange ? exchangeLines(f.exchange) : [])].join('\n  ')),
+      ].join('\n');
+      expect(result.status, details).toBe('passed');
+    });
   });
-});

@@ -12,20 +12,33 @@ import { jobTimestampProblems, parseTimestamp } from '../src/timestamps.ts';
 const contract = new Contract();
 
 describe('generation from the contract', () => {
-  it.each(['DataFileJobRequest', 'LoginRequest', 'DataFileUpload', 'SolverChoice', 'ProblemId', 'JobId', 'TimeLimitSeconds'])('values of %s satisfy it', (name) => {
+  it.each([
+    'DataFileJobRequest',
+    'LoginRequest',
+    'DataFileUpload',
+    'SolverChoice',
+    'ProblemId',
+    'JobId',
+    'TimeLimitSeconds',
+  ])('values of %s satisfy it', (name) => {
     const schema = contract.schema(name);
-    for (const value of fc.sample(arbitraryOf(contract, schema), { seed: 1, numRuns: 200 })) expect(contract.validate(schema, value)).toEqual([]);
+    for (const value of fc.sample(arbitraryOf(contract, schema), { seed: 1, numRuns: 200 }))
+      expect(contract.validate(schema, value)).toEqual([]);
   });
 
   it('values of every query parameter of listJobs satisfy their schemas', () => {
     for (const parameter of contract.byId('listJobs').parameters) {
-      for (const value of fc.sample(arbitraryOf(contract, parameter.schema), { seed: 2, numRuns: 100 })) expect(contract.validate(parameter.schema, value)).toEqual([]);
+      for (const value of fc.sample(arbitraryOf(contract, parameter.schema), { seed: 2, numRuns: 100 }))
+        expect(contract.validate(parameter.schema, value)).toEqual([]);
     }
   });
 
   it('mutants of valid job bodies are refused by the schema, and say what was changed', () => {
     const schema = contract.requestSchema('startJob');
-    const mutants = fc.sample(mutantArbitrary(graphArbitrary(1, 4), (v) => contract.validate(schema, v).length > 0), { seed: 3, numRuns: 100 });
+    const mutants = fc.sample(
+      mutantArbitrary(graphArbitrary(1, 4), (v) => contract.validate(schema, v).length > 0),
+      { seed: 3, numRuns: 100 },
+    );
     for (const mutant of mutants) {
       expect(contract.validate(schema, mutant.value)).not.toEqual([]);
       expect(mutant.pointer).toMatch(/^\//);
@@ -54,14 +67,28 @@ describe('reference computations', () => {
   it('timestamps parse as UTC, and an end_at before the end is named', () => {
     expect(parseTimestamp('11/22/2026, 14:03:07')).toBe(Date.parse('2026-11-22T14:03:07Z'));
     expect(parseTimestamp('2026-11-22 14:03:07')).toBeUndefined();
-    const running = { status: 'RUNNING', started_at: '11/22/2026, 14:03:07', end_at: '11/22/2026, 14:03:07', executions: {}, timestamps: { submitted: '2026-11-22T14:03:07.412Z' } };
-    expect(jobTimestampProblems('K7Q2M9X4TB1R', running)).toEqual(['job K7Q2M9X4TB1R (RUNNING): end_at is "11/22/2026, 14:03:07" while it is RUNNING; it must be "" until the end']);
+    const running = {
+      status: 'RUNNING',
+      started_at: '11/22/2026, 14:03:07',
+      end_at: '11/22/2026, 14:03:07',
+      executions: {},
+      timestamps: { submitted: '2026-11-22T14:03:07.412Z' },
+    };
+    expect(jobTimestampProblems('K7Q2M9X4TB1R', running)).toEqual([
+      'job K7Q2M9X4TB1R (RUNNING): end_at is "11/22/2026, 14:03:07" while it is RUNNING; it must be "" until the end',
+    ]);
   });
 
   // The clock's boundaries, written out rather than left to the time of day the tests happen to run at.
   it('a job across midnight at the end of a year is fine, and a stamp two hours off there is exactly 7200 s off', () => {
     const execution = { status: 'SUCCESS', started_at: '12/31/2026, 23:59:59', end_at: '01/01/2027, 00:00:01' };
-    const ended = { status: 'FINISHED', started_at: '12/31/2026, 23:59:58', end_at: '01/01/2027, 00:00:02', executions: { exact: execution }, timestamps: { submitted: '2026-12-31T23:59:58.999Z', ended: '2027-01-01T00:00:02.001Z' } };
+    const ended = {
+      status: 'FINISHED',
+      started_at: '12/31/2026, 23:59:58',
+      end_at: '01/01/2027, 00:00:02',
+      executions: { exact: execution },
+      timestamps: { submitted: '2026-12-31T23:59:58.999Z', ended: '2027-01-01T00:00:02.001Z' },
+    };
     expect(jobTimestampProblems('K7Q2M9X4TB1R', ended)).toEqual([]);
     const local = { ...ended, started_at: '01/01/2027, 01:59:58' };
     expect(jobTimestampProblems('K7Q2M9X4TB1R', local)).toEqual([
@@ -69,6 +96,8 @@ describe('reference computations', () => {
       'job K7Q2M9X4TB1R (FINISHED): started_at "01/01/2027, 01:59:58" and 2026-12-31T23:59:58.999Z are 7200 s apart; they are the same instant in UTC',
     ]);
     const late = { ...ended, executions: { exact: { ...execution, end_at: '01/01/2027, 00:00:03' } } };
-    expect(jobTimestampProblems('K7Q2M9X4TB1R', late)).toEqual(['job K7Q2M9X4TB1R (FINISHED), execution exact (SUCCESS): ended at 01/01/2027, 00:00:03, after its job (01/01/2027, 00:00:02)']);
+    expect(jobTimestampProblems('K7Q2M9X4TB1R', late)).toEqual([
+      'job K7Q2M9X4TB1R (FINISHED), execution exact (SUCCESS): ended at 01/01/2027, 00:00:03, after its job (01/01/2027, 00:00:02)',
+    ]);
   });
 });

@@ -17,9 +17,12 @@ afterAll(async () => {
   if (!('skip' in database)) await database.drop();
 });
 
-it.skipIf(skip)(`passes every check against the reference server on PostgreSQL${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-  const report = await runConformance({ baseUrl: server!.url, ...credentials, profile: 'full' });
-  console.log(printed(report));
-  expect(report.failed, printed(report)).toBe(0);
-  expect(report.skipped, printed(report)).toBe(0);
-});
+it.skipIf(skip)(
+  `passes every check against the reference server on PostgreSQL${skip ? ` (skipped: ${skip})` : ''}`,
+  async () => {
+    const report = await runConformance({ baseUrl: server!.url, ...credentials, profile: 'full' });
+    console.log(printed(report));
+    expect(report.failed, printed(report)).toBe(0);
+    expect(report.skipped, printed(report)).toBe(0);
+  },
+);

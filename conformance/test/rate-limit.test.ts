@@ -17,7 +17,17 @@ it('says what it waits for when the deployment answers 429, then carries on', as
   const proxy = await startBrokenProxy(sandbox.url, {
     request: (r) => {
       if (r.method !== 'POST' || !r.url.startsWith('/problem/maxcut') || refused++) return r;
-      return jsonAnswer(429, { type: 'urn:jes:problem:rate_limited', title: 'Too many requests', status: 429, code: 'rate_limited', detail: 'slow down' }, { 'retry-after': '1' });
+      return jsonAnswer(
+        429,
+        {
+          type: 'urn:jes:problem:rate_limited',
+          title: 'Too many requests',
+          status: 429,
+          code: 'rate_limited',
+          detail: 'slow down',
+        },
+        { 'retry-after': '1' },
+      );
     },
   });
   try {
@@ -32,19 +42,43 @@ it('says what it waits for when the deployment answers 429, then carries on', as
 });
 
 it('paces itself with --rate-limit, and says so in its heading', async () => {
-  const run = await conformance(['--base-url', sandbox.url, '--profile', 'sandbox', '--only', 'missing_auth', '--rate-limit', '50/s']);
+  const run = await conformance([
+    '--base-url',
+    sandbox.url,
+    '--profile',
+    'sandbox',
+    '--only',
+    'missing_auth',
+    '--rate-limit',
+    '50/s',
+  ]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
-  expect(run.stdout.split('\n')[0]).toBe(`jes-conformance: ${sandbox.url} (profile sandbox; fast-check seed 20261122, 8 cases per target; at most 50 requests/s)`);
+  expect(run.stdout.split('\n')[0]).toBe(
+    `jes-conformance: ${sandbox.url} (profile sandbox; fast-check seed 20261122, 8 cases per target; at most 50 requests/s)`,
+  );
   for (const bad of ['10', '10/d', '0/s', 'fast']) {
     const refused = await conformance(['--rate-limit', bad, '--profile', 'sandbox']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/option '--rate-limit <n\/s>' argument '.*' is invalid\. expected requests per second, minute or hour: 10\/s, 600\/m, 3600\/h/);
+    expect(refused.stderr).toMatch(
+      /option '--rate-limit <n\/s>' argument '.*' is invalid\. expected requests per second, minute or hour: 10\/s, 600\/m, 3600\/h/,
+    );
   }
 });
 
 it('reads rates per second, minute and hour', () => {
-  expect([parseRate('10/s'), parseRate('600/m'), parseRate('3600/h'), parseRate('2.5/s'), parseRate(' 30 / m ')]).toEqual([10, 10, 1, 2.5, 0.5]);
-  expect([parseRate('10'), parseRate('10/d'), parseRate('0/s'), parseRate('-1/s')]).toEqual([undefined, undefined, undefined, undefined]);
+  expect([
+    parseRate('10/s'),
+    parseRate('600/m'),
+    parseRate('3600/h'),
+    parseRate('2.5/s'),
+    parseRate(' 30 / m '),
+  ]).toEqual([10, 10, 1, 2.5, 0.5]);
+  expect([parseRate('10'), parseRate('10/d'), parseRate('0/s'), parseRate('-1/s')]).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ]);
 });
 
 // The spacing on a clock of its own (no real time passes): requests asked for at once start 100 ms apart at

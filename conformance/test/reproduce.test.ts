@@ -24,75 +24,112 @@ const fingerprint = (r: Exchanged) => ({
   url: r.url,
   authorization: r.headers.authorization,
   // A form is sent again with another boundary: the same form, other bytes.
-  body: /^multipart\//.test(r.headers['content-type'] ?? '') ? 'a form' : createHash('sha1').update(r.body).digest('hex'),
+  body: /^multipart\//.test(r.headers['content-type'] ?? '')
+    ? 'a form'
+    : createHash('sha1').update(r.body).digest('hex'),
 });
 
 /** Each failure the console shows: the status it got and its reproduce line. */
 function reproductions(stdout: string): { status: number; command: string }[] {
-  return stdout.split(/^ +✗ /m).slice(1).flatMap((block) => {
-    const status = /^ +← (\d{3}) /m.exec(block)?.[1];
-    const command = /^ +Reproduce with: (.+)$/m.exec(block)?.[1];
-    return status && command ? [{ status: Number(status), command }] : [];
-  });
+  return stdout
+    .split(/^ +✗ /m)
+    .slice(1)
+    .flatMap((block) => {
+      const status = /^ +← (\d{3}) /m.exec(block)?.[1];
+      const command = /^ +Reproduce with: (.+)$/m.exec(block)?.[1];
+      return status && command ? [{ status: Number(status), command }] : [];
+    });
 }
 
 function bash(script: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('bash', ['-c', script], { env: { ...process.env, ...env }, maxBuffer: 1 << 20 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+    execFile(
+      'bash',
+      ['-c', script],
+      { env: { ...process.env, ...env }, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+    );
   });
 }
 
-it('prints for each failure a curl command that a shell runs to the same request and status', { timeout: 300_000 }, async () => {
-  const seen: ReturnType<typeof fingerprint>[] = [];
-  const breakage = combined(
-    'answers 405 in plain text, not as a problem',
-    'reads the body before authenticating',
-    'accepts any token on GET /job',
-    'refuses job bodies from 4,000,000 bytes',
-    'refuses login bodies from 60,000 bytes',
-    'refuses uploads with a description',
-  );
-  const proxy = await startBrokenProxy(server.url, { ...breakage, request: (r, tools) => (seen.push(fingerprint(r)), breakage.request!(r, tools)) });
-  const dir = mkdtempSync(join(tmpdir(), 'jes-conformance-'));
-  const env = { JES_CONFORMANCE_USERNAME: 'alice', JES_CONFORMANCE_PASSWORD: users.alice };
-  try {
-    const only = 'unsupported_method,missing_auth,ignored_auth,limits,positive_data_acceptance';
-    const run = await conformance(['--base-url', proxy.url, '--only', only, '--report', join(dir, 'report.md')], env);
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 5 failed, 0 skipped');
+it(
+  'prints for each failure a curl command that a shell runs to the same request and status',
+  { timeout: 300_000 },
+  async () => {
+    const seen: ReturnType<typeof fingerprint>[] = [];
+    const breakage = combined(
+      'answers 405 in plain text, not as a problem',
+      'reads the body before authenticating',
+      'accepts any token on GET /job',
+      'refuses job bodies from 4,000,000 bytes',
+      'refuses login bodies from 60,000 bytes',
+      'refuses uploads with a description',
+    );
+    const proxy = await startBrokenProxy(server.url, {
+      ...breakage,
+      request: (r, tools) => (seen.push(fingerprint(r)), breakage.request!(r, tools)),
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'jes-conformance-'));
+    const env = { JES_CONFORMANCE_USERNAME: 'alice', JES_CONFORMANCE_PASSWORD: users.alice };
+    try {
+      const only = 'unsupported_method,missing_auth,ignored_auth,limits,positive_data_acceptance';
+      const run = await conformance(['--base-url', proxy.url, '--only', only, '--report', join(dir, 'report.md')], env);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 5 failed, 0 skipped');
 
-    // The token is set once, before the first command that needs it, from a login that reads the password's variable.
-    const login = run.stdout.match(/^ +export JES_TOKEN=.*$/gm) ?? [];
-    expect(login).toHaveLength(1);
-    expect(login[0]).toContain(`'{"username":"alice","password":"'"$JES_CONFORMANCE_PASSWORD"'"}'`);
-    expect(run.stdout).toMatch(/^ +# JES_TOKEN: a token of alice \(the password from JES_CONFORMANCE_PASSWORD\)\n +export JES_TOKEN=/m);
+      // The token is set once, before the first command that needs it, from a login that reads the password's variable.
+      const login = run.stdout.match(/^ +export JES_TOKEN=.*$/gm) ?? [];
+      expect(login).toHaveLength(1);
+      expect(login[0]).toContain(`'{"username":"alice","password":"'"$JES_CONFORMANCE_PASSWORD"'"}'`);
+      expect(run.stdout).toMatch(
+        /^ +# JES_TOKEN: a token of alice \(the password from JES_CONFORMANCE_PASSWORD\)\n +export JES_TOKEN=/m,
+      );
 
-    const cases = reproductions(run.stdout);
-    const commands = cases.map((c) => c.command).join('\n');
-    expect(commands).toMatch(/ -X PUT .* -H "authorization: Bearer \$JES_TOKEN" .*--data-binary '\{\}'/); // unsupported_method
-    expect(commands).toMatch(/--data-binary \$'--jes-conformance-.*\\r\\n/); // missing_auth's unfinished multipart body
-    expect(commands).toMatch(/--data-binary @\/.*\/report\.bodies\/\d+-missing_auth\.json/); // its body of 4 MiB, in a file
-    expect(commands).toMatch(/-H "authorization: Basic \$\(printf %s alice:"\$JES_CONFORMANCE_PASSWORD" \| base64 \| tr -d '\\n='\)"/); // ignored_auth
-    expect(commands).toMatch(/^\{ cat .*part1; printf %s "\$JES_CONFORMANCE_PASSWORD"; cat .*part2; \} \| curl -i -X POST \S+\/login /m); // limits: the login body
-    expect(commands).toMatch(/^printf %s \$'.*' \| curl -i -X POST \S+\/data_file .* -F 'file=@-;filename=".*";type=text\/plain'/m); // positive_data_acceptance
+      const cases = reproductions(run.stdout);
+      const commands = cases.map((c) => c.command).join('\n');
+      expect(commands).toMatch(/ -X PUT .* -H "authorization: Bearer \$JES_TOKEN" .*--data-binary '\{\}'/); // unsupported_method
+      expect(commands).toMatch(/--data-binary \$'--jes-conformance-.*\\r\\n/); // missing_auth's unfinished multipart body
+      expect(commands).toMatch(/--data-binary @\/.*\/report\.bodies\/\d+-missing_auth\.json/); // its body of 4 MiB, in a file
+      expect(commands).toMatch(
+        /-H "authorization: Basic \$\(printf %s alice:"\$JES_CONFORMANCE_PASSWORD" \| base64 \| tr -d '\\n='\)"/,
+      ); // ignored_auth
+      expect(commands).toMatch(
+        /^\{ cat .*part1; printf %s "\$JES_CONFORMANCE_PASSWORD"; cat .*part2; \} \| curl -i -X POST \S+\/login /m,
+      ); // limits: the login body
+      expect(commands).toMatch(
+        /^printf %s \$'.*' \| curl -i -X POST \S+\/data_file .* -F 'file=@-;filename=".*";type=text\/plain'/m,
+      ); // positive_data_acceptance
 
-    for (const { status, command } of cases) {
-      const before = seen.length;
-      const answered = await bash(`set -e\n${login[0]!.trim()}\n${command} -s -o /dev/null -w '%{http_code}'`, env);
-      expect({ command, status: Number(answered) }).toEqual({ command, status });
-      const replayed = seen.slice(before).at(-1)!;
-      const tokenOfItsOwn = command.includes('$JES_TOKEN');
-      const matching = seen.slice(0, before).filter((original) => isDeepEqual({ ...original, ...(tokenOfItsOwn ? { authorization: '' } : {}) }, { ...replayed, ...(tokenOfItsOwn ? { authorization: '' } : {}) }));
-      expect(matching.length, `the request of ${command} was sent by the run`).toBeGreaterThan(0);
+      for (const { status, command } of cases) {
+        const before = seen.length;
+        const answered = await bash(`set -e\n${login[0]!.trim()}\n${command} -s -o /dev/null -w '%{http_code}'`, env);
+        expect({ command, status: Number(answered) }).toEqual({ command, status });
+        const replayed = seen.slice(before).at(-1)!;
+        const tokenOfItsOwn = command.includes('$JES_TOKEN');
+        const matching = seen
+          .slice(0, before)
+          .filter((original) =>
+            isDeepEqual(
+              { ...original, ...(tokenOfItsOwn ? { authorization: '' } : {}) },
+              { ...replayed, ...(tokenOfItsOwn ? { authorization: '' } : {}) },
+            ),
+          );
+        expect(matching.length, `the request of ${command} was sent by the run`).toBeGreaterThan(0);
+      }
+      expect(cases.length).toBeGreaterThanOrEqual(15);
+
+      const everything = [
+        run.stdout,
+        run.stderr,
+        readFileSync(join(dir, 'report.md'), 'utf8'),
+        ...readdirSync(join(dir, 'report.bodies')).map((f) => readFileSync(join(dir, 'report.bodies', f), 'utf8')),
+      ];
+      for (const text of everything) expect(text).not.toContain(users.alice);
+    } finally {
+      await proxy.close();
     }
-    expect(cases.length).toBeGreaterThanOrEqual(15);
-
-    const everything = [run.stdout, run.stderr, readFileSync(join(dir, 'report.md'), 'utf8'), ...readdirSync(join(dir, 'report.bodies')).map((f) => readFileSync(join(dir, 'report.bodies', f), 'utf8'))];
-    for (const text of everything) expect(text).not.toContain(users.alice);
-  } finally {
-    await proxy.close();
-  }
-});
+  },
+);
 
 function isDeepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

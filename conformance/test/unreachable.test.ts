@@ -27,29 +27,50 @@ async function closedPort(): Promise<number> {
 
 it('stops when the deployment stops answering mid-run: exit 2, the rest errors in JUnit and markdown', async () => {
   // The deployment goes away once it has answered the first PROPFIND (unsupported_method's, the sixth check).
-  const proxy = await startBrokenProxy(sandbox.url, { request: (r, tools) => (r.method === 'PROPFIND' && tools.stop(), r) });
+  const proxy = await startBrokenProxy(sandbox.url, {
+    request: (r, tools) => (r.method === 'PROPFIND' && tools.stop(), r),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'jes-conformance-'));
   try {
-    const run = await conformance(['--base-url', proxy.url, '--profile', 'sandbox', '--junit', join(dir, 'junit.xml'), '--report', join(dir, 'report.md')]);
+    const run = await conformance([
+      '--base-url',
+      proxy.url,
+      '--profile',
+      'sandbox',
+      '--junit',
+      join(dir, 'junit.xml'),
+      '--report',
+      join(dir, 'report.md'),
+    ]);
     expect(run.code, run.stdout + run.stderr).toBe(2);
     const message = `target ${proxy.url} stopped answering (ECONNREFUSED) during unsupported_method; 10 checks not run`;
     expect(run.stderr).toBe(`jes-conformance: ${message}\n`);
     expect(run.stdout).toMatch(/^passed +missing_auth \[/m);
-    expect(run.stdout).toMatch(/^error +unsupported_method \[every operation\] \(.*\): the deployment stopped answering: no connection \(ECONNREFUSED\) for PROPFIND \/login$/m);
-    expect(run.stdout).toMatch(/^error +negative_data_rejection: not run: the deployment stopped answering during unsupported_method$/m);
+    expect(run.stdout).toMatch(
+      /^error +unsupported_method \[every operation\] \(.*\): the deployment stopped answering: no connection \(ECONNREFUSED\) for PROPFIND \/login$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^error +negative_data_rejection: not run: the deployment stopped answering during unsupported_method$/m,
+    );
     expect(run.stdout).toMatch(/^skipped +idempotency: /m);
     expect(run.stdout).not.toMatch(/ECONNREFUSED.*\n.*ECONNREFUSED[\s\S]*ECONNREFUSED/);
     expect(run.stdout.trim().split('\n').at(-1)).toBe('3 passed, 0 failed, 5 skipped, 11 errors');
 
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuites name="jes-conformance" tests="19" failures="0" skipped="5" errors="11"/);
-    expect(junit).toMatch(/name="unsupported_method" time="[\d.]+">\s*<properties>.*<\/properties>\s*<error message="the deployment stopped answering: no connection \(ECONNREFUSED\) for PROPFIND \/login" type="unreachable">target/);
-    expect(junit).toMatch(/name="limits" time="0.000">\s*<properties>.*<\/properties>\s*<error message="not run: the deployment stopped answering during unsupported_method" type="unreachable">/);
+    expect(junit).toMatch(
+      /name="unsupported_method" time="[\d.]+">\s*<properties>.*<\/properties>\s*<error message="the deployment stopped answering: no connection \(ECONNREFUSED\) for PROPFIND \/login" type="unreachable">target/,
+    );
+    expect(junit).toMatch(
+      /name="limits" time="0.000">\s*<properties>.*<\/properties>\s*<error message="not run: the deployment stopped answering during unsupported_method" type="unreachable">/,
+    );
     expect(junit).not.toMatch(/<failure/);
 
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(report).toContain(`**The run stopped: ${message}.** Its checks are errors, not failures.`);
-    expect(report).toMatch(/^\| `limits` \| .* \| error \| not run: the deployment stopped answering during unsupported_method \|$/m);
+    expect(report).toMatch(
+      /^\| `limits` \| .* \| error \| not run: the deployment stopped answering during unsupported_method \|$/m,
+    );
   } finally {
     await proxy.close();
   }
@@ -59,7 +80,11 @@ it('reports a deployment that does not answer at all the same way, from the firs
   const url = `http://127.0.0.1:${await closedPort()}`;
   const run = await conformance(['--base-url', url, '--username', 'alice', '--password', 'any']);
   expect(run.code, run.stdout + run.stderr).toBe(2);
-  expect(run.stderr).toBe(`jes-conformance: target ${url} is not answering (ECONNREFUSED on POST /login); 17 checks not run\n`);
-  expect(run.stdout).toMatch(/^error +lifecycle \[.*\] \(.*\): the deployment did not answer: no connection \(ECONNREFUSED\) for POST \/login$/m);
+  expect(run.stderr).toBe(
+    `jes-conformance: target ${url} is not answering (ECONNREFUSED on POST /login); 17 checks not run\n`,
+  );
+  expect(run.stdout).toMatch(
+    /^error +lifecycle \[.*\] \(.*\): the deployment did not answer: no connection \(ECONNREFUSED\) for POST \/login$/m,
+  );
   expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 1 skipped, 18 errors');
 });

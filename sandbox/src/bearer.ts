@@ -9,7 +9,8 @@ const malformed = 'The Authorization header must be "Bearer <access_token>".';
 
 /** The token of a well-formed `Authorization: Bearer <token>` (the scheme in any case), else the refusal. */
 export function bearerToken(authorization: string | undefined, instance: string): { token: string } | Answer {
-  if (!authorization) return problemAnswer(problem('missing_token', missing, instance), { 'WWW-Authenticate': challenge });
+  if (!authorization)
+    return problemAnswer(problem('missing_token', missing, instance), { 'WWW-Authenticate': challenge });
   const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
   if (token) return { token };
   const description = malformed.replaceAll('"', "'");

@@ -21,7 +21,8 @@ export const mediaTypeOf = (contentType = ''): string => contentType.split(';')[
 export const charsetOf = (contentType: string | undefined): string | undefined =>
   /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
 
-export const isUtf8 = (charset: string | undefined): boolean => charset === undefined || ['utf-8', 'utf8'].includes(charset);
+export const isUtf8 = (charset: string | undefined): boolean =>
+  charset === undefined || ['utf-8', 'utf8'].includes(charset);
 
 export type Body = { bytes: Buffer } | { tooLarge: true } | { undecodable: string };
 

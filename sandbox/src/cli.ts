@@ -18,20 +18,38 @@ function ownVersion(): string {
 }
 
 function port(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('expected a port number (0 for any free port)');
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new InvalidArgumentError('expected a port number (0 for any free port)');
   return Number(value);
 }
 
 function program(): Command {
   return new Command('jes-sandbox')
-    .description('A mock of the Job Execution Service: Prism\'s engine over the contract this package carries, keeping its conventions.')
+    .description(
+      "A mock of the Job Execution Service: Prism's engine over the contract this package carries, keeping its conventions.",
+    )
     .helpOption('--help', 'show this help')
     .version(ownVersion(), '-v, --version', 'print the version')
-    .addOption(new Option('-p, --port <port>', 'port to listen on (0 for any free port)').env('SANDBOX_PORT').argParser(port).default(4010))
-    .addOption(new Option('-h, --host <host>', 'address to listen on (0.0.0.0 for every interface)').env('SANDBOX_HOST').default('127.0.0.1'))
-    .option('--errors', "Prism's --errors: always on here, a request at odds with the contract answers 400 invalid_request")
+    .addOption(
+      new Option('-p, --port <port>', 'port to listen on (0 for any free port)')
+        .env('SANDBOX_PORT')
+        .argParser(port)
+        .default(4010),
+    )
+    .addOption(
+      new Option('-h, --host <host>', 'address to listen on (0.0.0.0 for every interface)')
+        .env('SANDBOX_HOST')
+        .default('127.0.0.1'),
+    )
+    .option(
+      '--errors',
+      "Prism's --errors: always on here, a request at odds with the contract answers 400 invalid_request",
+    )
     .option('-d, --dynamic', "Prism's --dynamic: not offered, the sandbox answers with the contract's examples only")
-    .addHelpText('after', '\nStateless: any well-formed bearer token is accepted; Prefer: code=404 or Prefer: example=pending choose among the contract\'s examples.\nExit codes: 0 stopped by a signal, 2 usage or a failure to start.')
+    .addHelpText(
+      'after',
+      "\nStateless: any well-formed bearer token is accepted; Prefer: code=404 or Prefer: example=pending choose among the contract's examples.\nExit codes: 0 stopped by a signal, 2 usage or a failure to start.",
+    )
     .showHelpAfterError('(run jes-sandbox --help for usage)')
     .exitOverride();
 }
@@ -44,14 +62,17 @@ try {
 }
 const options = command.opts<{ port: number; host: string; dynamic?: boolean }>();
 if (options.dynamic) {
-  console.error('jes-sandbox: --dynamic is not offered: generated bodies need not match the contract, so the sandbox answers with its examples only (Prefer: example=… chooses one)');
+  console.error(
+    'jes-sandbox: --dynamic is not offered: generated bodies need not match the contract, so the sandbox answers with its examples only (Prefer: example=… chooses one)',
+  );
   process.exit(2);
 }
 
 const sandbox = await startSandbox({
   port: options.port,
   host: options.host,
-  onResponse: (method, path, status, outcome) => console.log(requestLogLines(new Date(), method, path, status, outcome)),
+  onResponse: (method, path, status, outcome) =>
+    console.log(requestLogLines(new Date(), method, path, status, outcome)),
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(`jes-sandbox: cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`);
   return process.exit(2);
@@ -59,8 +80,13 @@ const sandbox = await startSandbox({
 // Once it listens, nothing may stop it: it is stateless, so after a failure nothing is left half-done and the
 // next request is answered as well as the last. (A failure to start still exits, above.)
 for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
-  process.on(event, (error: unknown) => console.error(`${new Date().toISOString()} ${event}, the sandbox keeps running:`, error));
+  process.on(event, (error: unknown) =>
+    console.error(`${new Date().toISOString()} ${event}, the sandbox keeps running:`, error),
+  );
 }
 console.log(`jes sandbox (Prism mock of openapi.yaml) listening on ${sandbox.url}`);
-console.log('Stateless: any well-formed bearer token is accepted, answers are the contract\'s examples (Prefer: code=…, example=… choose). See docs/sandbox.md.');
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));
+console.log(
+  "Stateless: any well-formed bearer token is accepted, answers are the contract's examples (Prefer: code=…, example=… choose). See docs/sandbox.md.",
+);
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

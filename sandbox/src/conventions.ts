@@ -54,7 +54,8 @@ export const asciiOnly = (value: string): string =>
 /** A request id as the reference server makes them: a random UUID. */
 export const requestId = (): string => randomUUID();
 
-const percentEncoded = (c: string) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const percentEncoded = (c: string) =>
+  [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 const notInUri = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;
 
 /** A request path as the URI reference `instance` must be: a stray '%' and what a URI cannot hold (`|`, `[`) escaped. */
@@ -64,7 +65,16 @@ export function problem(code: keyof typeof titles, detail: string, path: string,
   const [status, title] = titles[code];
   const instance = uriReference(path);
   const request_id = requestId();
-  return { type: `urn:jes:problem:${code}`, title, status, detail, instance, code, request_id, ...(errors ? { errors } : {}) };
+  return {
+    type: `urn:jes:problem:${code}`,
+    title,
+    status,
+    detail,
+    instance,
+    code,
+    request_id,
+    ...(errors ? { errors } : {}),
+  };
 }
 
 export const problemAnswer = (p: Problem, headers: Record<string, string> = {}): Answer => ({

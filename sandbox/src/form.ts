@@ -52,6 +52,8 @@ export function formForPrism(form: Form, documented: readonly string[]): { conte
   const boundary = `sandbox-${randomUUID()}`;
   const parts = form.fields.filter(([name]) => name !== undefined && documented.includes(name)) as [string, string][];
   if (form.hasFile) parts.push(['file', '(the file)']);
-  const body = parts.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const body = parts.map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: `${body.join('')}--${boundary}--\r\n` };
 }

@@ -5,7 +5,15 @@
 import { join } from 'node:path';
 import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
-import { type Answer, asciiOnly, invalidRequest, pointer, type preferences, problem, problemAnswer } from './conventions.ts';
+import {
+  type Answer,
+  asciiOnly,
+  invalidRequest,
+  pointer,
+  type preferences,
+  problem,
+  problemAnswer,
+} from './conventions.ts';
 import { startJobBodyErrors } from './start-job-body.ts';
 
 export const contractPath = join(import.meta.dirname, '..', '..', 'openapi.yaml');
@@ -43,7 +51,8 @@ function violationsHeader(violations: Violation[]): string {
 function exampleName(operation: Operation, status: number, body: unknown): string | undefined {
   if (body === undefined) return undefined;
   const text = JSON.stringify(body);
-  const examples = operation.responses.find((r) => r.code === String(status))?.contents?.flatMap((c) => c.examples ?? []) ?? [];
+  const examples =
+    operation.responses.find((r) => r.code === String(status))?.contents?.flatMap((c) => c.examples ?? []) ?? [];
   return examples.find((e) => 'value' in e && JSON.stringify(e.value) === text)?.key;
 }
 
@@ -51,7 +60,15 @@ export async function createMock() {
   const operations = await prismHttp.getHttpOperationsFromSpec(contractPath);
   const logger = prismCore.createLogger('SANDBOX', { level: 'silent' });
   // What `prism mock` sets: validate requests and responses, check security, serve examples (not random data).
-  const base = { isProxy: false as const, validateRequest: true, validateResponse: true, checkSecurity: true, errors: false, upstreamProxy: undefined, mock: { dynamic: false } };
+  const base = {
+    isProxy: false as const,
+    validateRequest: true,
+    validateResponse: true,
+    checkSecurity: true,
+    errors: false,
+    upstreamProxy: undefined,
+    mock: { dynamic: false },
+  };
   const prism = prismHttp.createInstance(base, { logger });
 
   async function mock({ operation, path, query, headers, body, prefer }: MockRequest): Promise<Answer> {
@@ -63,7 +80,10 @@ export async function createMock() {
     const input = { method: operation.method as 'get', url: { path, query: params }, headers, body };
     // Prism answers the lowest success status; an operation that documents 201 (an upload) creates by default.
     const created = prefer.code === undefined && operation.responses.some((r) => r.code === '201') ? { code: 201 } : {};
-    const result = await prism.request(input, operations, { ...base, mock: { dynamic: false, ...created, ...prefer } })();
+    const result = await prism.request(input, operations, {
+      ...base,
+      mock: { dynamic: false, ...created, ...prefer },
+    })();
     if (result._tag === 'Left') {
       const error = result.left as Error & { detail?: string };
       const detail = `The sandbox cannot answer this request: ${error.message}. ${error.detail ?? ''}`.trim();
@@ -78,17 +98,26 @@ export async function createMock() {
       const member = missing(v);
       return { pointer: pointer([...(v.path ?? []), ...(member === undefined ? [] : [member])]), detail: v.message };
     };
-    const answer: Answer = { status: output.statusCode, headers: { ...output.headers }, body: output.body, judged: { violations: violations.map(errorOf), ...(example ? { example } : {}) } };
+    const answer: Answer = {
+      status: output.statusCode,
+      headers: { ...output.headers },
+      body: output.body,
+      judged: { violations: violations.map(errorOf), ...(example ? { example } : {}) },
+    };
     if (!violations.length) return answer;
     const header = violationsHeader(violations);
-    if (output.statusCode !== 400 && output.statusCode !== 422) return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
+    if (output.statusCode !== 400 && output.statusCode !== 422)
+      return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
     let errors = answer.judged!.violations;
     // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), as the server does.
     const inBody = (v: Violation) => v.path?.[0] === 'body';
     if (operation.iid === 'startJob' && violations.some(inBody)) {
       const meant = startJobBodyErrors(operation, body);
       const depth = (p: string) => p.split('/').length;
-      if (meant.length) errors = [...violations.filter((v) => !inBody(v)).map(errorOf), ...meant].sort((a, b) => depth(b.pointer) - depth(a.pointer));
+      if (meant.length)
+        errors = [...violations.filter((v) => !inBody(v)).map(errorOf), ...meant].sort(
+          (a, b) => depth(b.pointer) - depth(a.pointer),
+        );
     }
     const refused = invalidRequest(path, errors);
     return { ...refused, headers: { ...refused.headers, 'sl-violations': header }, judged: { violations: errors } };

@@ -18,10 +18,12 @@ function maxBytes(operation: Operation): number {
 }
 
 /** The body for Prism, with the request headers that describe it now (and a form's named text parts), or the refusal. */
-export type Taken = { body: unknown; headers: Record<string, string>; fields?: Record<string, string> } | { refused: Answer };
+export type Taken =
+  { body: unknown; headers: Record<string, string>; fields?: Record<string, string> } | { refused: Answer };
 
 const refused = (answer: Answer): Taken => ({ refused: answer });
-const invalid = (detail: string, instance: string) => refused(problemAnswer(problem('invalid_request', detail, instance)));
+const invalid = (detail: string, instance: string) =>
+  refused(problemAnswer(problem('invalid_request', detail, instance)));
 const mismatch = (instance: string, error: FieldError) => refused(invalidRequest(instance, [error]));
 
 /** What the headers alone refuse (415), if anything. */
@@ -37,9 +39,10 @@ function unsupported(req: IncomingMessage, operation: Operation): string | undef
     // What to send, in the reference server's words (server/src/http/media-types.ts): curl -d sends
     // application/x-www-form-urlencoded unless told otherwise.
     const accepted = contents.map((c) => c.mediaType);
-    const send = accepted[0] === 'multipart/form-data'
-      ? 'Send the body as multipart/form-data (with curl: -F name=value, not -d).'
-      : `Send Content-Type: ${accepted[0]} (with curl: -H 'Content-Type: ${accepted[0]}').`;
+    const send =
+      accepted[0] === 'multipart/form-data'
+        ? 'Send the body as multipart/form-data (with curl: -F name=value, not -d).'
+        : `Send Content-Type: ${accepted[0]} (with curl: -H 'Content-Type: ${accepted[0]}').`;
     return `This operation accepts ${accepted.join(', ')}; the request ${type ? `was sent as ${type}` : 'has no Content-Type'}. ${send}`;
   }
   if (type === 'application/json' && !isUtf8(charset)) return `JSON bodies must be UTF-8, not "${charset}".`;
@@ -77,17 +80,25 @@ export async function takeBody(req: IncomingMessage, operation: Operation, insta
     const fields = Object.fromEntries(form.fields as [string, string][]);
     const found = unacceptableValue(fields);
     if (found) return mismatch(instance, found);
-    const schema = operation.request?.body?.contents?.find((c) => c.mediaType === type)?.schema as { properties?: object };
+    const schema = operation.request?.body?.contents?.find((c) => c.mediaType === type)?.schema as {
+      properties?: object;
+    };
     const rewritten = formForPrism(form, Object.keys(schema?.properties ?? {}));
     const length = String(Buffer.byteLength(rewritten.body));
-    return { body: rewritten.body, headers: { 'content-type': rewritten.contentType, 'content-length': length }, fields };
+    return {
+      body: rewritten.body,
+      headers: { 'content-type': rewritten.contentType, 'content-length': length },
+      fields,
+    };
   }
   if (type === 'application/json') {
     let body: unknown;
     try {
       body = JSON.parse(withoutBom(read.bytes).toString('utf8'));
     } catch (error) {
-      return refused(problemAnswer(problem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`, instance)));
+      return refused(
+        problemAnswer(problem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`, instance)),
+      );
     }
     const found = unacceptableValue(body);
     return found ? mismatch(instance, found) : { body, headers };

@@ -21,19 +21,33 @@ const clip = (text: string, max = 240) => (text.length > max ? `${text.slice(0, 
 
 /** Up to three pointers with their details, then how many more. */
 function mismatches(errors: FieldError[]): string {
-  const shown = errors.slice(0, 3).map((e) => `${e.pointer} ${clip(e.detail, 100)}`).join('; ');
+  const shown = errors
+    .slice(0, 3)
+    .map((e) => `${e.pointer} ${clip(e.detail, 100)}`)
+    .join('; ');
   return errors.length > 3 ? `${shown} (+${errors.length - 3} more)` : shown;
 }
 
-export function requestLogLines(at: Date, method: string, path: string, status: number, outcome: RequestOutcome): string {
+export function requestLogLines(
+  at: Date,
+  method: string,
+  path: string,
+  status: number,
+  outcome: RequestOutcome,
+): string {
   const { violations, example, problem } = outcome;
-  const verdict = violations?.length || problem?.errors?.length
-    ? `✖ request violates the contract: ${mismatches(violations?.length ? violations : problem!.errors!)}`
-    : violations
-      ? '✔ valid request'
-      : problem
-        ? `✖ ${clip(problem.detail)}`
-        : '✔ answered';
-  const answered = [String(status), ...(problem ? [problem.code] : []), ...(example ? [`(example "${example}")`] : [])].join(' ');
+  const verdict =
+    violations?.length || problem?.errors?.length
+      ? `✖ request violates the contract: ${mismatches(violations?.length ? violations : problem!.errors!)}`
+      : violations
+        ? '✔ valid request'
+        : problem
+          ? `✖ ${clip(problem.detail)}`
+          : '✔ answered';
+  const answered = [
+    String(status),
+    ...(problem ? [problem.code] : []),
+    ...(example ? [`(example "${example}")`] : []),
+  ].join(' ');
   return `${at.toISOString()} ${method} ${clip(path, 200)}\n  ${verdict} → ${answered}`;
 }

@@ -8,7 +8,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { bearerToken } from './bearer.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { drain } from './body.ts';
-import { allowedMethods, type Answer, asciiOnly, type FieldError, invalidRequest, preferences, problem, problemAnswer } from './conventions.ts';
+import {
+  allowedMethods,
+  type Answer,
+  asciiOnly,
+  type FieldError,
+  invalidRequest,
+  preferences,
+  problem,
+  problemAnswer,
+} from './conventions.ts';
 import { createMock } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
@@ -60,17 +69,25 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer, path: 
   if (typeof requestId === 'string') headers['X-Request-Id'] = requestId;
   // A body too large to drop whole is still arriving: the connection cannot serve another request.
   if (!req.complete) headers.Connection = 'close';
-  const text = answer.body === undefined || typeof answer.body === 'string' ? (answer.body ?? '') : JSON.stringify(answer.body);
+  const text =
+    answer.body === undefined || typeof answer.body === 'string' ? (answer.body ?? '') : JSON.stringify(answer.body);
   try {
     // String(): some of Prism's example headers are numbers (Retry-After).
-    res.writeHead(answer.status, Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, asciiOnly(String(value))])));
+    res.writeHead(
+      answer.status,
+      Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, asciiOnly(String(value))])),
+    );
     res.end(text);
     return answer.status;
   } catch (error) {
     try {
       if (res.headersSent) throw error;
       for (const name of res.getHeaderNames()) res.removeHeader(name);
-      const failed = problem('internal_error', `The sandbox could not write its answer: ${(error as Error).message}`, path);
+      const failed = problem(
+        'internal_error',
+        `The sandbox could not write its answer: ${(error as Error).message}`,
+        path,
+      );
       res.writeHead(500, { 'Content-Type': 'application/problem+json', 'X-Request-Id': failed.request_id });
       res.end(JSON.stringify(failed));
       return 500;
@@ -88,16 +105,27 @@ function outcomeOf(answer: Answer, status: number): RequestOutcome {
   return {
     ...(answer.judged ? { violations: answer.judged.violations } : {}),
     ...(answer.judged?.example ? { example: answer.judged.example } : {}),
-    ...(isProblem ? { problem: { code: body.code as string, detail: body.detail as string, ...(body.errors ? { errors: body.errors } : {}) } } : {}),
+    ...(isProblem
+      ? {
+          problem: {
+            code: body.code as string,
+            detail: body.detail as string,
+            ...(body.errors ? { errors: body.errors } : {}),
+          },
+        }
+      : {}),
   };
 }
 
-const notFound = (path: string) => problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path));
+const notFound = (path: string) =>
+  problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path));
 
 /** The request's headers for Prism, but for those it is not shown. */
 function prismHeaders(req: IncomingMessage): Record<string, string> {
   const shown = Object.entries(req.headers).filter(([name]) => !hidden.has(name));
-  return Object.fromEntries(shown.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+  return Object.fromEntries(
+    shown.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -136,7 +164,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const problems = parameterProblems(operation, path, url.searchParams);
     if (problems.length) return invalidRequest(path, problems);
-    const answer = await mock({ operation, path, query: url.searchParams, headers, body, prefer: preferences(headers.prefer) });
+    const answer = await mock({
+      operation,
+      path,
+      query: url.searchParams,
+      headers,
+      body,
+      prefer: preferences(headers.prefer),
+    });
     if (fields) return useCases.inAnswer(answer, path, fields.problem_id, '/problem_id');
     return useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
   }
@@ -148,10 +183,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       if (!url) result = await early(req, notFound(path));
       // Node is told not to refuse a missing Host itself (its answer was an empty 400): refused here, as a problem.
-      else if (req.httpVersion !== '1.0' && req.headers.host === undefined) result = await early(req, invalidRequest(path, [{ pointer: '/header/host', detail: 'is required' }]));
+      else if (req.httpVersion !== '1.0' && req.headers.host === undefined)
+        result = await early(req, invalidRequest(path, [{ pointer: '/header/host', detail: 'is required' }]));
       else if (req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
         const methods = allowedMethods(operations, path).join(', ') || 'GET';
-        result = await early(req, { status: 204, headers: { 'Access-Control-Allow-Methods': methods }, body: undefined });
+        result = await early(req, {
+          status: 204,
+          headers: { 'Access-Control-Allow-Methods': methods },
+          body: undefined,
+        });
       } else result = await answer(req, url);
     } catch (error) {
       // A client that went away before the end of its body has nobody left to answer.
@@ -166,7 +206,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
 
-  const server = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res).catch(() => res.destroy()));
+  const server = createServer(
+    { requireHostHeader: false },
+    (req, res) => void handle(req, res).catch(() => res.destroy()),
+  );
   answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

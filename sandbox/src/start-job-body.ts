@@ -18,15 +18,18 @@ const validators = new WeakMap<object, ValidateFunction>();
 function fieldError(e: ErrorObject): FieldError {
   const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
   const member = params.missingProperty ?? params.additionalProperty;
-  const pointer = member === undefined ? e.instancePath : `${e.instancePath}/${member.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  const pointer =
+    member === undefined ? e.instancePath : `${e.instancePath}/${member.replaceAll('~', '~0').replaceAll('/', '~1')}`;
   const allowed = e.keyword === 'enum' ? `: ${params.allowedValues!.join(', ')}` : '';
   return { pointer: pointer || '/', detail: `${e.message}${allowed}` };
 }
 
 /** The errors of the shape a startJob body meant, deepest pointer first; none when it fits that shape. */
 export function startJobBodyErrors(operation: Operation, body: unknown): FieldError[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [{ pointer: '/', detail: 'must be object' }];
-  const schema = operation.request?.body?.contents?.find((c) => c.mediaType === 'application/json')?.schema as { oneOf?: Shape[] } | undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return [{ pointer: '/', detail: 'must be object' }];
+  const schema = operation.request?.body?.contents?.find((c) => c.mediaType === 'application/json')?.schema as
+    { oneOf?: Shape[] } | undefined;
   const shapes = schema?.oneOf ?? [];
   const meant = shapes.find((shape) => (shape.required ?? []).some((member) => Object.hasOwn(body, member)));
   if (!meant) {

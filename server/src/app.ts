@@ -48,7 +48,8 @@ export type AppOptions = Omit<AppDeps, 'limiters'>;
 /** Which rate-limit policy an authenticated request counts against (login has its own, before authentication). */
 function policyOf(req: Request, limiters: Limiters): RequestHandler {
   if (req.path === '/healthz' || req.path === '/login') return passThrough;
-  if (req.method === 'POST' && (req.path === '/data_file' || /^\/problem\/[^/]+$/.test(req.path))) return limiters.submit;
+  if (req.method === 'POST' && (req.path === '/data_file' || /^\/problem\/[^/]+$/.test(req.path)))
+    return limiters.submit;
   return limiters.default;
 }
 

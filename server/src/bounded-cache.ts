@@ -42,7 +42,8 @@ export function boundedCache<K, V>({ maxEntries, maxBytes, sizeOf }: CacheBounds
       remove(key);
       const size = sizeOf(key, value);
       if (size > maxBytes) return;
-      while (entries.size > 0 && (entries.size >= maxEntries || bytes + size > maxBytes)) remove(entries.keys().next().value!);
+      while (entries.size > 0 && (entries.size >= maxEntries || bytes + size > maxBytes))
+        remove(entries.keys().next().value!);
       entries.set(key, { value, bytes: size });
       bytes += size;
     },

@@ -29,8 +29,13 @@ try {
   let running: { close(): Promise<void> };
   if (command === 'serve') {
     const server = await startServer(config, logger);
-    console.log(`jes server listening on ${where(server.listening)}\nAPI reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml`);
-    if (server.demoPassword) console.log(`created user "demo" with password "${server.demoPassword}" (shown once; set JES_USERS to choose users)`);
+    console.log(
+      `jes server listening on ${where(server.listening)}\nAPI reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml`,
+    );
+    if (server.demoPassword)
+      console.log(
+        `created user "demo" with password "${server.demoPassword}" (shown once; set JES_USERS to choose users)`,
+      );
     running = server;
   } else {
     const worker = await startWorker(config, logger);
@@ -42,7 +47,13 @@ try {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
-    running.close().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -54,7 +54,8 @@ export class ConfigError extends Error {
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -65,7 +66,9 @@ function parseUsers(raw: string | undefined): Config['users'] {
     const name = entry.slice(0, at).trim();
     const password = entry.slice(at + 1);
     if (at <= 0 || !password || !/^[A-Za-z0-9._@-]{1,128}$/.test(name)) {
-      throw new ConfigError(`JES_USERS must be name:password[,name:password...], got an entry "${entry.split(':')[0]}:…"`);
+      throw new ConfigError(
+        `JES_USERS must be name:password[,name:password...], got an entry "${entry.split(':')[0]}:…"`,
+      );
     }
     return { name, password };
   });
@@ -80,7 +83,9 @@ function parseRateLimits(raw: string | undefined): Config['rateLimits'] {
   for (const part of (defaultRateLimits + ',' + text).split(',')) {
     const match = /^([a-z_]+)=(\d+)\/(\d+)$/.exec(part.trim());
     if (!match || !ratePolicies.includes(match[1] as RatePolicy) || Number(match[2]) < 1 || Number(match[3]) < 1) {
-      throw new ConfigError(`JES_RATE_LIMITS must be "off" or policy=requests/seconds[,...] with policies ${ratePolicies.join(', ')}; got "${text}"`);
+      throw new ConfigError(
+        `JES_RATE_LIMITS must be "off" or policy=requests/seconds[,...] with policies ${ratePolicies.join(', ')}; got "${text}"`,
+      );
     }
     limits[match[1] as RatePolicy] = { limit: Number(match[2]), windowSeconds: Number(match[3]) };
   }
@@ -97,8 +102,15 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
     const [address, bits, ...rest] = part.split('/');
     const named = ['loopback', 'linklocal', 'uniquelocal'].includes(part);
     const maxBits = isIP(address ?? '') === 4 ? 32 : 128;
-    if (!named && (rest.length > 0 || !isIP(address ?? '') || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits)))) {
-      throw new ConfigError(`JES_TRUST_PROXY must be true, false, a number of hops, or a comma list of addresses, subnets, loopback, linklocal, uniquelocal; got "${part}"`);
+    if (
+      !named &&
+      (rest.length > 0 ||
+        !isIP(address ?? '') ||
+        (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits)))
+    ) {
+      throw new ConfigError(
+        `JES_TRUST_PROXY must be true, false, a number of hops, or a comma list of addresses, subnets, loopback, linklocal, uniquelocal; got "${part}"`,
+      );
     }
   }
   return text;
@@ -108,7 +120,9 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
 function parseHost(raw: string | undefined): string {
   const text = raw?.trim() || '127.0.0.1';
   if (!isIP(text) && !/^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$/.test(text)) {
-    throw new ConfigError(`HOST must be an address such as 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or ::, or a host name; got "${text}"`);
+    throw new ConfigError(
+      `HOST must be an address such as 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or ::, or a host name; got "${text}"`,
+    );
   }
   return text;
 }
@@ -118,7 +132,10 @@ function parseRetentionDays(raw: string | undefined): number | undefined {
   const text = raw?.trim() || '30';
   if (text === 'off') return undefined;
   const days = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!(days > 0 && days <= 36_500)) throw new ConfigError(`JES_RETENTION_DAYS must be a number of days above 0 and at most 36500 (decimals allowed), or off; got "${text}"`);
+  if (!(days > 0 && days <= 36_500))
+    throw new ConfigError(
+      `JES_RETENTION_DAYS must be a number of days above 0 and at most 36500 (decimals allowed), or off; got "${text}"`,
+    );
   return days;
 }
 
@@ -138,7 +155,9 @@ function parseCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
     } catch {}
     if (url?.origin !== origin || !['http:', 'https:'].includes(url.protocol)) {
       const hint = url && url.origin !== 'null' && url.origin !== origin ? ` (did you mean ${url.origin}?)` : '';
-      throw new ConfigError(`JES_CORS_ORIGINS must be * or a comma list of origins like https://app.example.com:8443 (no path); got "${origin}"${hint}`);
+      throw new ConfigError(
+        `JES_CORS_ORIGINS must be * or a comma list of origins like https://app.example.com:8443 (no path); got "${origin}"${hint}`,
+      );
     }
     return origin;
   });
@@ -147,30 +166,39 @@ function parseCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
 function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
   const headersTimeoutMs = integer('JES_HEADERS_TIMEOUT_SECONDS', env.JES_HEADERS_TIMEOUT_SECONDS, 20, 1, 3600) * 1000;
   // Receiving the whole request: 100 MiB in ten minutes is a link of 1.4 Mbit/s. (Answering, a long poll, is not counted.)
-  const requestTimeoutMs = integer('JES_REQUEST_TIMEOUT_SECONDS', env.JES_REQUEST_TIMEOUT_SECONDS, 600, 1, 86_400) * 1000;
-  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('JES_HEADERS_TIMEOUT_SECONDS must not exceed JES_REQUEST_TIMEOUT_SECONDS');
+  const requestTimeoutMs =
+    integer('JES_REQUEST_TIMEOUT_SECONDS', env.JES_REQUEST_TIMEOUT_SECONDS, 600, 1, 86_400) * 1000;
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new ConfigError('JES_HEADERS_TIMEOUT_SECONDS must not exceed JES_REQUEST_TIMEOUT_SECONDS');
   return {
     headersTimeoutMs,
     requestTimeoutMs,
     // Longer than a load balancer's idle timeout (60 s on the common ones), so it, not we, closes idle connections.
-    keepAliveTimeoutMs: integer('JES_KEEP_ALIVE_TIMEOUT_SECONDS', env.JES_KEEP_ALIVE_TIMEOUT_SECONDS, 65, 1, 3600) * 1000,
+    keepAliveTimeoutMs:
+      integer('JES_KEEP_ALIVE_TIMEOUT_SECONDS', env.JES_KEEP_ALIVE_TIMEOUT_SECONDS, 65, 1, 3600) * 1000,
     maxConnections: integer('JES_MAX_CONNECTIONS', env.JES_MAX_CONNECTIONS, 1000, 1, 1_000_000),
   };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError(`DATABASE_URL must start with postgres://, got "${databaseUrl.split('@').pop()}"`);
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new ConfigError(`DATABASE_URL must start with postgres://, got "${databaseUrl.split('@').pop()}"`);
   const jesEnv = env.JES_ENV || 'production';
-  if (jesEnv !== 'production' && jesEnv !== 'sandbox') throw new ConfigError(`JES_ENV must be production or sandbox, got "${jesEnv}"`);
+  if (jesEnv !== 'production' && jesEnv !== 'sandbox')
+    throw new ConfigError(`JES_ENV must be production or sandbox, got "${jesEnv}"`);
   const secret = env.JES_JWT_SECRET || undefined;
-  if (secret !== undefined && Buffer.byteLength(secret) < 32) throw new ConfigError('JES_JWT_SECRET must be at least 32 bytes');
+  if (secret !== undefined && Buffer.byteLength(secret) < 32)
+    throw new ConfigError('JES_JWT_SECRET must be at least 32 bytes');
   const logLevel = env.LOG_LEVEL || 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
   const logFormat = env.JES_LOG_FORMAT || 'auto';
-  if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`JES_LOG_FORMAT must be auto, json or pretty, got "${logFormat}"`);
+  if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty')
+    throw new ConfigError(`JES_LOG_FORMAT must be auto, json or pretty, got "${logFormat}"`);
   const validate = env.JES_VALIDATE_RESPONSES || 'on';
-  if (validate !== 'on' && validate !== 'off') throw new ConfigError(`JES_VALIDATE_RESPONSES must be on or off, got "${validate}"`);
+  if (validate !== 'on' && validate !== 'off')
+    throw new ConfigError(`JES_VALIDATE_RESPONSES must be on or off, got "${validate}"`);
   return {
     port: integer('PORT', env.PORT, 3000, 0, 65535),
     host: parseHost(env.HOST),

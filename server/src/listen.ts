@@ -21,7 +21,9 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
     case 'EACCES':
       return new ConfigError(`port ${port} on ${host} needs privileges this process lacks; set PORT to 1024 or above`);
     case 'EADDRNOTAVAIL':
-      return new ConfigError(`HOST ${host} is no address of this machine; set HOST to one of its addresses, or 0.0.0.0 for every interface`);
+      return new ConfigError(
+        `HOST ${host} is no address of this machine; set HOST to one of its addresses, or 0.0.0.0 for every interface`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new ConfigError(`HOST ${host} names no address (${error.code}); set HOST to an address such as 127.0.0.1`);
@@ -39,7 +41,14 @@ export function listen(server: Server, host: string, port: number): Promise<List
       const { address, family, port: bound } = server.address() as AddressInfo;
       const allInterfaces = address === '0.0.0.0' || address === '::';
       // :: takes IPv4 too (unless the system says otherwise), and `localhost` tries both families.
-      const shown = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? 'localhost' : family === 'IPv6' ? `[${address}]` : address;
+      const shown =
+        address === '0.0.0.0'
+          ? '127.0.0.1'
+          : address === '::'
+            ? 'localhost'
+            : family === 'IPv6'
+              ? `[${address}]`
+              : address;
       resolve({ url: `http://${shown}:${bound}`, address, port: bound, allInterfaces });
     });
   });

@@ -9,11 +9,17 @@ import type { Config } from './config.ts';
 const requestFields = ['method', 'url', 'status', 'ms'];
 
 function message(log: Record<string, unknown>, key: string): string {
-  const text = log.msg === 'request' && log.method ? `${log.method} ${log.url} ${log.status} ${log.ms} ms` : String(log[key] ?? '');
+  const text =
+    log.msg === 'request' && log.method
+      ? `${log.method} ${log.url} ${log.status} ${log.ms} ms`
+      : String(log[key] ?? '');
   return log.reqId ? `${text} (request ${log.reqId})` : text;
 }
 
-export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, stdout: { isTTY?: boolean } = process.stdout): Logger {
+export function createLogger(
+  config: Pick<Config, 'logLevel' | 'logFormat'>,
+  stdout: { isTTY?: boolean } = process.stdout,
+): Logger {
   const format = config.logFormat === 'auto' ? (stdout.isTTY ? 'pretty' : 'json') : config.logFormat;
   if (format === 'json') return pino({ level: config.logLevel });
   // Loaded only here (20 ms). In this thread and synchronous, as pino's JSON is: a line logged just before an

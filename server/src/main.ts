@@ -37,7 +37,11 @@ async function openStore(config: Config, logger: Logger, claimed?: () => void): 
   const started = performance.now();
   const db = await openDatabase(config, logger, claimed);
   await migrate(db);
-  const where = config.databaseUrl ? `PostgreSQL at ${config.databaseUrl.replace(/\/\/[^@]*@/, '//')}` : config.dataDir === 'memory:' ? 'an in-memory embedded database' : `the embedded database in ${config.dataDir}`;
+  const where = config.databaseUrl
+    ? `PostgreSQL at ${config.databaseUrl.replace(/\/\/[^@]*@/, '//')}`
+    : config.dataDir === 'memory:'
+      ? 'an in-memory embedded database'
+      : `the embedded database in ${config.dataDir}`;
   logger.info(`database ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${where}`);
   return db;
 }
@@ -45,7 +49,12 @@ async function openStore(config: Config, logger: Logger, claimed?: () => void): 
 function startWorkers(db: Database, config: Config, logger: Logger): { stop(): Promise<void> } | undefined {
   if (config.workers === 0) return undefined;
   const pool = new SolverPool({ size: config.workers });
-  const loop = new WorkerLoop({ db, pool, logger: logger.child({ component: 'worker' }), leaseSeconds: config.leaseSeconds });
+  const loop = new WorkerLoop({
+    db,
+    pool,
+    logger: logger.child({ component: 'worker' }),
+    leaseSeconds: config.leaseSeconds,
+  });
   const started = loop.start();
   void validatePending(db, logger).catch((err) => logger.error({ err }, 'validating pending data files failed'));
   return {
@@ -66,7 +75,11 @@ function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefi
   if (db.kind !== 'embedded') return undefined;
   let ticks = 0;
   // Never rejects: a failure is logged and the next tick tries again.
-  const run = (sql: string) => db.query(sql).then(() => true, (err) => void logger.warn({ err }, `${sql} failed`));
+  const run = (sql: string) =>
+    db.query(sql).then(
+      () => true,
+      (err) => void logger.warn({ err }, `${sql} failed`),
+    );
   // Every 5 s the statistics; every minute, after them, a checkpoint.
   return setInterval(async () => {
     if ((await run('VACUUM ANALYZE executions, jobs')) && ++ticks % 12 === 0) await run('CHECKPOINT');
@@ -85,11 +98,21 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const server: Server = createServer(
     // Timeouts are checked every second, not every 30 s, so a slow sender is cut off when its time is up. A
     // missing Host is refused by the app (requireHost), as a problem.
-    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: 1000,
+      requireHostHeader: false,
+    },
     (req, res) => {
       originForm(req);
       if (handle) handle(req, res);
-      else ready.promise.then(() => handle!(req, res), () => res.destroy());
+      else
+        ready.promise.then(
+          () => handle!(req, res),
+          () => res.destroy(),
+        );
     },
   );
   server.maxConnections = maxConnections;
@@ -107,7 +130,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     const started = await startServing(db, config, logger);
     handle = started.app;
     ready.resolve();
-    return { url: listening.url, listening, db, logger, demoPassword: started.demoPassword, close: () => started.close(server) };
+    return {
+      url: listening.url,
+      listening,
+      db,
+      logger,
+      demoPassword: started.demoPassword,
+      close: () => started.close(server),
+    };
   } catch (error) {
     ready.reject(error);
     server.close();
@@ -151,8 +181,14 @@ async function startServing(db: Database, config: Config, logger: Logger) {
 }
 
 /** A process that only runs solver workers against a shared PostgreSQL. */
-export async function startWorker(config: Config, logger: Logger = createLogger(config)): Promise<{ threads: number; close(): Promise<void> }> {
-  if (!config.databaseUrl) throw new ConfigError('DATABASE_URL must be set for a worker process (the embedded database belongs to one process)');
+export async function startWorker(
+  config: Config,
+  logger: Logger = createLogger(config),
+): Promise<{ threads: number; close(): Promise<void> }> {
+  if (!config.databaseUrl)
+    throw new ConfigError(
+      'DATABASE_URL must be set for a worker process (the embedded database belongs to one process)',
+    );
   if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
   const db = await openStore(config, logger);
   const workers = startWorkers(db, config, logger)!;

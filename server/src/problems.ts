@@ -78,7 +78,11 @@ export class HttpProblem extends Error {
 }
 
 /** A problem object for a response body or a job's `error`. */
-export function problemBody(code: ProblemCode, detail: string, extras: Omit<ProblemExtras, 'headers'> = {}): ProblemBody {
+export function problemBody(
+  code: ProblemCode,
+  detail: string,
+  extras: Omit<ProblemExtras, 'headers'> = {},
+): ProblemBody {
   const [status, title] = catalogue[code];
   const body: ProblemBody = { type: `urn:jes:problem:${code}`, title, status, detail, code };
   if (extras.errors?.length) body.errors = extras.errors;

@@ -29,7 +29,12 @@ const idempotencyMs = dayMs;
 const intervalMs = 10 * 60_000;
 
 /** One run against the clock `now` (tests pass theirs); `stopped` ends it between two batches. */
-export async function runRetention(db: Database, policy: RetentionPolicy, now: Date, stopped: () => boolean = () => false): Promise<RetentionCounts> {
+export async function runRetention(
+  db: Database,
+  policy: RetentionPolicy,
+  now: Date,
+  stopped: () => boolean = () => false,
+): Promise<RetentionCounts> {
   const batch = policy.batch ?? 500;
   const ago = (ms: number) => new Date(now.getTime() - ms);
   const drain = async (size: number, step: (size: number) => Promise<number>) => {
@@ -65,7 +70,10 @@ export async function runRetention(db: Database, policy: RetentionPolicy, now: D
  * receiving one), then runs retention now and every ten minutes until stopped.
  */
 export async function startRetention(db: Database, config: Config, logger: Logger): Promise<{ stop(): Promise<void> }> {
-  const policy: RetentionPolicy = { retentionDays: config.retentionDays, uploadAgeMs: 2 * config.http.requestTimeoutMs };
+  const policy: RetentionPolicy = {
+    retentionDays: config.retentionDays,
+    uploadAgeMs: 2 * config.http.requestTimeoutMs,
+  };
   if (db.kind === 'embedded') {
     const swept = await runRetention(db, { retentionDays: undefined, uploadAgeMs: 0 }, new Date());
     if (swept.uploadChunks) logger.info(`swept ${swept.uploadChunks} chunks of uploads cut off by a stop`);
@@ -77,7 +85,11 @@ export async function startRetention(db: Database, config: Config, logger: Logge
     if (running || stopping) return;
     running = runRetention(db, policy, new Date(), () => stopping)
       .then(
-        (counts) => void (Object.values(counts).some((n) => n > 0) && logger.info({ retention: counts }, 'retention: deleted what had expired')),
+        (counts) =>
+          void (
+            Object.values(counts).some((n) => n > 0) &&
+            logger.info({ retention: counts }, 'retention: deleted what had expired')
+          ),
         (err) => void logger.warn({ err }, 'retention run failed; the next one tries again'),
       )
       .finally(() => (running = undefined));

@@ -23,26 +23,32 @@ const login = (client: Client, username: unknown, password: string, from?: strin
 describe('login rate limits', () => {
   let limited: Client;
   beforeAll(async () => {
-    limited = await serve({ JES_TRUST_PROXY: 'loopback', JES_RATE_LIMITS: 'login=3/60,login_account=5/600,login_address=5/60' });
+    limited = await serve({
+      JES_TRUST_PROXY: 'loopback',
+      JES_RATE_LIMITS: 'login=3/60,login_account=5/600,login_address=5/60',
+    });
   });
 
   it('counts a username nested 5,000 deep under the default limits: 400 each, then 429 (it was a 500, and never counted)', async () => {
     const client = await serve({ JES_RATE_LIMITS: '' });
     const deep = `{"username":${'['.repeat(5000)}"alice"${']'.repeat(5000)},"password":"x"}`;
-    const send = () => client.request('POST', '/login', { body: deep, headers: { 'content-type': 'application/json' } });
+    const send = () =>
+      client.request('POST', '/login', { body: deep, headers: { 'content-type': 'application/json' } });
     for (let i = 0; i < 10; i++) expectProblem(await send(), 400, 'invalid_request');
     expectProblem(await send(), 429, 'rate_limited');
   });
 
   it('limits failed logins per account across addresses, and per address across accounts', async () => {
     // alice's password guessed from five addresses, one try each: the sixth address is refused for alice only.
-    for (let i = 1; i <= 5; i++) expectProblem(await login(limited, 'alice', 'guess', `198.51.100.${i}`), 401, 'invalid_credentials');
+    for (let i = 1; i <= 5; i++)
+      expectProblem(await login(limited, 'alice', 'guess', `198.51.100.${i}`), 401, 'invalid_credentials');
     const locked = await login(limited, 'alice', users.alice, '198.51.100.6');
     expectProblem(locked, 429, 'rate_limited');
     expect(locked.body.detail).toMatch(/"login_account"/);
     expect((await login(limited, 'bob', users.bob, '198.51.100.6')).status).toBe(200);
     // Usernames rotated from one address: the sixth is refused whoever it names; another address is not.
-    for (let i = 1; i <= 5; i++) expectProblem(await login(limited, `user${i}`, 'guess', '203.0.113.7'), 401, 'invalid_credentials');
+    for (let i = 1; i <= 5; i++)
+      expectProblem(await login(limited, `user${i}`, 'guess', '203.0.113.7'), 401, 'invalid_credentials');
     const rotated = await login(limited, 'bob', users.bob, '203.0.113.7');
     expectProblem(rotated, 429, 'rate_limited');
     expect(rotated.body.detail).toMatch(/"login_address"/);
@@ -57,7 +63,8 @@ describe('login rate limits', () => {
 
   it('takes the address from X-Forwarded-For only when JES_TRUST_PROXY trusts the proxy that sent it', async () => {
     // Trusted (above): per address and username, three addresses get three tries each.
-    for (const from of ['198.51.100.21', '198.51.100.22', '198.51.100.23']) expect((await login(limited, 'bob', users.bob, from)).status).toBe(200);
+    for (const from of ['198.51.100.21', '198.51.100.22', '198.51.100.23'])
+      expect((await login(limited, 'bob', users.bob, from)).status).toBe(200);
     // Not trusted (the default): every request comes from the same address, whatever the header claims.
     const untrusting = await serve({ JES_RATE_LIMITS: 'login=2/60' });
     expect((await login(untrusting, 'alice', users.alice, '198.51.100.1')).status).toBe(200);
@@ -93,7 +100,12 @@ function socketTo(url: string): Promise<{ socket: Socket; received: () => string
 describe('HTTP timeouts, the hashing queue and the connection cap', () => {
   let client: Client;
   beforeAll(async () => {
-    client = await serve({ JES_RATE_LIMITS: 'off', JES_HEADERS_TIMEOUT_SECONDS: '1', JES_REQUEST_TIMEOUT_SECONDS: '1', JES_KEEP_ALIVE_TIMEOUT_SECONDS: '1' });
+    client = await serve({
+      JES_RATE_LIMITS: 'off',
+      JES_HEADERS_TIMEOUT_SECONDS: '1',
+      JES_REQUEST_TIMEOUT_SECONDS: '1',
+      JES_KEEP_ALIVE_TIMEOUT_SECONDS: '1',
+    });
   });
 
   it('answers 408 request_timeout and closes when the headers do not arrive within JES_HEADERS_TIMEOUT_SECONDS', async () => {
@@ -118,12 +130,20 @@ describe('HTTP timeouts, the hashing queue and the connection cap', () => {
 
   it('answers 408 when a body does not arrive within JES_REQUEST_TIMEOUT_SECONDS, and still answers a slow long poll', async () => {
     const slow = await socketTo(client.base);
-    slow.socket.write('POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user');
+    slow.socket.write(
+      'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user',
+    );
     await slow.closed;
     expectRawProblem(slow.received(), 408, 'request_timeout');
     // Answering is not receiving: a long poll of 2 s outlives a 1 s request timeout (no workers: the job stays PENDING).
     const alice = await new Client(client.base).login('alice');
-    const job = await alice.start({ num_nodes: 2, adj_matrix: [[0, 1], [1, 0]] });
+    const job = await alice.start({
+      num_nodes: 2,
+      adj_matrix: [
+        [0, 1],
+        [1, 0],
+      ],
+    });
     const polled = await alice.get(`/job/${job}`, { prefer: 'wait=2' });
     expect(polled.status).toBe(200);
     expect(polled.headers.get('preference-applied')).toBe('wait=2');
@@ -137,7 +157,9 @@ describe('HTTP timeouts, the hashing queue and the connection cap', () => {
   });
 
   it('turns a burst of logins beyond the hashing queue away with 429 at once, and serves the rest', async () => {
-    const burst = await Promise.all(Array.from({ length: availableParallelism() + 60 }, () => login(client, 'alice', 'wrong')));
+    const burst = await Promise.all(
+      Array.from({ length: availableParallelism() + 60 }, () => login(client, 'alice', 'wrong')),
+    );
     const statuses = burst.map((r) => r.status);
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
     expect(statuses.filter((s) => s === 401).length).toBeGreaterThan(0);
@@ -155,7 +177,11 @@ describe('HTTP timeouts, the hashing queue and the connection cap', () => {
     for (const { socket } of held) socket.destroy();
     await Promise.all(held.map((h) => h.closed));
     let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i++) status = await capped.get('/healthz').then((r) => r.status, () => 0);
+    for (let i = 0; i < 50 && status !== 200; i++)
+      status = await capped.get('/healthz').then(
+        (r) => r.status,
+        () => 0,
+      );
     expect(status).toBe(200);
   });
 });

@@ -38,34 +38,80 @@ describe('tokens', () => {
   });
 
   it('refuses a token signed with another key', async () => {
-    await refused(await new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuedAt().setExpirationTime('1h').sign(key('another-secret-another-secret-another!')));
+    await refused(
+      await new SignJWT({ env: 'production' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('alice')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(key('another-secret-another-secret-another!')),
+    );
   });
 
   it('refuses an unsigned token (alg: none)', async () => {
-    await refused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'alice', env: 'production', iat: now(), exp: now() + 3600 })}.`);
+    await refused(
+      `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'alice', env: 'production', iat: now(), exp: now() + 3600 })}.`,
+    );
   });
 
   it('refuses an expired token', async () => {
-    const reply = await refused(await new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuedAt(now() - 7200).setExpirationTime(now() - 3600).sign(key(jwtSecret)));
+    const reply = await refused(
+      await new SignJWT({ env: 'production' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('alice')
+        .setIssuedAt(now() - 7200)
+        .setExpirationTime(now() - 3600)
+        .sign(key(jwtSecret)),
+    );
     expect(reply.body.detail).toMatch(/expired/);
   });
 
   it('refuses a token issued for the other environment', async () => {
-    const reply = await refused(await new SignJWT({ env: 'sandbox' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuedAt().setExpirationTime('1h').sign(key(jwtSecret)));
+    const reply = await refused(
+      await new SignJWT({ env: 'sandbox' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('alice')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(key(jwtSecret)),
+    );
     expect(reply.body.detail).toMatch(/sandbox/);
   });
 
   it('refuses another algorithm with the same key (HS512) and garbage', async () => {
-    await refused(await new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS512' }).setSubject('alice').setIssuedAt().setExpirationTime('1h').sign(key(jwtSecret)));
+    await refused(
+      await new SignJWT({ env: 'production' })
+        .setProtectedHeader({ alg: 'HS512' })
+        .setSubject('alice')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(key(jwtSecret)),
+    );
     await refused('garbage');
     await refused(`${alice.token}x`);
   });
 
   it('refuses a well-signed token that claims a longer life than we issue, or an iat in the future (issue 10)', async () => {
-    const sign = (iat: number, exp: number) => new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuedAt(iat).setExpirationTime(exp).sign(key(jwtSecret));
+    const sign = (iat: number, exp: number) =>
+      new SignJWT({ env: 'production' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('alice')
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(key(jwtSecret));
     expect((await refused(await sign(now(), now() + 30 * 24 * 3600))).body.detail).toMatch(/lifetime longer/);
     expect((await refused(await sign(now() + 600, now() + 1200))).body.detail).toMatch(/issued in the future/);
-    expect((await refused(await new SignJWT({ env: 'production' }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setExpirationTime(now() + 600).sign(key(jwtSecret)))).status).toBe(401);
+    expect(
+      (
+        await refused(
+          await new SignJWT({ env: 'production' })
+            .setProtectedHeader({ alg: 'HS256' })
+            .setSubject('alice')
+            .setExpirationTime(now() + 600)
+            .sign(key(jwtSecret)),
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('answers a login with Cache-Control: no-store', async () => {

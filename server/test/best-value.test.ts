@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-it('a finished job shows each execution\'s best value, its cut, in the job and in the listing', async () => {
+it("a finished job shows each execution's best value, its cut, in the job and in the listing", async () => {
   const id = await alice.start(sixNodes, '?solver=exact&solver=local-search&time_limit_seconds=0.2');
   expect((await alice.waitFor(id)).status).toBe('FINISHED');
   const outputs = (await alice.get(`/job/${id}/output`)).body.outputs;
@@ -45,6 +45,8 @@ it('a job cancelled after progress keeps the best value its solver found', async
   expect(ended.progress).toBeUndefined();
   // The solver only ever improves on its best: what it kept is at least what was seen while it ran.
   expect(ended.best_value).toBeGreaterThanOrEqual(running.best_value);
-  expect((await alice.get('/job?status=CANCELLED')).body.job[id].executions['local-search'].best_value).toBe(ended.best_value);
+  expect((await alice.get('/job?status=CANCELLED')).body.job[id].executions['local-search'].best_value).toBe(
+    ended.best_value,
+  );
   expect((await alice.get(`/job/${id}/output`)).body.outputs).toEqual({ 'local-search': null });
 });

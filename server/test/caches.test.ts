@@ -10,7 +10,11 @@ import { Client, randomMatrix, startTestServer } from './support/server.ts';
 
 describe('boundedCache', () => {
   it('evicts the least recently used entries past its byte budget, whatever their count', () => {
-    const cache = boundedCache<string, string>({ maxEntries: 1000, maxBytes: 100, sizeOf: (key, value) => key.length + value.length });
+    const cache = boundedCache<string, string>({
+      maxEntries: 1000,
+      maxBytes: 100,
+      sizeOf: (key, value) => key.length + value.length,
+    });
     cache.set('a', 'x'.repeat(29));
     cache.set('b', 'x'.repeat(29));
     cache.set('c', 'x'.repeat(29));
@@ -51,7 +55,13 @@ describe('JobViews', () => {
   it('stays under its byte budget when filled with more ended jobs than fit (it was bounded by count only)', async () => {
     const ids: string[] = [];
     // 40-node jobs: each view holds a partition of 40 and the solver's figures, some hundreds of bytes.
-    for (let i = 0; i < 12; i++) ids.push(await alice.start({ num_nodes: 40, adj_matrix: randomMatrix(40, i) }, '?solver=local-search&time_limit_seconds=0.05'));
+    for (let i = 0; i < 12; i++)
+      ids.push(
+        await alice.start(
+          { num_nodes: 40, adj_matrix: randomMatrix(40, i) },
+          '?solver=local-search&time_limit_seconds=0.05',
+        ),
+      );
     for (const id of ids) await alice.waitFor(id);
     const budget = 4000;
     const views = new JobViews(events, { maxBytes: budget });

@@ -22,7 +22,12 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
   it('no process exits, every accepted job finishes with a verified answer, and long polls wake again', async () => {
     const { url, drop } = database as { url: string; drop(): Promise<void> };
     cleanups.push(drop);
-    const server = await serveChild({ DATABASE_URL: url, JES_WORKERS: '2', JES_LEASE_SECONDS: '2', JES_MAX_ACTIVE_JOBS: '1000' });
+    const server = await serveChild({
+      DATABASE_URL: url,
+      JES_WORKERS: '2',
+      JES_LEASE_SECONDS: '2',
+      JES_MAX_ACTIVE_JOBS: '1000',
+    });
     cleanups.push(server.stop);
     const admin = new pg.Client({ connectionString: url });
     admin.on('error', () => {});
@@ -33,11 +38,19 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
     /** A request outside the test Client (a 503 is expected here), retried while it answers 503. */
     const statuses = new Map<string, number>();
     const unexpected: string[] = [];
-    const send = async (method: string, path: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<any> => {
+    const send = async (
+      method: string,
+      path: string,
+      options: { json?: unknown; headers?: Record<string, string> } = {},
+    ): Promise<any> => {
       for (let attempt = 0; ; attempt++) {
         const res = await fetch(server.url + path, {
           method,
-          headers: { authorization: `Bearer ${alice.token}`, ...(options.json ? { 'content-type': 'application/json' } : {}), ...options.headers },
+          headers: {
+            authorization: `Bearer ${alice.token}`,
+            ...(options.json ? { 'content-type': 'application/json' } : {}),
+            ...options.headers,
+          },
           ...(options.json ? { body: JSON.stringify(options.json) } : {}),
         });
         const text = await res.text();
@@ -57,7 +70,10 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
       // One Idempotency-Key per submit, sent again on its retries: a submit whose answer was lost to a terminated
       // connection (503) must not start a second job when retried.
       const headers = { 'idempotency-key': randomUUID() };
-      const body = await send('POST', `/problem/maxcut${query}`, { json: { num_nodes: matrix.length, adj_matrix: matrix }, headers });
+      const body = await send('POST', `/problem/maxcut${query}`, {
+        json: { num_nodes: matrix.length, adj_matrix: matrix },
+        headers,
+      });
       if (body?.job) accepted.push({ id: body.job, matrix });
     };
     const batch = async (from: number) => {
@@ -73,12 +89,17 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
     let terminated = 0;
     for (let round = 0; round < 14 && server.alive(); round++) {
       await new Promise((r) => setTimeout(r, 300));
-      const result = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      const result = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
       terminated += result.rowCount ?? 0;
     }
     await during;
-    const context = () => `\nstatuses: ${JSON.stringify(Object.fromEntries(statuses))}\nserver output:\n${server.output().slice(-6000)}`;
-    console.info(`chaos: ${terminated} backends terminated; ${accepted.length} jobs accepted; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    const context = () =>
+      `\nstatuses: ${JSON.stringify(Object.fromEntries(statuses))}\nserver output:\n${server.output().slice(-6000)}`;
+    console.info(
+      `chaos: ${terminated} backends terminated; ${accepted.length} jobs accepted; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     expect(terminated, 'backends terminated').toBeGreaterThan(10);
     expect(server.alive(), `the server is running${context()}`).toBe(true);
     expect(accepted, 'accepted submits').toHaveLength(24);
@@ -87,7 +108,8 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
 
     for (const { id, matrix } of accepted) {
       let job: any;
-      for (let polls = 0; polls < 12 && !terminal.has(job?.status); polls++) job = (await send('GET', `/job/${id}`, { headers: { prefer: 'wait=10' } })).job[id];
+      for (let polls = 0; polls < 12 && !terminal.has(job?.status); polls++)
+        job = (await send('GET', `/job/${id}`, { headers: { prefer: 'wait=10' } })).job[id];
       expect(job.status, `job ${id}: ${JSON.stringify(job)}${context()}`).toBe('FINISHED');
       for (const [solver, execution] of Object.entries<any>(job.executions)) {
         expect(execution.status, `${id} ${solver}: ${JSON.stringify(execution)}`).toBe('SUCCESS');
@@ -97,7 +119,11 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
     }
 
     // After the terminations, a long poll wakes with its job's end (notifications reconnected), not at its deadline.
-    const last = (await send('POST', '/problem/maxcut?solver=local-search&time_limit_seconds=1', { json: { num_nodes: 40, adj_matrix: randomMatrix(40, 999) } })).job;
+    const last = (
+      await send('POST', '/problem/maxcut?solver=local-search&time_limit_seconds=1', {
+        json: { num_nodes: 40, adj_matrix: randomMatrix(40, 999) },
+      })
+    ).job;
     let job: any;
     let answeredAt = 0;
     while (!terminal.has(job?.status)) {
@@ -105,7 +131,10 @@ describe.skipIf('skip' in database)('PostgreSQL connections terminated every 300
       answeredAt = Date.now();
     }
     expect(job.status).toBe('FINISHED');
-    expect(answeredAt - Date.parse(job.timestamps.ended), 'ms between the end of the job and the long poll\'s answer').toBeLessThan(1500);
+    expect(
+      answeredAt - Date.parse(job.timestamps.ended),
+      "ms between the end of the job and the long poll's answer",
+    ).toBeLessThan(1500);
     expect(unexpected, context()).toEqual([]);
     expect(server.alive(), `the server is running${context()}`).toBe(true);
   }, 240_000);

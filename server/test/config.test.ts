@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../src/config.ts';
 
 const read = (env: Record<string, string>) => readConfig({ JES_DATA_DIR: 'memory:', ...env });
-const refused = (env: Record<string, string>, setting: string) => expect(() => read(env)).toThrow(new RegExp(`^${setting}`));
+const refused = (env: Record<string, string>, setting: string) =>
+  expect(() => read(env)).toThrow(new RegExp(`^${setting}`));
 
 describe('JES_TRUST_PROXY', () => {
   it('is off by default and takes what Express takes', () => {
@@ -12,10 +13,13 @@ describe('JES_TRUST_PROXY', () => {
     expect(read({ JES_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(read({ JES_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(read({ JES_TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(read({ JES_TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1' }).trustProxy).toBe('loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1');
+    expect(read({ JES_TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1' }).trustProxy).toBe(
+      'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1',
+    );
   });
   it('refuses what Express would not understand', () => {
-    for (const value of ['yes', '10.0.0.0/8/1', 'example.com', '10.0.0.0/abc', '10.0.0.0/33', '::1/129']) refused({ JES_TRUST_PROXY: value }, 'JES_TRUST_PROXY');
+    for (const value of ['yes', '10.0.0.0/8/1', 'example.com', '10.0.0.0/abc', '10.0.0.0/33', '::1/129'])
+      refused({ JES_TRUST_PROXY: value }, 'JES_TRUST_PROXY');
     expect(() => read({ JES_TRUST_PROXY: 'yes' })).toThrow(ConfigError);
   });
 });
@@ -29,7 +33,10 @@ describe('JES_RATE_LIMITS', () => {
       submit: { limit: 60, windowSeconds: 60 },
       default: { limit: 1200, windowSeconds: 60 },
     });
-    expect(read({ JES_RATE_LIMITS: 'login_account=5/300' }).rateLimits?.login_account).toEqual({ limit: 5, windowSeconds: 300 });
+    expect(read({ JES_RATE_LIMITS: 'login_account=5/300' }).rateLimits?.login_account).toEqual({
+      limit: 5,
+      windowSeconds: 300,
+    });
     expect(read({ JES_RATE_LIMITS: 'off' }).rateLimits).toBeUndefined();
     refused({ JES_RATE_LIMITS: 'logins=1/60' }, 'JES_RATE_LIMITS');
   });
@@ -37,7 +44,12 @@ describe('JES_RATE_LIMITS', () => {
 
 describe('HTTP limits', () => {
   it('have their defaults, and refuse a headers timeout longer than the request timeout', () => {
-    expect(read({}).http).toEqual({ headersTimeoutMs: 20_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 65_000, maxConnections: 1000 });
+    expect(read({}).http).toEqual({
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 600_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 1000,
+    });
     refused({ JES_HEADERS_TIMEOUT_SECONDS: '30', JES_REQUEST_TIMEOUT_SECONDS: '10' }, 'JES_HEADERS_TIMEOUT_SECONDS');
     refused({ JES_MAX_CONNECTIONS: '0' }, 'JES_MAX_CONNECTIONS');
   });
@@ -54,18 +66,30 @@ describe('JES_CORS_ORIGINS', () => {
   });
   it('refuses what a browser never sends as Origin, since origins are matched by their exact text', () => {
     const values = [
-      'https://app.example.com/', 'https://app.example.com/app', 'app.example.com', 'https://APP.example.com', 'https://app.example.com:443',
-      'ftp://example.com', 'null', '*,https://a.example', 'https://a.example,', 'https://a.example?x=1', 'https://user@a.example',
+      'https://app.example.com/',
+      'https://app.example.com/app',
+      'app.example.com',
+      'https://APP.example.com',
+      'https://app.example.com:443',
+      'ftp://example.com',
+      'null',
+      '*,https://a.example',
+      'https://a.example,',
+      'https://a.example?x=1',
+      'https://user@a.example',
     ];
     for (const value of values) refused({ JES_CORS_ORIGINS: value }, 'JES_CORS_ORIGINS');
-    expect(() => read({ JES_CORS_ORIGINS: 'https://app.example.com/' })).toThrow('(did you mean https://app.example.com?)');
+    expect(() => read({ JES_CORS_ORIGINS: 'https://app.example.com/' })).toThrow(
+      '(did you mean https://app.example.com?)',
+    );
   });
 });
 
 describe('HOST', () => {
   it('is 127.0.0.1 by default (this machine only), and takes any address or a host name', () => {
     expect(read({}).host).toBe('127.0.0.1');
-    for (const host of ['0.0.0.0', '::', '::1', '10.1.2.3', 'localhost', 'api.internal']) expect(read({ HOST: host }).host).toBe(host);
+    for (const host of ['0.0.0.0', '::', '::1', '10.1.2.3', 'localhost', 'api.internal'])
+      expect(read({ HOST: host }).host).toBe(host);
     for (const host of ['http://localhost', 'localhost:3000', '-x', '10.0.0.0/8']) refused({ HOST: host }, 'HOST');
   });
 });

@@ -13,13 +13,29 @@ const stranger = 'https://evil.example';
 
 /** The contract's response headers a page must be able to read (exact names, as the server sends them). */
 const contractHeaders = [
-  'X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Location', 'Preference-Applied', 'Idempotent-Replayed',
+  'X-Request-Id',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Location',
+  'Preference-Applied',
+  'Idempotent-Replayed',
 ];
 
-const list = (value: string | null) => (value ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+const list = (value: string | null) =>
+  (value ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
 
 /** A browser's preflight for `method` with `headers` on `path`, from `origin`. */
-function preflight(client: Client, path: string, origin: string, method: string, headers = 'authorization,prefer'): Promise<Reply> {
+function preflight(
+  client: Client,
+  path: string,
+  origin: string,
+  method: string,
+  headers = 'authorization,prefer',
+): Promise<Reply> {
   return client.request('OPTIONS', path, {
     headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
   });
@@ -59,7 +75,9 @@ describe('JES_CORS_ORIGINS with a list of origins', () => {
       expect(reply.headers.get('access-control-allow-origin')).toBe(origin);
       expect(list(reply.headers.get('vary'))).toContain('origin');
       expect(reply.headers.get('access-control-allow-credentials')).toBeNull();
-      expect(list(reply.headers.get('access-control-allow-methods'))).toEqual(expect.arrayContaining(['get', 'post', 'delete']));
+      expect(list(reply.headers.get('access-control-allow-methods'))).toEqual(
+        expect.arrayContaining(['get', 'post', 'delete']),
+      );
       const allowed = list(reply.headers.get('access-control-allow-headers'));
       for (const name of ['authorization', 'content-type', 'prefer', 'idempotency-key', 'x-request-id']) {
         expect(allowed).toContain(name);
@@ -109,7 +127,9 @@ describe('JES_CORS_ORIGINS with a list of origins', () => {
     expect(polled.headers.get('preference-applied')).toBe('wait=1');
 
     // Every header the contract defines for a page to read is listed, whatever the answer.
-    expect(list(jobs.headers.get('access-control-expose-headers')).sort()).toEqual(contractHeaders.map((h) => h.toLowerCase()).sort());
+    expect(list(jobs.headers.get('access-control-expose-headers')).sort()).toEqual(
+      contractHeaders.map((h) => h.toLowerCase()).sort(),
+    );
   });
 
   it('lets a page read problems: 401 without a token, 404, 400 from the validator, 405', async () => {
@@ -134,7 +154,8 @@ describe('JES_CORS_ORIGINS with a list of origins', () => {
     const bob = new Client(server.url);
     for (let i = 0; i < 5; i++) expect((await preflight(bob, '/login', page, 'POST', 'content-type')).status).toBe(204);
     const body = JSON.stringify({ username: 'bob', password: users.bob });
-    const login = () => bob.request('POST', '/login', { headers: { ...from(page), 'content-type': 'application/json' }, body });
+    const login = () =>
+      bob.request('POST', '/login', { headers: { ...from(page), 'content-type': 'application/json' }, body });
     expect((await login()).status).toBe(200);
     expect((await login()).status).toBe(200);
     const limited = await login();
@@ -153,7 +174,13 @@ describe('JES_CORS_ORIGINS=*', () => {
 
   it('answers any origin with *, without credentials, on preflights and on answers', async () => {
     const anonymous = new Client(server.url);
-    const reply = await preflight(anonymous, '/problem/maxcut', stranger, 'POST', 'authorization,content-type,idempotency-key');
+    const reply = await preflight(
+      anonymous,
+      '/problem/maxcut',
+      stranger,
+      'POST',
+      'authorization,content-type,idempotency-key',
+    );
     expect(reply.status).toBe(204);
     expect(reply.headers.get('access-control-allow-origin')).toBe('*');
     expect(reply.headers.get('access-control-allow-credentials')).toBeNull();

@@ -32,7 +32,11 @@ describe('JES_DATA_DIR', () => {
   it('one that cannot be made stops jes-server with one line naming the setting', () => {
     writeFileSync(join(dir, 'a-file'), '');
     const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
-    const started = spawnSync(process.execPath, [cli], { env: { ...process.env, PORT: '0', JES_DATA_DIR: join(dir, 'a-file', 'data'), DATABASE_URL: '' }, encoding: 'utf8', timeout: 30_000 });
+    const started = spawnSync(process.execPath, [cli], {
+      env: { ...process.env, PORT: '0', JES_DATA_DIR: join(dir, 'a-file', 'data'), DATABASE_URL: '' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(started.status).toBe(1);
     expect(started.stderr).toBe(`jes-server: JES_DATA_DIR: cannot create ${join(dir, 'a-file', 'data')} (ENOTDIR)\n`);
   });
@@ -83,11 +87,17 @@ describe('one server per data folder', () => {
     const other = process.ppid; // alive, but it never held this folder: it started at another moment than the lock says
     const made = await openEmbedded(folder);
     await made.close();
-    writeFileSync(lockOf(folder), JSON.stringify({ pid: other, started: '2020-01-01T00:00:00.000Z', identity: 'linux:1' }));
+    writeFileSync(
+      lockOf(folder),
+      JSON.stringify({ pid: other, started: '2020-01-01T00:00:00.000Z', identity: 'linux:1' }),
+    );
     const db = await openEmbedded(folder);
     await db.close();
 
-    writeFileSync(lockOf(folder), JSON.stringify({ pid: other, started: '2020-01-01T00:00:00.000Z', identity: processIdentity(other) }));
+    writeFileSync(
+      lockOf(folder),
+      JSON.stringify({ pid: other, started: '2020-01-01T00:00:00.000Z', identity: processIdentity(other) }),
+    );
     const refused = openEmbedded(folder);
     await expect(refused).rejects.toThrow(ConfigError);
     await expect(refused).rejects.toThrow(`${folder} is in use by process ${other} (started `);

@@ -7,7 +7,15 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ChildServer, serveChild } from './support/child-server.ts';
 import { pgProxy } from './support/pg-proxy.ts';
-import { backends, Client, freshPostgres, postgresAdminUrl, randomMatrix, sixNodes, startTestServer } from './support/server.ts';
+import {
+  backends,
+  Client,
+  freshPostgres,
+  postgresAdminUrl,
+  randomMatrix,
+  sixNodes,
+  startTestServer,
+} from './support/server.ts';
 
 const probe = await freshPostgres();
 if ('skip' in probe) console.warn(`skipping the PostgreSQL outage tests: ${probe.skip}`);
@@ -27,7 +35,9 @@ async function administrator(url: string) {
   return {
     /** Terminates every other backend on the database (or those `where` picks); returns how many. */
     async terminate(where = 'true'): Promise<number> {
-      const result = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`);
+      const result = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`,
+      );
       return result.rowCount ?? 0;
     },
     /** Refuses (or allows again) new connections to the database, superusers' included. */
@@ -35,7 +45,9 @@ async function administrator(url: string) {
       // From another database: PostgreSQL will not refuse connections to the one it is asked from.
       const other = new pg.Client({ connectionString: postgresAdminUrl });
       await other.connect();
-      await other.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} WITH ALLOW_CONNECTIONS ${allow}`).finally(() => other.end());
+      await other
+        .query(`ALTER DATABASE ${pg.escapeIdentifier(name)} WITH ALLOW_CONNECTIONS ${allow}`)
+        .finally(() => other.end());
     },
     query: (sql: string, params: unknown[]) => admin.query(sql, params),
     end: () => admin.end(),
@@ -58,15 +70,29 @@ async function freshDatabase(): Promise<{ url: string; admin: Awaited<ReturnType
 }
 
 /** The statuses of requests sent without the test Client (whose 5xx fail the file): 503 is expected here. */
-async function send(base: string, token: string, method: string, path: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number | 'no answer'; body: any; retryAfter: string | null }> {
+async function send(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  options: { json?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number | 'no answer'; body: any; retryAfter: string | null }> {
   try {
     const res = await fetch(base + path, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(options.json ? { 'content-type': 'application/json' } : {}), ...options.headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(options.json ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
       ...(options.json ? { body: JSON.stringify(options.json) } : {}),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, retryAfter: res.headers.get('retry-after') };
+    return {
+      status: res.status,
+      body: text ? JSON.parse(text) : undefined,
+      retryAfter: res.headers.get('retry-after'),
+    };
   } catch (error) {
     return { status: 'no answer', body: String((error as Error).cause ?? error), retryAfter: null };
   }
@@ -99,7 +125,12 @@ async function healthUntil(client: Client, status: string, seconds: number): Pro
 describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a running server', () => {
   it('no terminated connection ends the process; requests that meet one answer 503 with Retry-After', async () => {
     const { url, admin } = await freshDatabase();
-    const server: ChildServer = await serveChild({ DATABASE_URL: url, JES_WORKERS: '2', JES_LEASE_SECONDS: '2', JES_MAX_ACTIVE_JOBS: '1000' });
+    const server: ChildServer = await serveChild({
+      DATABASE_URL: url,
+      JES_WORKERS: '2',
+      JES_LEASE_SECONDS: '2',
+      JES_MAX_ACTIVE_JOBS: '1000',
+    });
     cleanups.push(server.stop);
     const alice = await new Client(server.url).login('alice');
     const token = alice.token!;
@@ -110,8 +141,10 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     const note = (what: string, reply: Awaited<ReturnType<typeof send>>) => {
       const key = `${what} ${reply.status}`;
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
-      if (reply.status === 503 && !/^\d+$/.test(reply.retryAfter ?? '')) problems.push(`${what}: 503 without a Retry-After in seconds`);
-      if (reply.status === 'no answer' || (reply.status >= 500 && reply.status !== 503)) problems.push(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);
+      if (reply.status === 503 && !/^\d+$/.test(reply.retryAfter ?? ''))
+        problems.push(`${what}: 503 without a Retry-After in seconds`);
+      if (reply.status === 'no answer' || (reply.status >= 500 && reply.status !== 503))
+        problems.push(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);
     };
     let stop = false;
     const traffic = async (n: number) => {
@@ -119,12 +152,18 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
         const id = ids[(i * 7 + n) % ids.length]!;
         const step = (i + n) % 5;
         if (step === 0) {
-          const reply = await send(server.url, token, 'POST', '/problem/maxcut', { json: { num_nodes: 8, adj_matrix: randomMatrix(8, i * 10 + n) } });
+          const reply = await send(server.url, token, 'POST', '/problem/maxcut', {
+            json: { num_nodes: 8, adj_matrix: randomMatrix(8, i * 10 + n) },
+          });
           note('POST /problem/maxcut', reply);
           if (reply.status === 200) ids.push(reply.body.job);
         } else if (step === 1) note('GET /job/{id}', await send(server.url, token, 'GET', `/job/${id}`));
         else if (step === 2) note('GET /job', await send(server.url, token, 'GET', '/job?limit=5'));
-        else if (step === 3) note('GET /job/{id} wait', await send(server.url, token, 'GET', `/job/${id}`, { headers: { prefer: 'wait=1' } }));
+        else if (step === 3)
+          note(
+            'GET /job/{id} wait',
+            await send(server.url, token, 'GET', `/job/${id}`, { headers: { prefer: 'wait=1' } }),
+          );
         else note('GET /healthz', await send(server.url, token, 'GET', '/healthz'));
       }
     };
@@ -192,7 +231,7 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     const down = await untilEnd(alice, whileDown);
     expect(down.job.status).toBe('FINISHED');
     const lateDown = down.answeredAt - Date.parse(down.job.timestamps.ended);
-    expect(lateDown, 'ms between the end of the job and the long poll\'s answer, notifications down').toBeLessThan(1500);
+    expect(lateDown, "ms between the end of the job and the long poll's answer, notifications down").toBeLessThan(1500);
     const degraded = await healthUntil(alice, 'degraded', 5);
     expect(degraded.checks).toEqual({ database: 'ok', notifications: 'down' });
 
@@ -209,7 +248,10 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     const afterwards = await alice.start(job, '?solver=local-search&time_limit_seconds=1');
     const back = await untilEnd(alice, afterwards);
     expect(back.job.status).toBe('FINISHED');
-    expect(back.answeredAt - Date.parse(back.job.timestamps.ended), 'ms between the end and the answer, notifications back').toBeLessThan(1500);
+    expect(
+      back.answeredAt - Date.parse(back.job.timestamps.ended),
+      'ms between the end and the answer, notifications back',
+    ).toBeLessThan(1500);
   }, 120_000);
   it('a database that refuses connections answers 503 with Retry-After on every request, and 200 once it is back', async () => {
     const { url, admin } = await freshDatabase();
@@ -221,7 +263,12 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     // Every connection gone, none to be had: each request needs a new one.
     await admin.allowConnections(false);
     await admin.terminate();
-    for (const [method, path, json] of [['GET', `/job/${id}`], ['GET', '/job'], ['POST', '/problem/maxcut', sixNodes], ['GET', '/healthz']] as const) {
+    for (const [method, path, json] of [
+      ['GET', `/job/${id}`],
+      ['GET', '/job'],
+      ['POST', '/problem/maxcut', sixNodes],
+      ['GET', '/healthz'],
+    ] as const) {
       const reply = await send(running.url, alice.token!, method, path, json ? { json } : {});
       expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(503);
       expect(reply.body.code).toBe('service_unavailable');
@@ -240,7 +287,9 @@ describe.each(await backends())('shutdown on %s', (_name, backend) => {
     const running = await startTestServer({ ...(await backend.env()), JES_WORKERS: '0' });
     const alice = await new Client(running.url).login('alice');
     const id = await alice.start(sixNodes);
-    const poll = alice.get(`/job/${id}`, { prefer: 'wait=30' }).catch((error: Error) => ({ status: 'no answer', body: String(error.cause ?? error) }));
+    const poll = alice
+      .get(`/job/${id}`, { prefer: 'wait=30' })
+      .catch((error: Error) => ({ status: 'no answer', body: String(error.cause ?? error) }));
     // Time for the long poll to read its job and begin to wait.
     await new Promise((r) => setTimeout(r, 300));
     await running.close();

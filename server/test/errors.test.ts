@@ -18,7 +18,14 @@ afterAll(async () => server?.close());
 
 describe('400', () => {
   it('malformed_json for a body that is not JSON', async () => {
-    expectProblem(await alice.request('POST', '/problem/maxcut', { body: '{"num_nodes": 6,', headers: { 'content-type': 'application/json' } }), 400, 'malformed_json');
+    expectProblem(
+      await alice.request('POST', '/problem/maxcut', {
+        body: '{"num_nodes": 6,',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'malformed_json',
+    );
   });
   it('invalid_request, not malformed_json, for a body that is JSON but not an object (found by the conformance suite)', async () => {
     for (const body of ['42', 'null', '"text"', 'true']) {
@@ -41,10 +48,16 @@ describe('400', () => {
   });
   it('invalid_request, not a server error, for a body the database could not store', async () => {
     const file = (await alice.upload('4 1\n1 2 1\n', 'tiny.txt')).body.data_file_identifier;
-    const seed = await alice.post('/problem/maxcut', { data_file_identifier: file, solvers: [{ name: 'local-search', params: { seed: 2 ** 40 } }] });
+    const seed = await alice.post('/problem/maxcut', {
+      data_file_identifier: file,
+      solvers: [{ name: 'local-search', params: { seed: 2 ** 40 } }],
+    });
     expectProblem(seed, 400, 'invalid_request');
     expect(seed.body.errors[0].pointer).toBe('/solvers/0/params/seed');
-    const twice = await alice.post('/problem/maxcut', { data_file_identifier: file, solvers: [{ name: 'exact' }, { name: 'exact' }] });
+    const twice = await alice.post('/problem/maxcut', {
+      data_file_identifier: file,
+      solvers: [{ name: 'exact' }, { name: 'exact' }],
+    });
     expectProblem(twice, 400, 'invalid_request');
     expect(twice.body.errors[0].pointer).toBe('/solvers/1/name');
     const form = new FormData();
@@ -80,7 +93,9 @@ describe('401', () => {
   it('invalid_token for a token that is not ours', async () => {
     const reply = await anonymous.get('/job', { authorization: 'Bearer not.a.token' });
     expectProblem(reply, 401, 'invalid_token');
-    expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer realm="jes", error="invalid_token", error_description="/);
+    expect(reply.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="jes", error="invalid_token", error_description="/,
+    );
   });
   it('invalid_credentials alike for a wrong password and an unknown user', async () => {
     const wrong = await anonymous.post('/login', { username: 'alice', password: 'nope' });
@@ -119,7 +134,11 @@ describe('405, 409, 413, 415, 422', () => {
 
   it('data_file_in_use while a job that has not ended uses the file', async () => {
     const id = (await alice.upload('40 1\n1 2 1\n', 'small.txt')).body.data_file_identifier;
-    const job = await alice.start({ data_file_identifier: id, solvers: [{ name: 'local-search' }], time_limit_seconds: 30 });
+    const job = await alice.start({
+      data_file_identifier: id,
+      solvers: [{ name: 'local-search' }],
+      time_limit_seconds: 30,
+    });
     expectProblem(await alice.request('DELETE', `/data_file/${id}`), 409, 'data_file_in_use');
     await alice.post(`/job/${job}/cancel`);
     await alice.waitFor(job);
@@ -137,27 +156,66 @@ describe('405, 409, 413, 415, 422', () => {
     };
     const under = json(limit - 1);
     expect(Buffer.byteLength(under)).toBe(limit - 1);
-    const accepted = await alice.request('POST', '/problem/maxcut?solver=local-search&time_limit_seconds=0.1', { body: under, headers: { 'content-type': 'application/json' } });
+    const accepted = await alice.request('POST', '/problem/maxcut?solver=local-search&time_limit_seconds=0.1', {
+      body: under,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(accepted.status).toBe(200);
-    const rejected = await alice.request('POST', '/problem/maxcut', { body: json(limit), headers: { 'content-type': 'application/json' } });
+    const rejected = await alice.request('POST', '/problem/maxcut', {
+      body: json(limit),
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(rejected, 413, 'payload_too_large');
     expect(rejected.body.max_bytes).toBe(limit);
     await alice.waitFor(accepted.body.job);
   });
 
   it('unsupported_media_type for a body that is not JSON', async () => {
-    expectProblem(await alice.request('POST', '/problem/maxcut', { body: JSON.stringify(sixNodes), headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectProblem(
+      await alice.request('POST', '/problem/maxcut', {
+        body: JSON.stringify(sixNodes),
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('invalid_input with pointers for a matrix that is wrong for max-cut', async () => {
-    const short = await alice.post('/problem/maxcut', { num_nodes: 3, adj_matrix: [[0, 1, 2], [1, 0], [2, 0, 0]] });
+    const short = await alice.post('/problem/maxcut', {
+      num_nodes: 3,
+      adj_matrix: [
+        [0, 1, 2],
+        [1, 0],
+        [2, 0, 0],
+      ],
+    });
     expectProblem(short, 422, 'invalid_input');
     expect(short.body.errors[0].pointer).toBe('/adj_matrix/1');
-    const asymmetric = await alice.post('/problem/maxcut', { num_nodes: 2, adj_matrix: [[0, 1], [2, 0]] });
+    const asymmetric = await alice.post('/problem/maxcut', {
+      num_nodes: 2,
+      adj_matrix: [
+        [0, 1],
+        [2, 0],
+      ],
+    });
     expectProblem(asymmetric, 422, 'invalid_input');
-    expectProblem(await alice.post('/problem/maxcut', { num_nodes: 3, adj_matrix: [[0, 1], [1, 0]] }), 422, 'invalid_input');
+    expectProblem(
+      await alice.post('/problem/maxcut', {
+        num_nodes: 3,
+        adj_matrix: [
+          [0, 1],
+          [1, 0],
+        ],
+      }),
+      422,
+      'invalid_input',
+    );
     // 1e400 is a JSON number no double can hold: the contract's `type: number` refuses it (400).
-    const huge = await alice.request('POST', '/problem/maxcut', { body: '{"num_nodes":2,"adj_matrix":[[0,1e400],[1e400,0]]}', headers: { 'content-type': 'application/json' } });
+    const huge = await alice.request('POST', '/problem/maxcut', {
+      body: '{"num_nodes":2,"adj_matrix":[[0,1e400],[1e400,0]]}',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(huge, 400, 'invalid_request');
     expect(huge.body.errors[0].pointer).toBe('/adj_matrix/0/1');
   });
@@ -187,7 +245,11 @@ describe('429 and 503 (servers of their own)', () => {
       // login counts per client address and username: Bob's third attempt in the window is refused.
       await new Client(limited.url).login('bob');
       expect((await new Client(limited.url).post('/login', { username: 'bob', password: 'x' })).status).toBe(401);
-      expectProblem(await new Client(limited.url).post('/login', { username: 'bob', password: 'x' }), 429, 'rate_limited');
+      expectProblem(
+        await new Client(limited.url).post('/login', { username: 'bob', password: 'x' }),
+        429,
+        'rate_limited',
+      );
     } finally {
       await limited.close();
     }
@@ -216,7 +278,10 @@ describe('429 and 503 (servers of their own)', () => {
     await broken.db.close();
     expectProblem(await client.get('/healthz'), 503, 'service_unavailable');
     // The one 5xx the tests provoke on purpose.
-    Client.serverErrors.splice(Client.serverErrors.findIndex((e) => e.startsWith('GET /healthz → 503')), 1);
+    Client.serverErrors.splice(
+      Client.serverErrors.findIndex((e) => e.startsWith('GET /healthz → 503')),
+      1,
+    );
     await broken.close().catch(() => {});
   });
 });
@@ -227,4 +292,3 @@ describe('outside the contract', () => {
     expect((await anonymous.get('/docs')).body).toMatch(/<!DOCTYPE html>/);
   });
 });
-

@@ -10,13 +10,25 @@ import { graphFromDataFile } from '../src/maxcut/data-file.ts';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const gsetDir = path.resolve(repoRoot, process.env.GSET_DIR ?? path.join('..', 'shared', 'data', 'gset'));
 const gsetPresent = fs.existsSync(gsetDir);
-if (!gsetPresent) console.warn(`gset: skipping the Gset checks: ${gsetDir} does not exist (set GSET_DIR to the folder of G*.txt and best-known.tsv).`);
+if (!gsetPresent)
+  console.warn(
+    `gset: skipping the Gset checks: ${gsetDir} does not exist (set GSET_DIR to the folder of G*.txt and best-known.tsv).`,
+  );
 
 describe.skipIf(!gsetPresent)(`the Gset graphs in ${gsetDir}`, () => {
   it('loads all 71 G*.txt files by streaming, as edge lists with the nodes and edges of best-known.tsv', async () => {
-    const [header, ...rows] = fs.readFileSync(path.join(gsetDir, 'best-known.tsv'), 'utf8').trimEnd().split('\n').map((line) => line.split('\t'));
+    const [header, ...rows] = fs
+      .readFileSync(path.join(gsetDir, 'best-known.tsv'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(header!.slice(0, 6)).toEqual(['name', 'nodes', 'edges', 'weights', 'best_known_cut', 'source']);
-    const listed = new Map(rows.map(([name, nodes, edges, weights]) => [name!, { nodes: Number(nodes), edges: Number(edges), weights: weights! }]));
+    const listed = new Map(
+      rows.map(([name, nodes, edges, weights]) => [
+        name!,
+        { nodes: Number(nodes), edges: Number(edges), weights: weights! },
+      ]),
+    );
     const files = fs.readdirSync(gsetDir).filter((name) => /^G\d+\.txt$/.test(name));
     expect(files).toHaveLength(71);
     expect(listed.size).toBe(71);
@@ -28,7 +40,10 @@ describe.skipIf(!gsetPresent)(`the Gset graphs in ${gsetDir}`, () => {
       expect(format, name).toBe('edge_list');
       expect({ name, n: graph.n, edges: graph.edges }).toEqual({ name, n: expected!.nodes, edges: expected!.edges });
       const allowed = expected!.weights === '1' ? [1] : [1, -1];
-      expect(graph.weights.every((w) => allowed.includes(w)), `${name} weights ${expected!.weights}`).toBe(true);
+      expect(
+        graph.weights.every((w) => allowed.includes(w)),
+        `${name} weights ${expected!.weights}`,
+      ).toBe(true);
     }
   }, 20_000);
 });

@@ -5,11 +5,24 @@ import { describe, expect, it } from 'vitest';
 import { graphFromEdges } from '../src/maxcut/graph.ts';
 import { solvers } from '../src/solvers/index.ts';
 import { createRandom } from '../src/solvers/random.ts';
-import { abortAt, bruteForce, expectConsistent, medium, options, randomCase, small, sparseGraph } from './support/solver-cases.ts';
+import {
+  abortAt,
+  bruteForce,
+  expectConsistent,
+  medium,
+  options,
+  randomCase,
+  small,
+  sparseGraph,
+} from './support/solver-cases.ts';
 
 const heuristics = solvers.filter((s) => !s.exact);
 // Dense enough that the reductions leave a kernel, so the search itself runs.
-const dense = [randomCase('dense n=14 negative', 21, 14, 0.8, 'negative'), randomCase('dense n=16 fractional', 22, 16, 1, 'fractional'), ...medium];
+const dense = [
+  randomCase('dense n=14 negative', 21, 14, 0.8, 'negative'),
+  randomCase('dense n=16 fractional', 22, 16, 1, 'fractional'),
+  ...medium,
+];
 const big = sparseGraph(9, 2000, 10, false);
 
 it('the heuristics under test are annealing and local-search', () => {
@@ -38,7 +51,9 @@ for (const solver of heuristics) {
     it('is deterministic for a seed and an iteration budget, and another seed explores differently', () => {
       const graph = sparseGraph(5, 500, 6, true);
       const run = (seed: number) => solver.solve(graph, options({ seed, maxIterations: 300 }));
-      const a = run(42), b = run(42), c = run(43);
+      const a = run(42),
+        b = run(42),
+        c = run(43);
       expect(a.iterations).toBe(300);
       expect(b.partition).toEqual(a.partition);
       expect(b.cutValue).toBe(a.cutValue);
@@ -60,9 +75,16 @@ for (const solver of heuristics) {
     it('stops within 100 ms of an abort, with progress that only improves and ends at the answer', () => {
       const stopAt = performance.now() + 150;
       const seen: number[] = [];
-      const result = solver.solve(big, options({
-        timeLimitSeconds: 60, signal: abortAt(stopAt), onProgress: (p) => { seen.push(p.bestValue); },
-      }));
+      const result = solver.solve(
+        big,
+        options({
+          timeLimitSeconds: 60,
+          signal: abortAt(stopAt),
+          onProgress: (p) => {
+            seen.push(p.bestValue);
+          },
+        }),
+      );
       expect(performance.now() - stopAt).toBeLessThan(100);
       expectConsistent(big, result);
       expect(seen.length).toBeGreaterThan(0);
@@ -84,20 +106,35 @@ describe('annealing on graphs the reductions solve', () => {
 
   it('proves the optimum of a 5,000-node tree with mixed weights: the sum of its positive weights', () => {
     const rng = createRandom(3);
-    const n = 5000, from: number[] = [], to: number[] = [], weight: number[] = [];
-    for (let v = 1; v < n; v++) { from.push(rng.int(v)); to.push(v); weight.push(rng.float() * 4 - 2); }
+    const n = 5000,
+      from: number[] = [],
+      to: number[] = [],
+      weight: number[] = [];
+    for (let v = 1; v < n; v++) {
+      from.push(rng.int(v));
+      to.push(v);
+      weight.push(rng.float() * 4 - 2);
+    }
     const graph = graphFromEdges(n, from, to, weight);
     const result = annealing.solve(graph, options({ timeLimitSeconds: 5 }));
     expectConsistent(graph, result);
     expect(result.optimal).toBe(true);
     expect(result.upperBound).toBe(result.cutValue);
-    expect(result.cutValue).toBeCloseTo(weight.filter((w) => w > 0).reduce((a, b) => a + b, 0), 6);
+    expect(result.cutValue).toBeCloseTo(
+      weight.filter((w) => w > 0).reduce((a, b) => a + b, 0),
+      6,
+    );
   });
 
   it('proves the optimum of unit cycles: n when n is even, n - 1 when odd', () => {
     for (const n of [3, 4, 999, 1000]) {
       const nodes = Array.from({ length: n }, (_, i) => i);
-      const graph = graphFromEdges(n, nodes, nodes.map((i) => (i + 1) % n), nodes.map(() => 1));
+      const graph = graphFromEdges(
+        n,
+        nodes,
+        nodes.map((i) => (i + 1) % n),
+        nodes.map(() => 1),
+      );
       const result = annealing.solve(graph, options());
       expect(result.optimal).toBe(true);
       expect(result.cutValue).toBe(n % 2 === 0 ? n : n - 1);

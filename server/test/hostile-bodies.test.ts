@@ -15,15 +15,27 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const json = (body: string | Buffer, headers: Record<string, string> = {}) => ({ body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/json', ...headers } });
+const json = (body: string | Buffer, headers: Record<string, string> = {}) => ({
+  body: typeof body === 'string' ? body : new Uint8Array(body),
+  headers: { 'content-type': 'application/json', ...headers },
+});
 const nested = (depth: number, leaf: string) => '['.repeat(depth) + leaf + ']'.repeat(depth);
 
 /** A multipart form written by hand, so that parts can lack a filename or carry any bytes. */
-function form(parts: { name: string; filename?: string; type?: string; value: string }[], boundary = 'B0undary'): { body: string; headers: Record<string, string> } {
+function form(
+  parts: { name: string; filename?: string; type?: string; value: string }[],
+  boundary = 'B0undary',
+): { body: string; headers: Record<string, string> } {
   const body = parts
-    .map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n${p.value}\r\n`)
+    .map(
+      (p) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n${p.value}\r\n`,
+    )
     .join('');
-  return { body: `${body}--${boundary}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    body: `${body}--${boundary}--\r\n`,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 describe('text the database cannot store is refused at the edge (400 with a pointer, was 500)', () => {
@@ -35,7 +47,11 @@ describe('text the database cannot store is refused at the edge (400 with a poin
 
   it("a NUL in a data file's name or description", async () => {
     for (const field of ['name', 'description']) {
-      const parts = [{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'six.txt' }, { name: 'file', filename: 'six.txt', value: sixNodesEdgeList }];
+      const parts = [
+        { name: 'problem_id', value: 'maxcut' },
+        { name: 'name', value: 'six.txt' },
+        { name: 'file', filename: 'six.txt', value: sixNodesEdgeList },
+      ];
       const withNul = parts.filter((p) => p.name !== field).concat({ name: field, value: 'a\u0000b' });
       const reply = await alice.request('POST', '/data_file', form(withNul));
       expectProblem(reply, 400, 'invalid_request');
@@ -51,7 +67,11 @@ describe('text the database cannot store is refused at the edge (400 with a poin
       ['{"a\\u0000b":1}', '/solvers/0/params/a\u0000b', 'NUL'],
     ];
     for (const [params, pointer, what] of cases) {
-      const reply = await alice.request('POST', '/problem/maxcut', json(`{"data_file_identifier":"${file}","solvers":[{"name":"exact","params":${params}}]}`));
+      const reply = await alice.request(
+        'POST',
+        '/problem/maxcut',
+        json(`{"data_file_identifier":"${file}","solvers":[{"name":"exact","params":${params}}]}`),
+      );
       expectProblem(reply, 400, 'invalid_request');
       expect(reply.body.errors[0]).toEqual({ pointer, detail: expect.stringContaining(what) });
     }
@@ -63,7 +83,11 @@ describe('nesting is refused before anything recurses into it (400, was 500: a s
     const file = (await alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
     const objects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
     for (const params of [`{"x":${nested(5000, '1')}}`, objects(10_000)]) {
-      const reply = await alice.request('POST', '/problem/maxcut', json(`{"data_file_identifier":"${file}","solvers":[{"name":"exact","params":${params}}]}`));
+      const reply = await alice.request(
+        'POST',
+        '/problem/maxcut',
+        json(`{"data_file_identifier":"${file}","solvers":[{"name":"exact","params":${params}}]}`),
+      );
       expectProblem(reply, 400, 'invalid_request');
       expect(reply.body.errors[0].detail).toBe('must not be nested deeper than 32 levels');
       expect(reply.body.errors[0].pointer).toMatch(/^\/solvers\/0\/params\//);
@@ -71,7 +95,11 @@ describe('nesting is refused before anything recurses into it (400, was 500: a s
   });
 
   it('an inline job nested 10,000 deep', async () => {
-    const reply = await alice.request('POST', '/problem/maxcut', json(`{"num_nodes":1,"adj_matrix":${nested(10_000, '0')}}`));
+    const reply = await alice.request(
+      'POST',
+      '/problem/maxcut',
+      json(`{"num_nodes":1,"adj_matrix":${nested(10_000, '0')}}`),
+    );
     expectProblem(reply, 400, 'invalid_request');
   });
 });
@@ -79,22 +107,42 @@ describe('nesting is refused before anything recurses into it (400, was 500: a s
 describe('charsets and encodings', () => {
   it('refuses JSON in UTF-16 or UTF-32 with 415 (was 500), and accepts utf-8 however it is written', async () => {
     const body = JSON.stringify({ username: 'alice', password: 'alice-password-1' });
-    for (const [charset, bytes] of [['utf-16', Buffer.from(`\ufeff${body}`, 'utf16le')], ['utf-16le', Buffer.from(body, 'utf16le')], ['utf-32', Buffer.from(body)], ['latin1', Buffer.from(body)], ['utf8', Buffer.from(body)]] as const) {
-      expectProblem(await alice.request('POST', '/login', json(bytes, { 'content-type': `application/json; charset=${charset}` })), 415, 'unsupported_media_type');
+    for (const [charset, bytes] of [
+      ['utf-16', Buffer.from(`\ufeff${body}`, 'utf16le')],
+      ['utf-16le', Buffer.from(body, 'utf16le')],
+      ['utf-32', Buffer.from(body)],
+      ['latin1', Buffer.from(body)],
+      ['utf8', Buffer.from(body)],
+    ] as const) {
+      expectProblem(
+        await alice.request('POST', '/login', json(bytes, { 'content-type': `application/json; charset=${charset}` })),
+        415,
+        'unsupported_media_type',
+      );
     }
     for (const charset of ['utf-8', 'UTF-8', '"utf-8"']) {
-      expect((await alice.request('POST', '/login', json(body, { 'content-type': `application/json; charset=${charset}` }))).status).toBe(200);
+      expect(
+        (await alice.request('POST', '/login', json(body, { 'content-type': `application/json; charset=${charset}` })))
+          .status,
+      ).toBe(200);
     }
   });
 
   it('answers corrupt br, gzip and deflate bodies with 400 invalid_request (was 500), and decodes good ones', async () => {
     for (const encoding of ['br', 'gzip', 'deflate']) {
-      const reply = await alice.request('POST', '/problem/maxcut', json(Buffer.from('definitely not compressed'), { 'content-encoding': encoding }));
+      const reply = await alice.request(
+        'POST',
+        '/problem/maxcut',
+        json(Buffer.from('definitely not compressed'), { 'content-encoding': encoding }),
+      );
       expectProblem(reply, 400, 'invalid_request');
       expect(reply.body.detail).toContain(`Content-Encoding: ${encoding}`);
     }
     const text = JSON.stringify(sixNodes);
-    for (const [encoding, bytes] of [['gzip', gzipSync(text)], ['br', brotliCompressSync(text)]] as const) {
+    for (const [encoding, bytes] of [
+      ['gzip', gzipSync(text)],
+      ['br', brotliCompressSync(text)],
+    ] as const) {
       const job = await alice.request('POST', '/problem/maxcut', json(bytes, { 'content-encoding': encoding }));
       expect(job.status).toBe(200);
       expect((await alice.waitFor(job.body.job)).executions.exact.data.cut_value).toBe(53);
@@ -102,28 +150,65 @@ describe('charsets and encodings', () => {
   });
 
   it('decodes an upload sent gzip or br encoded (its compressed bytes were parsed as the form), and refuses zstd with 415', async () => {
-    const upload = form([{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'six.txt' }, { name: 'file', filename: 'six.txt', value: sixNodesEdgeList }]);
-    for (const [encoding, bytes] of [['gzip', gzipSync(upload.body)], ['br', brotliCompressSync(upload.body)]] as const) {
-      const reply = await alice.request('POST', '/data_file', { body: new Uint8Array(bytes), headers: { ...upload.headers, 'content-encoding': encoding } });
+    const upload = form([
+      { name: 'problem_id', value: 'maxcut' },
+      { name: 'name', value: 'six.txt' },
+      { name: 'file', filename: 'six.txt', value: sixNodesEdgeList },
+    ]);
+    for (const [encoding, bytes] of [
+      ['gzip', gzipSync(upload.body)],
+      ['br', brotliCompressSync(upload.body)],
+    ] as const) {
+      const reply = await alice.request('POST', '/data_file', {
+        body: new Uint8Array(bytes),
+        headers: { ...upload.headers, 'content-encoding': encoding },
+      });
       expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
       expect((await alice.validated(reply.body.data_file_identifier)).bytes).toBe(Buffer.byteLength(sixNodesEdgeList));
     }
-    expectProblem(await alice.request('POST', '/data_file', { body: upload.body, headers: { ...upload.headers, 'content-encoding': 'zstd' } }), 415, 'unsupported_media_type');
-    expectProblem(await alice.request('POST', '/data_file', { body: 'not gzip', headers: { ...upload.headers, 'content-encoding': 'gzip' } }), 400, 'invalid_request');
+    expectProblem(
+      await alice.request('POST', '/data_file', {
+        body: upload.body,
+        headers: { ...upload.headers, 'content-encoding': 'zstd' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectProblem(
+      await alice.request('POST', '/data_file', {
+        body: 'not gzip',
+        headers: { ...upload.headers, 'content-encoding': 'gzip' },
+      }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('refuses JSON sent zstd, compress or twice encoded with 415: the encodings are identity, gzip, deflate and br', async () => {
     for (const encoding of ['zstd', 'compress', 'gzip, br']) {
-      expectProblem(await alice.request('POST', '/problem/maxcut', json(JSON.stringify(sixNodes), { 'content-encoding': encoding })), 415, 'unsupported_media_type');
+      expectProblem(
+        await alice.request(
+          'POST',
+          '/problem/maxcut',
+          json(JSON.stringify(sixNodes), { 'content-encoding': encoding }),
+        ),
+        415,
+        'unsupported_media_type',
+      );
     }
   });
 
   it('refuses an empty JSON body with 400 (it was a 500 on POST /problem)', async () => {
-    for (const path of ['/problem/maxcut', '/login']) expectProblem(await alice.request('POST', path, json('')), 400, 'invalid_request');
+    for (const path of ['/problem/maxcut', '/login'])
+      expectProblem(await alice.request('POST', path, json('')), 400, 'invalid_request');
   });
 
   it('runs an inline job whose body starts with a byte-order mark (it used to end in ERROR/solver_failed)', async () => {
-    const reply = await alice.request('POST', '/problem/maxcut', json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(sixNodes))])));
+    const reply = await alice.request(
+      'POST',
+      '/problem/maxcut',
+      json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(sixNodes))])),
+    );
     expect(reply.status).toBe(200);
     const job = await alice.waitFor(reply.body.job);
     expect(job.status).toBe('FINISHED');
@@ -135,7 +220,9 @@ describe('charsets and encodings', () => {
     for (const text of [`\ufeff${JSON.stringify(sixNodes)}`, `\ufeff${sixNodesEdgeList}`]) {
       const id = (await alice.upload(text, 'bom.txt')).body.data_file_identifier;
       expect((await alice.validated(id)).status).toBe('READY');
-      expect((await alice.waitFor(await alice.start({ data_file_identifier: id }))).executions.exact.data.cut_value).toBe(53);
+      expect(
+        (await alice.waitFor(await alice.start({ data_file_identifier: id }))).executions.exact.data.cut_value,
+      ).toBe(53);
     }
   });
 });
@@ -143,16 +230,51 @@ describe('charsets and encodings', () => {
 describe('weights that overflow a double when added (found by the fuzz test)', () => {
   const big = 1.7976931348623157e308;
   it('refuses an inline graph whose weights sum past a double with 422 (its cut was Infinity, and the job answered 500 ever after)', async () => {
-    const reply = await alice.post('/problem/maxcut?solver=exact', { num_nodes: 3, adj_matrix: [[0, big, 0], [big, 0, big], [0, big, 0]] });
+    const reply = await alice.post('/problem/maxcut?solver=exact', {
+      num_nodes: 3,
+      adj_matrix: [
+        [0, big, 0],
+        [big, 0, big],
+        [0, big, 0],
+      ],
+    });
     expectProblem(reply, 422, 'invalid_input');
     expect(reply.body.errors[0].pointer).toBe('/adj_matrix');
-    expect((await alice.post('/problem/maxcut?solver=exact', { num_nodes: 3, adj_matrix: [[0, big, 0], [big, 0, -big], [0, -big, 0]] })).status).toBe(422);
-    const fine = await alice.post('/problem/maxcut?solver=exact', { num_nodes: 2, adj_matrix: [[0, big], [big, 0]] });
+    expect(
+      (
+        await alice.post('/problem/maxcut?solver=exact', {
+          num_nodes: 3,
+          adj_matrix: [
+            [0, big, 0],
+            [big, 0, -big],
+            [0, -big, 0],
+          ],
+        })
+      ).status,
+    ).toBe(422);
+    const fine = await alice.post('/problem/maxcut?solver=exact', {
+      num_nodes: 2,
+      adj_matrix: [
+        [0, big],
+        [big, 0],
+      ],
+    });
     expect((await alice.waitFor(fine.body.job)).executions.exact.data.cut_value).toBe(big);
   });
 
   it('marks such a data file INVALID, also when a repeated edge merges past a double', async () => {
-    for (const text of [`3 2\n1 2 ${big}\n2 3 ${big}\n`, `2 2\n1 2 ${big}\n2 1 ${big}\n`, JSON.stringify({ num_nodes: 3, adj_matrix: [[0, big, 0], [big, 0, big], [0, big, 0]] })]) {
+    for (const text of [
+      `3 2\n1 2 ${big}\n2 3 ${big}\n`,
+      `2 2\n1 2 ${big}\n2 1 ${big}\n`,
+      JSON.stringify({
+        num_nodes: 3,
+        adj_matrix: [
+          [0, big, 0],
+          [big, 0, big],
+          [0, big, 0],
+        ],
+      }),
+    ]) {
       const id = (await alice.upload(text, 'big.txt')).body.data_file_identifier;
       const record = await alice.validated(id);
       expect(record.status).toBe('INVALID');
@@ -163,8 +285,20 @@ describe('weights that overflow a double when added (found by the fuzz test)', (
 
 describe('the upload form', () => {
   it('takes the part named file without a filename, as JSON or plain text (it was dropped: "must have required property file")', async () => {
-    for (const [type, value] of [['text/plain', sixNodesEdgeList], ['application/json', JSON.stringify(sixNodes)], [undefined, `${sixNodesEdgeList}\n`]] as const) {
-      const reply = await alice.request('POST', '/data_file', form([{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'six' }, { name: 'file', value, ...(type ? { type } : {}) }]));
+    for (const [type, value] of [
+      ['text/plain', sixNodesEdgeList],
+      ['application/json', JSON.stringify(sixNodes)],
+      [undefined, `${sixNodesEdgeList}\n`],
+    ] as const) {
+      const reply = await alice.request(
+        'POST',
+        '/data_file',
+        form([
+          { name: 'problem_id', value: 'maxcut' },
+          { name: 'name', value: 'six' },
+          { name: 'file', value, ...(type ? { type } : {}) },
+        ]),
+      );
       expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
       const record = await alice.validated(reply.body.data_file_identifier);
       expect(record).toMatchObject({ status: 'READY', num_nodes: 6, bytes: Buffer.byteLength(value) });
@@ -172,20 +306,56 @@ describe('the upload form', () => {
   });
 
   it('answers a part with an empty name or none with 400, and takes a field named __proto__ as any other extra field', async () => {
-    const base = [{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'six' }, { name: 'file', filename: 'six.txt', value: sixNodesEdgeList }];
-    expectProblem(await alice.request('POST', '/data_file', form([...base, { name: '', value: 'x' }])), 400, 'invalid_request');
-    const nameless = form(base).body.replace('--B0undary--', '--B0undary\r\nContent-Disposition: form-data\r\n\r\nx\r\n--B0undary--');
-    expectProblem(await alice.request('POST', '/data_file', { body: nameless, headers: form([]).headers }), 400, 'invalid_request');
-    const fresh = [{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'proto' }, { name: 'file', filename: 'six.txt', value: `${sixNodesEdgeList}\n\n` }];
-    const proto = await alice.request('POST', '/data_file', form([...fresh, { name: '__proto__', value: '{"name":"polluted"}' }]));
+    const base = [
+      { name: 'problem_id', value: 'maxcut' },
+      { name: 'name', value: 'six' },
+      { name: 'file', filename: 'six.txt', value: sixNodesEdgeList },
+    ];
+    expectProblem(
+      await alice.request('POST', '/data_file', form([...base, { name: '', value: 'x' }])),
+      400,
+      'invalid_request',
+    );
+    const nameless = form(base).body.replace(
+      '--B0undary--',
+      '--B0undary\r\nContent-Disposition: form-data\r\n\r\nx\r\n--B0undary--',
+    );
+    expectProblem(
+      await alice.request('POST', '/data_file', { body: nameless, headers: form([]).headers }),
+      400,
+      'invalid_request',
+    );
+    const fresh = [
+      { name: 'problem_id', value: 'maxcut' },
+      { name: 'name', value: 'proto' },
+      { name: 'file', filename: 'six.txt', value: `${sixNodesEdgeList}\n\n` },
+    ];
+    const proto = await alice.request(
+      'POST',
+      '/data_file',
+      form([...fresh, { name: '__proto__', value: '{"name":"polluted"}' }]),
+    );
     expect(proto.status).toBe(201);
     expect(proto.body.data_file[proto.body.data_file_identifier].name).toBe('proto');
-    expect((await alice.request('POST', '/data_file', form([...base, { name: 'other', filename: 'other.txt', value: 'x' }]))).status).toBeLessThan(300);
+    expect(
+      (await alice.request('POST', '/data_file', form([...base, { name: 'other', filename: 'other.txt', value: 'x' }])))
+        .status,
+    ).toBeLessThan(300);
   });
 
   it('survives a form cut off inside a file part that is not the file', async () => {
-    const cut = form([{ name: 'other', filename: 'other.txt', value: 'x'.repeat(1000) }]).body.replace(/\r\n--B0undary--\r\n$/, '');
-    expectProblem(await alice.request('POST', '/data_file', { body: cut, headers: { 'content-type': 'multipart/form-data; boundary=B0undary' } }), 400, 'invalid_request');
+    const cut = form([{ name: 'other', filename: 'other.txt', value: 'x'.repeat(1000) }]).body.replace(
+      /\r\n--B0undary--\r\n$/,
+      '',
+    );
+    expectProblem(
+      await alice.request('POST', '/data_file', {
+        body: cut,
+        headers: { 'content-type': 'multipart/form-data; boundary=B0undary' },
+      }),
+      400,
+      'invalid_request',
+    );
     expect((await alice.get('/healthz')).status).toBe(200);
   });
 });

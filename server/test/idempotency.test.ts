@@ -66,10 +66,17 @@ describe.each(await backends())('on %s', (_name, backend) => {
     expectProblem(await start(key, other), 422, 'idempotency_key_reused');
     expectProblem(await start(key, sixNodes, '?time_limit_seconds=3'), 422, 'idempotency_key_reused');
     // The same JSON with other spacing is another request: the body is compared byte for byte.
-    const spaced = await alice.request('POST', '/problem/maxcut', { body: ` ${JSON.stringify(sixNodes)}`, headers: keyed(key, { 'content-type': 'application/json' }) });
+    const spaced = await alice.request('POST', '/problem/maxcut', {
+      body: ` ${JSON.stringify(sixNodes)}`,
+      headers: keyed(key, { 'content-type': 'application/json' }),
+    });
     expectProblem(spaced, 422, 'idempotency_key_reused');
     // A use case that does not exist is refused before the key is looked at.
-    expectProblem(await alice.request('POST', '/problem/tsp', { json: sixNodes, headers: keyed(key) }), 404, 'problem_not_found');
+    expectProblem(
+      await alice.request('POST', '/problem/tsp', { json: sixNodes, headers: keyed(key) }),
+      404,
+      'problem_not_found',
+    );
     await cancelAll(alice);
   });
 
@@ -119,7 +126,10 @@ describe.each(await backends())('on %s', (_name, backend) => {
   it('a key older than 24 hours counts as absent', async () => {
     const key = freshKey();
     const first = (await start(key)).body.job;
-    await server.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE owner = 'alice' AND key = $1`, [key]);
+    await server.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE owner = 'alice' AND key = $1`,
+      [key],
+    );
     const later = await start(key, { ...sixNodes, num_nodes: 6 }, '?time_limit_seconds=2');
     expect(later.status).toBe(200);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
@@ -156,7 +166,8 @@ describe.each(await backends())('on %s', (_name, backend) => {
     // The refused uploads left no chunks behind.
     await alice.validated(first.body.data_file_identifier);
     // (discarded once each response has ended, so asked until then).
-    const leftovers = () => server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM data_file_chunks WHERE id LIKE 'upload:%'`);
+    const leftovers = () =>
+      server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM data_file_chunks WHERE id LIKE 'upload:%'`);
     await expect.poll(async () => (await leftovers())[0]!.n, { timeout: 10_000 }).toBe(0);
   });
 });

@@ -37,7 +37,9 @@ describe.each(await backends())('on %s', (_name, backend) => {
     expectProblem(await alice.get(`/job/${id}/output`), 404, 'job_not_found');
     expectProblem(await alice.request('DELETE', `/job/${id}`), 404, 'job_not_found');
     expect((await alice.get('/job')).body.ids).not.toContain(id);
-    const rows = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM executions WHERE job_id = $1', [id]);
+    const rows = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM executions WHERE job_id = $1', [
+      id,
+    ]);
     expect(rows[0]!.n).toBe(0);
     expect((await alice.get(`/data_file/${file}`)).status).toBe(200);
   });
@@ -65,7 +67,7 @@ describe.each(await backends())('on %s', (_name, backend) => {
 
   it('deletes as the job ends, racing its worker: only 409 until it has ended, then 204, never a server error', async () => {
     const id = await alice.start(sixNodes, '?solver=local-search&time_limit_seconds=0.3');
-    for (let status = 0; status !== 204; ) {
+    for (let status = 0; status !== 204;) {
       status = (await alice.request('DELETE', `/job/${id}`)).status;
       expect([204, 409]).toContain(status);
     }
@@ -75,9 +77,13 @@ describe.each(await backends())('on %s', (_name, backend) => {
   it('a long poll on a job deleted as it waits answers 404 job_not_found, not a server error', async () => {
     // Regression: getJob re-read the job after a wake-up and took it for granted (view!), so a job removed meanwhile
     // (DELETE /job racing the poll, or retention) made the long poll answer 500.
-    const id = await alice.start({ num_nodes: 60, adj_matrix: randomMatrix(60, 5) }, '?solver=annealing&time_limit_seconds=30');
+    const id = await alice.start(
+      { num_nodes: 60, adj_matrix: randomMatrix(60, 5) },
+      '?solver=annealing&time_limit_seconds=30',
+    );
     // Running first, so the only change the poll can see is the deletion.
-    while ((await alice.get(`/job/${id}`)).body.job[id].status !== 'RUNNING') await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await alice.get(`/job/${id}`)).body.job[id].status !== 'RUNNING')
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const poll = alice.get(`/job/${id}`, { prefer: 'wait=20' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await server.db.transaction(async (tx) => {

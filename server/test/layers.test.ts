@@ -12,13 +12,17 @@ const httpFloor = (file: string) => /^(http|routes)\//.test(file) || file === 'a
 const wiring = ['main.ts', 'cli.ts', 'index.ts', 'process-guard.ts'];
 
 it('no module below the HTTP floor imports http/, routes/ or app.ts', () => {
-  const upward = files.filter((file) => !httpFloor(file) && !wiring.includes(file)).flatMap((file) => {
-    const imports = [...readFileSync(join(src, file), 'utf8').matchAll(/^import[^'"]*['"](\.[^'"]+)['"]/gm)].map((m) => m[1]!);
-    return imports
-      .map((target) => relative(src, join(src, file, '..', target)))
-      .filter(httpFloor)
-      .map((target) => `${file} imports ${target}`);
-  });
+  const upward = files
+    .filter((file) => !httpFloor(file) && !wiring.includes(file))
+    .flatMap((file) => {
+      const imports = [...readFileSync(join(src, file), 'utf8').matchAll(/^import[^'"]*['"](\.[^'"]+)['"]/gm)].map(
+        (m) => m[1]!,
+      );
+      return imports
+        .map((target) => relative(src, join(src, file, '..', target)))
+        .filter(httpFloor)
+        .map((target) => `${file} imports ${target}`);
+    });
   expect(upward).toEqual([]);
   expect(files.length).toBeGreaterThan(50);
 });

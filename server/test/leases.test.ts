@@ -28,7 +28,9 @@ describe.each(await backends())('%s', (_name, backend) => {
   }, 60_000);
   // Each test starts from an empty queue.
   beforeEach(async () => {
-    await db.query(`UPDATE executions SET status = 'CANCELLED', lease_owner = NULL WHERE status IN ('PENDING', 'PREPARING', 'RUNNING')`);
+    await db.query(
+      `UPDATE executions SET status = 'CANCELLED', lease_owner = NULL WHERE status IN ('PENDING', 'PREPARING', 'RUNNING')`,
+    );
   });
   afterAll(async () => {
     await db?.close();
@@ -39,19 +41,34 @@ describe.each(await backends())('%s', (_name, backend) => {
   async function queue(n: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      ids.push(await createJob(db, {
-        owner: 'alice', problemId: 'maxcut', inputMode: 'inline', dataFileId: null, inputBytes: 2, input: '{}',
-        executions: [{ solver: 'local-search', params: {}, timeLimitSeconds: 1, seed: 1 }], maxActiveJobs: 1000,
-      }));
+      ids.push(
+        await createJob(db, {
+          owner: 'alice',
+          problemId: 'maxcut',
+          inputMode: 'inline',
+          dataFileId: null,
+          inputBytes: 2,
+          input: '{}',
+          executions: [{ solver: 'local-search', params: {}, timeLimitSeconds: 1, seed: 1 }],
+          maxActiveJobs: 1000,
+        }),
+      );
     }
     return ids;
   }
   // Worker ids are unique per test, as they are per process (a crash is counted per worker id).
   /** The worker died: its leases ran out. */
   const expire = (worker: string, jobId?: string) =>
-    db.query(`UPDATE executions SET lease_expires_at = now() - interval '1 second' WHERE lease_owner = $1 AND ($2::text IS NULL OR job_id = $2)`, [worker, jobId ?? null]);
-  const row = async (jobId: string) => (await db.query<Row>('SELECT job_id, status, crashes, suspect, error FROM executions WHERE job_id = $1', [jobId]))[0]!;
-  const jobStatus = async (jobId: string) => (await db.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [jobId]))[0]!.status;
+    db.query(
+      `UPDATE executions SET lease_expires_at = now() - interval '1 second' WHERE lease_owner = $1 AND ($2::text IS NULL OR job_id = $2)`,
+      [worker, jobId ?? null],
+    );
+  const row = async (jobId: string) =>
+    (
+      await db.query<Row>('SELECT job_id, status, crashes, suspect, error FROM executions WHERE job_id = $1', [jobId])
+    )[0]!;
+  const jobStatus = async (jobId: string) =>
+    (await db.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [jobId]))[0]!.status;
 
   it('blames a crash on the only execution in flight, and ends it in ERROR at the second blame', async () => {
     const [a] = await queue(1);
@@ -65,7 +82,10 @@ describe.each(await backends())('%s', (_name, backend) => {
     await requeueExpired(db);
     const ended = await row(a!);
     expect(ended).toMatchObject({ status: 'ERROR', crashes: 2 });
-    expect(ended.error).toMatchObject({ code: 'solver_failed', detail: 'The service stopped twice while this execution ran alone; it was not tried again.' });
+    expect(ended.error).toMatchObject({
+      code: 'solver_failed',
+      detail: 'The service stopped twice while this execution ran alone; it was not tried again.',
+    });
     expect(await jobStatus(a!)).toBe('ERROR');
   });
 
@@ -130,7 +150,9 @@ describe.each(await backends())('%s', (_name, backend) => {
     const { held } = await heartbeat(db, 't6-w1', 60, [{ job_id: a!, solver: 'local-search' }]);
     expect([...held]).toEqual([`${a}/local-search`]);
     const leases = await db.query<{ job_id: string; long: boolean }>(
-      `SELECT job_id, lease_expires_at > now() + interval '30 seconds' AS long FROM executions WHERE job_id = ANY($1)`, [[a, b]]);
+      `SELECT job_id, lease_expires_at > now() + interval '30 seconds' AS long FROM executions WHERE job_id = ANY($1)`,
+      [[a, b]],
+    );
     expect(Object.fromEntries(leases.map((l) => [l.job_id, l.long]))).toEqual({ [a!]: true, [b!]: false });
   });
 });

@@ -2,7 +2,16 @@
 // runs, on PostgreSQL (a database of its own for this run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
-import { backends, bruteForceMaxCut, Client, cutValue, randomMatrix, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import {
+  backends,
+  bruteForceMaxCut,
+  Client,
+  cutValue,
+  randomMatrix,
+  sixNodes,
+  sixNodesEdgeList,
+  startTestServer,
+} from './support/server.ts';
 
 describe.each(await backends())('on %s', (_name, backend) => {
   let server: Running;
@@ -80,7 +89,14 @@ describe.each(await backends())('on %s', (_name, backend) => {
       expect(upload.headers.get('location')).toBe(`/data_file/${id}`);
 
       const record = await alice.validated(id);
-      expect(record).toMatchObject({ status: 'READY', format: 'edge_list', num_nodes: 6, num_edges: 12, bytes: 77, name: 'six.txt' });
+      expect(record).toMatchObject({
+        status: 'READY',
+        format: 'edge_list',
+        num_nodes: 6,
+        num_edges: 12,
+        bytes: 77,
+        name: 'six.txt',
+      });
 
       const again = await alice.upload(sixNodesEdgeList, 'six.txt');
       expect(again.status).toBe(200);
@@ -98,7 +114,10 @@ describe.each(await backends())('on %s', (_name, backend) => {
     it('fails a job whose data file proves invalid', async () => {
       const upload = await alice.upload('6 2\n1 2 3\n1 3 x\n', 'broken.txt');
       const id = upload.body.data_file_identifier;
-      const started = await alice.post('/problem/maxcut', { data_file_identifier: id, solvers: [{ name: 'local-search' }] });
+      const started = await alice.post('/problem/maxcut', {
+        data_file_identifier: id,
+        solvers: [{ name: 'local-search' }],
+      });
       const record = await alice.validated(id);
       expect(record.status).toBe('INVALID');
       expect(record.error).toMatchObject({ code: 'data_file_invalid', errors: [{ pointer: '/line/3' }] });
@@ -116,10 +135,12 @@ describe.each(await backends())('on %s', (_name, backend) => {
     // A cancel right after a start races the workers' claim of the job's executions; on PostgreSQL the two
     // once locked the job and its executions in opposite orders and deadlocked (found by the conformance suite).
     it('every cancel of a job just started answers 202 or 409, never a server error', async () => {
-      const statuses = await Promise.all(Array.from({ length: 24 }, async () => {
-        const id = await alice.start(sixNodes, '?solver=exact&solver=annealing&time_limit_seconds=0.2');
-        return (await alice.post(`/job/${id}/cancel`)).status;
-      }));
+      const statuses = await Promise.all(
+        Array.from({ length: 24 }, async () => {
+          const id = await alice.start(sixNodes, '?solver=exact&solver=annealing&time_limit_seconds=0.2');
+          return (await alice.post(`/job/${id}/cancel`)).status;
+        }),
+      );
       expect(statuses.filter((s) => s !== 202 && s !== 409)).toEqual([]);
     });
 

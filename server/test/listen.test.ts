@@ -13,7 +13,9 @@ const dir = mkdtempSync(join(tmpdir(), 'jes-listen-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** An address of this machine other than the loopback, to try from "outside" (none in some sandboxes). */
-const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+const outside = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 const noOutside = outside ? '' : ' (skipped: this machine has no IPv4 address but the loopback)';
 
 /** Whether an HTTP server answers at `host`:`port` (false when the connection is refused). */
@@ -53,7 +55,9 @@ describe('HOST', () => {
     try {
       const port = Number(new URL(server.url).port);
       await server.printed(/^API reference at /m);
-      expect(server.output()).toContain(`jes server listening on http://127.0.0.1:${port} (on every interface: 0.0.0.0, port ${port})\n`);
+      expect(server.output()).toContain(
+        `jes server listening on http://127.0.0.1:${port} (on every interface: 0.0.0.0, port ${port})\n`,
+      );
       expect(await answers('127.0.0.1', port)).toBe(true);
       if (outside) expect(await answers(outside, port)).toBe(true);
     } finally {
@@ -75,7 +79,9 @@ describe('HOST', () => {
   it('an address that is not this machine’s stops start-up with one line', async () => {
     const run = await runChild({ JES_DATA_DIR: 'memory:', HOST: '192.0.2.123' });
     expect(run).toMatchObject({ code: 1, stdout: '' });
-    expect(run.stderr).toBe('jes-server: HOST 192.0.2.123 is no address of this machine; set HOST to one of its addresses, or 0.0.0.0 for every interface\n');
+    expect(run.stderr).toBe(
+      'jes-server: HOST 192.0.2.123 is no address of this machine; set HOST to one of its addresses, or 0.0.0.0 for every interface\n',
+    );
   }, 60_000);
 });
 
@@ -88,7 +94,9 @@ describe('PORT in use', () => {
     try {
       const run = await runChild({ PORT: String(port), JES_DATA_DIR: folder });
       expect(run).toMatchObject({ code: 1, stdout: '' });
-      expect(run.stderr).toBe(`jes-server: port ${port} on 127.0.0.1 is in use (by another jes server?); stop it or set PORT\n`);
+      expect(run.stderr).toBe(
+        `jes-server: port ${port} on 127.0.0.1 is in use (by another jes server?); stop it or set PORT\n`,
+      );
       // Nothing of a database was made, and the folder's lock is not left behind.
       expect(readdirSync(folder)).toEqual([]);
     } finally {

@@ -4,8 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { graphFromDataFile } from '../src/maxcut/data-file.ts';
 import { cutValue } from '../src/maxcut/graph.ts';
 import {
-  canonical, CHUNKINGS, chunksOf, encoder, EXAMPLE, EXAMPLE_CUT, EXAMPLE_EDGES, EXAMPLE_PARTITION,
-  exampleGraph, inputError, pointers,
+  canonical,
+  CHUNKINGS,
+  chunksOf,
+  encoder,
+  EXAMPLE,
+  EXAMPLE_CUT,
+  EXAMPLE_EDGES,
+  EXAMPLE_PARTITION,
+  exampleGraph,
+  inputError,
+  pointers,
 } from './support/maxcut-fixtures.ts';
 
 describe('graphFromDataFile', () => {

@@ -4,8 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { graphFromEdgeList, MAX_EDGE_LIST_NODES } from '../src/maxcut/edge-list.ts';
 import { cutValue, graphFromEdges } from '../src/maxcut/graph.ts';
 import {
-  canonical, CHUNKINGS, chunksOf, encoder, EXAMPLE_CUT, EXAMPLE_EDGES, EXAMPLE_PARTITION, exampleGraph,
-  inputError, pointers, random,
+  canonical,
+  CHUNKINGS,
+  chunksOf,
+  encoder,
+  EXAMPLE_CUT,
+  EXAMPLE_EDGES,
+  EXAMPLE_PARTITION,
+  exampleGraph,
+  inputError,
+  pointers,
+  random,
 } from './support/maxcut-fixtures.ts';
 
 describe('graphFromEdgeList', () => {
@@ -22,14 +31,21 @@ describe('graphFromEdgeList', () => {
     'CRLF line ends': lines.join('\r\n') + '\r\n',
     'a byte-order mark': new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(EXAMPLE_EDGES)]),
     'trailing spaces and tabs': lines.map((l, i) => l + (i % 2 ? ' \t ' : '  ')).join('\n') + '\n',
-    'leading spaces and tabs, several between numbers': lines.map((l) => '\t ' + l.replaceAll(' ', ' \t  ')).join('\n') + '\n',
+    'leading spaces and tabs, several between numbers':
+      lines.map((l) => '\t ' + l.replaceAll(' ', ' \t  ')).join('\n') + '\n',
     'blank lines at the start, in between and at the end': '\n  \n' + lines.join('\n\n \t\n') + '\n\n\n  \n',
     'no final newline': lines.join('\n'),
-    'everything at once': new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode('\r\n \t\r\n' + lines.map((l) => ` ${l}\t `).join('\r\n\r\n'))]),
+    'everything at once': new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...encoder.encode('\r\n \t\r\n' + lines.map((l) => ` ${l}\t `).join('\r\n\r\n')),
+    ]),
   };
   for (const [name, text] of Object.entries(variants)) {
     it(`tolerates ${name}, in any chunking`, async () => {
-      for (const chunking of CHUNKINGS) expect(canonical(await graphFromEdgeList(chunksOf(text, chunking)))).toBe(exampleGraph);
+      for (const chunking of CHUNKINGS)
+        expect(canonical(await graphFromEdgeList(chunksOf(text, chunking)))).toBe(exampleGraph);
     });
   }
 
@@ -50,12 +66,17 @@ describe('graphFromEdgeList', () => {
     for (let round = 0; round < 40; round++) {
       const n = 1 + Math.floor(next() * 12);
       const m = Math.floor(next() * 40);
-      const from: number[] = [], to: number[] = [], weight: number[] = [];
+      const from: number[] = [],
+        to: number[] = [],
+        weight: number[] = [];
       const rows = [`${n} ${m}`];
       for (let e = 0; e < m; e++) {
-        const a = Math.floor(next() * n), b = Math.floor(next() * n);
+        const a = Math.floor(next() * n),
+          b = Math.floor(next() * n);
         const w = [1, -1, 2, 0, 0.5, -0.25, 3e-2, 1e5][Math.floor(next() * 8)]!;
-        from.push(a); to.push(b); weight.push(w);
+        from.push(a);
+        to.push(b);
+        weight.push(w);
         rows.push(`${a + 1} ${b + 1} ${w}`);
       }
       const graph = await graphFromEdgeList(chunksOf(rows.join('\n') + '\n', { seed: round, max: 9 }));
@@ -69,16 +90,27 @@ describe('graphFromEdgeList', () => {
   function naiveMerge(from: number[], to: number[], weight: number[]): string {
     const sums = new Map<string, number>();
     for (let e = 0; e < from.length; e++) {
-      const a = Math.min(from[e]!, to[e]!), b = Math.max(from[e]!, to[e]!);
+      const a = Math.min(from[e]!, to[e]!),
+        b = Math.max(from[e]!, to[e]!);
       if (a === b || weight[e] === 0) continue;
       sums.set(`${a} ${b}`, (sums.get(`${a} ${b}`) ?? 0) + weight[e]!);
     }
-    return [...sums].filter(([, w]) => w !== 0).map(([pair, w]) => `${pair} ${w}`).sort().join('\n');
+    return [...sums]
+      .filter(([, w]) => w !== 0)
+      .map(([pair, w]) => `${pair} ${w}`)
+      .sort()
+      .join('\n');
   }
 
   describe('errors, with /line/N pointers', () => {
     it('a header that is not "n m"', async () => {
-      for (const [text, line] of [['6\n1 2 3\n', 1], ['6 x\n', 1], ['6 12 4\n', 1], ['\n \r\n-6 12\n', 3], ['6.5 12\n', 1]] as const) {
+      for (const [text, line] of [
+        ['6\n1 2 3\n', 1],
+        ['6 x\n', 1],
+        ['6 12 4\n', 1],
+        ['\n \r\n-6 12\n', 3],
+        ['6.5 12\n', 1],
+      ] as const) {
         const error = await inputError(() => graphFromEdgeList(chunksOf(text, 'bytes')));
         expect(pointers(error)).toEqual([`/line/${line}`]);
         expect(error.errors[0]!.detail).toMatch(/^expected "n m" \(node and edge counts\), found "/);
@@ -87,7 +119,12 @@ describe('graphFromEdgeList', () => {
       const zero = await inputError(() => graphFromEdgeList(chunksOf('0 0\n')));
       expect(zero.errors).toEqual([{ pointer: '/line/1', detail: 'the graph must have at least 1 node' }]);
       const huge = await inputError(() => graphFromEdgeList(chunksOf(`${MAX_EDGE_LIST_NODES + 1} 0\n`)));
-      expect(huge.errors).toEqual([{ pointer: '/line/1', detail: `${MAX_EDGE_LIST_NODES + 1} nodes is more than the ${MAX_EDGE_LIST_NODES} supported` }]);
+      expect(huge.errors).toEqual([
+        {
+          pointer: '/line/1',
+          detail: `${MAX_EDGE_LIST_NODES + 1} nodes is more than the ${MAX_EDGE_LIST_NODES} supported`,
+        },
+      ]);
     });
 
     it('a weight that is not a number, as in the contract example', async () => {
@@ -108,7 +145,11 @@ describe('graphFromEdgeList', () => {
     });
 
     it('a line without three numbers, or with a node that is not an integer', async () => {
-      const error = await inputError(() => graphFromEdgeList(chunksOf(EXAMPLE_EDGES.replace('1 3 6', '1 3').replace('2 4 5', '2 4 5 1').replace('3 5 5', '3.0 5 5'))));
+      const error = await inputError(() =>
+        graphFromEdgeList(
+          chunksOf(EXAMPLE_EDGES.replace('1 3 6', '1 3').replace('2 4 5', '2 4 5 1').replace('3 5 5', '3.0 5 5')),
+        ),
+      );
       expect(error.errors).toEqual([
         { pointer: '/line/3', detail: 'expected "i j w", found "1 3"' },
         { pointer: '/line/7', detail: 'expected "i j w", found "2 4 5 1"' },
@@ -141,7 +182,9 @@ describe('graphFromEdgeList', () => {
     });
 
     it('an overlong line, a file of blank lines, an empty file', async () => {
-      const long = await inputError(() => graphFromEdgeList(chunksOf('6 12\n' + '1'.repeat(100_000), { seed: 5, max: 1000 })));
+      const long = await inputError(() =>
+        graphFromEdgeList(chunksOf('6 12\n' + '1'.repeat(100_000), { seed: 5, max: 1000 })),
+      );
       expect(pointers(long)).toEqual(['/line/2']);
       const blank = await inputError(() => graphFromEdgeList(chunksOf('\n \r\n\t\n')));
       expect(pointers(blank)).toEqual(['/line/1']);

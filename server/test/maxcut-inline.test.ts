@@ -3,7 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { cutValue } from '../src/maxcut/graph.ts';
 import { checkInline, graphFromInline } from '../src/maxcut/inline.ts';
-import { canonical, EXAMPLE, EXAMPLE_CUT, EXAMPLE_PARTITION, inputError, pointers, random, withRow } from './support/maxcut-fixtures.ts';
+import {
+  canonical,
+  EXAMPLE,
+  EXAMPLE_CUT,
+  EXAMPLE_PARTITION,
+  inputError,
+  pointers,
+  random,
+  withRow,
+} from './support/maxcut-fixtures.ts';
 
 describe('graphFromInline', () => {
   it('turns the contract example into 12 edges with a cut of 53 for [0,1,1,1,0,0]', () => {
@@ -15,7 +24,14 @@ describe('graphFromInline', () => {
   });
 
   it('ignores the diagonal and zero weights, and keeps negative and fractional weights', () => {
-    const graph = graphFromInline({ num_nodes: 3, adj_matrix: [[9, -1.5, 0], [-1.5, 4, 2e-3], [0, 2e-3, -7]] });
+    const graph = graphFromInline({
+      num_nodes: 3,
+      adj_matrix: [
+        [9, -1.5, 0],
+        [-1.5, 4, 2e-3],
+        [0, 2e-3, -7],
+      ],
+    });
     expect(graph.edges).toBe(2);
     expect(canonical(graph)).toBe('0 1 -1.5\n1 2 0.002');
   });
@@ -25,9 +41,20 @@ describe('graphFromInline', () => {
     const bad = { num_nodes: 6, adj_matrix: withRow(EXAMPLE.adj_matrix, 2, [6, 4, 0, 6, 5]) };
     const checked = await inputError(() => checkInline(bad));
     const built = await inputError(() => graphFromInline(bad));
-    expect({ message: checked.message, errors: checked.errors }).toEqual({ message: built.message, errors: built.errors });
-    const asymmetric = { num_nodes: 2, adj_matrix: [[0, 1], [2, 0]] };
-    expect((await inputError(() => checkInline(asymmetric))).errors).toEqual((await inputError(() => graphFromInline(asymmetric))).errors);
+    expect({ message: checked.message, errors: checked.errors }).toEqual({
+      message: built.message,
+      errors: built.errors,
+    });
+    const asymmetric = {
+      num_nodes: 2,
+      adj_matrix: [
+        [0, 1],
+        [2, 0],
+      ],
+    };
+    expect((await inputError(() => checkInline(asymmetric))).errors).toEqual(
+      (await inputError(() => graphFromInline(asymmetric))).errors,
+    );
   });
 
   it('accepts a single node', () => {
@@ -37,13 +64,17 @@ describe('graphFromInline', () => {
   });
 
   it('answers a short row with the pointer of the contract example', async () => {
-    const error = await inputError(() => graphFromInline({ num_nodes: 6, adj_matrix: withRow(EXAMPLE.adj_matrix, 2, [6, 4, 0, 6, 5]) }));
+    const error = await inputError(() =>
+      graphFromInline({ num_nodes: 6, adj_matrix: withRow(EXAMPLE.adj_matrix, 2, [6, 4, 0, 6, 5]) }),
+    );
     expect(error.message).toBe('adj_matrix must be num_nodes × num_nodes (6 × 6).');
     expect(error.errors).toEqual([{ pointer: '/adj_matrix/2', detail: 'row 2 has 5 entries; expected 6' }]);
   });
 
   it('answers a wrong number of rows at /adj_matrix, and every wrong row', async () => {
-    const error = await inputError(() => graphFromInline({ num_nodes: 6, adj_matrix: [...EXAMPLE.adj_matrix.slice(0, 4), [1, 2]] }));
+    const error = await inputError(() =>
+      graphFromInline({ num_nodes: 6, adj_matrix: [...EXAMPLE.adj_matrix.slice(0, 4), [1, 2]] }),
+    );
     expect(error.message).toBe('adj_matrix must be num_nodes × num_nodes (6 × 6).');
     expect(error.errors).toEqual([
       { pointer: '/adj_matrix', detail: 'adj_matrix has 5 rows; expected 6' },
@@ -52,7 +83,9 @@ describe('graphFromInline', () => {
   });
 
   it('refuses numbers JSON.parse turned into Infinity', async () => {
-    const text = JSON.stringify(EXAMPLE).replace('[3,0,4,5,8,9]', '[3,0,4,1e400,8,9]').replace('[7,5,6,0,8,0]', '[7,-1e400,6,0,8,0]');
+    const text = JSON.stringify(EXAMPLE)
+      .replace('[3,0,4,5,8,9]', '[3,0,4,1e400,8,9]')
+      .replace('[7,5,6,0,8,0]', '[7,-1e400,6,0,8,0]');
     const error = await inputError(() => graphFromInline(JSON.parse(text) as typeof EXAMPLE));
     expect(error.message).toBe('adj_matrix entries must be finite numbers.');
     expect(pointers(error)).toEqual(['/adj_matrix/1/3', '/adj_matrix/3/1']);
@@ -63,7 +96,9 @@ describe('graphFromInline', () => {
     const matrix = withRow(EXAMPLE.adj_matrix, 1, [3, 0, 4, 2, 8, 9]);
     const error = await inputError(() => graphFromInline({ num_nodes: 6, adj_matrix: matrix }));
     expect(error.message).toBe('adj_matrix must be symmetric.');
-    expect(error.errors).toEqual([{ pointer: '/adj_matrix/1/3', detail: 'adj_matrix[1][3] = 2 but adj_matrix[3][1] = 5' }]);
+    expect(error.errors).toEqual([
+      { pointer: '/adj_matrix/1/3', detail: 'adj_matrix[1][3] = 2 but adj_matrix[3][1] = 5' },
+    ]);
   });
 
   it('reports at most 20 pointers and says how many problems there were', async () => {
@@ -72,7 +107,10 @@ describe('graphFromInline', () => {
     const error = await inputError(() => graphFromInline({ num_nodes: n, adj_matrix: matrix }));
     expect(error.errors).toHaveLength(20);
     expect(error.message).toBe('adj_matrix must be symmetric. 45 problems; the first 20 are listed.');
-    expect(error.errors[0]).toEqual({ pointer: '/adj_matrix/0/1', detail: 'adj_matrix[0][1] = 1 but adj_matrix[1][0] = 0' });
+    expect(error.errors[0]).toEqual({
+      pointer: '/adj_matrix/0/1',
+      detail: 'adj_matrix[0][1] = 1 but adj_matrix[1][0] = 0',
+    });
   });
 
   // Its speed is a benchmark's business (npm run bench:api accepts 4 MiB bodies); a timed assertion here failed
@@ -88,6 +126,8 @@ describe('graphFromInline', () => {
     const graph = graphFromInline(JSON.parse(JSON.stringify({ num_nodes: n, adj_matrix: matrix })) as typeof EXAMPLE);
     expect(graph.edges).toBe((n * (n - 1)) / 2);
     expect(graph.weights.reduce((sum, w) => sum + w, 0)).toBe(2 * total);
-    expect([...graph.targets.subarray(graph.offsets[n - 1]!, graph.offsets[n]!)]).toEqual(Array.from({ length: n - 1 }, (_, j) => j));
+    expect([...graph.targets.subarray(graph.offsets[n - 1]!, graph.offsets[n]!)]).toEqual(
+      Array.from({ length: n - 1 }, (_, j) => j),
+    );
   });
 });

@@ -17,10 +17,14 @@ describe('graphFromJsonStream errors', () => {
     expect(missing.errors).toEqual([{ pointer: '/num_nodes', detail: 'this required key is missing' }]);
     const both = await inputError(() => graphFromJsonStream(chunksOf('{ }')));
     expect(pointers(both)).toEqual(['/num_nodes', '/adj_matrix']);
-    const extra = await inputError(() => graphFromJsonStream(chunksOf('{"num_nodes": 1, "adj_matrix": [[0]], "a/b": 1}')));
+    const extra = await inputError(() =>
+      graphFromJsonStream(chunksOf('{"num_nodes": 1, "adj_matrix": [[0]], "a/b": 1}')),
+    );
     expect(pointers(extra)).toEqual(['/a~1b']);
     expect(extra.message).toMatch(/only "num_nodes" and "adj_matrix"/);
-    const repeated = await inputError(() => graphFromJsonStream(chunksOf('{"num_nodes": 1, "num_nodes": 1, "adj_matrix": [[0]]}')));
+    const repeated = await inputError(() =>
+      graphFromJsonStream(chunksOf('{"num_nodes": 1, "num_nodes": 1, "adj_matrix": [[0]]}')),
+    );
     expect(pointers(repeated)).toEqual(['/num_nodes']);
     // Escapes in keys mean what JSON says they mean.
     const escaped = await graphFromJsonStream(chunksOf('{"num\\u005fnodes": 1, "adj_matrix": [[0]]}'));
@@ -29,10 +33,14 @@ describe('graphFromJsonStream errors', () => {
 
   it('refuses a num_nodes that is not an integer ≥ 1, and one too large for the JSON format', async () => {
     for (const value of ['0', '-1', '2.5', '"6"', 'null', '[6]']) {
-      const error = await inputError(() => graphFromJsonStream(chunksOf(`{"num_nodes": ${value}, "adj_matrix": [[0]]}`)));
+      const error = await inputError(() =>
+        graphFromJsonStream(chunksOf(`{"num_nodes": ${value}, "adj_matrix": [[0]]}`)),
+      );
       expect(pointers(error)).toEqual(['/num_nodes']);
     }
-    const large = await inputError(() => graphFromJsonStream(chunksOf(`{"num_nodes": ${MAX_JSON_NODES + 1}, "adj_matrix": [[0]]}`)));
+    const large = await inputError(() =>
+      graphFromJsonStream(chunksOf(`{"num_nodes": ${MAX_JSON_NODES + 1}, "adj_matrix": [[0]]}`)),
+    );
     expect(pointers(large)).toEqual(['/num_nodes']);
     expect(large.message).toMatch(/too large for the JSON format.*edge list/);
     expect(MAX_JSON_NODES * MAX_JSON_NODES * 8).toBeLessThanOrEqual(512 * 1024 * 1024);
@@ -56,7 +64,9 @@ describe('graphFromJsonStream errors', () => {
       ['{"a": 1}', '/adj_matrix'],
     ];
     for (const [matrix, pointer] of cases) {
-      const error = await inputError(() => graphFromJsonStream(chunksOf(`{"num_nodes": 2, "adj_matrix": ${matrix}}`, 'bytes')));
+      const error = await inputError(() =>
+        graphFromJsonStream(chunksOf(`{"num_nodes": 2, "adj_matrix": ${matrix}}`, 'bytes')),
+      );
       expect(pointers(error), matrix).toEqual([pointer]);
     }
   });
@@ -64,7 +74,12 @@ describe('graphFromJsonStream errors', () => {
   it('refuses trailing garbage and other grammar errors at their byte offset', async () => {
     const text = JSON.stringify(EXAMPLE);
     const trailing = await inputError(() => graphFromJsonStream(chunksOf(text + ' \n x')));
-    expect(trailing.errors).toEqual([{ pointer: `/byte/${text.length + 3}`, detail: `unexpected "x" at byte ${text.length + 3}; expected nothing after the end of the JSON object` }]);
+    expect(trailing.errors).toEqual([
+      {
+        pointer: `/byte/${text.length + 3}`,
+        detail: `unexpected "x" at byte ${text.length + 3}; expected nothing after the end of the JSON object`,
+      },
+    ]);
     const twice = await inputError(() => graphFromJsonStream(chunksOf(text + text)));
     expect(pointers(twice)).toEqual([`/byte/${text.length}`]);
     const noColon = await inputError(() => graphFromJsonStream(chunksOf('{"num_nodes" 6}')));
@@ -76,8 +91,12 @@ describe('graphFromJsonStream errors', () => {
   it('refuses every truncation of a valid file', async () => {
     const text = JSON.stringify(EXAMPLE, null, 1);
     for (let length = 0; length < text.trimEnd().length; length++) {
-      const error = await inputError(() => graphFromJsonStream(chunksOf(text.slice(0, length), { seed: length, max: 5 })));
-      expect(error.message, `a prefix of ${length} bytes`).toMatch(length === 0 ? /^The file is empty\.$/ : /^The JSON file ends early \(at byte \d+\); expected /);
+      const error = await inputError(() =>
+        graphFromJsonStream(chunksOf(text.slice(0, length), { seed: length, max: 5 })),
+      );
+      expect(error.message, `a prefix of ${length} bytes`).toMatch(
+        length === 0 ? /^The file is empty\.$/ : /^The JSON file ends early \(at byte \d+\); expected /,
+      );
       expect(error.errors).toHaveLength(1);
     }
   });

@@ -6,8 +6,21 @@ import { graphFromInline } from '../src/maxcut/inline.ts';
 import { InputError } from '../src/maxcut/input-error.ts';
 import { graphFromJsonStream, MAX_JSON_NODES } from '../src/maxcut/json-stream.ts';
 import {
-  canonical, CHUNKINGS, chunksOf, encoder, EXAMPLE, EXAMPLE_CUT, EXAMPLE_PARTITION, exampleGraph,
-  inputError, pointers, random, randomMatrixText, schemaValid, spaced, withRow,
+  canonical,
+  CHUNKINGS,
+  chunksOf,
+  encoder,
+  EXAMPLE,
+  EXAMPLE_CUT,
+  EXAMPLE_PARTITION,
+  exampleGraph,
+  inputError,
+  pointers,
+  random,
+  randomMatrixText,
+  schemaValid,
+  spaced,
+  withRow,
 } from './support/maxcut-fixtures.ts';
 
 describe('graphFromJsonStream', () => {
@@ -44,10 +57,29 @@ describe('graphFromJsonStream', () => {
   });
 
   it('reads every number literal exactly as JSON.parse does', async () => {
-    const literals = ['0.1', '0.30000000000000004', '1.7976931348623157e308', '5e-324', '2.2250738585072014e-308', '123456789012345678901234567890',
-      '1e22', '1e23', '9007199254740993', '-0.0', '1E+2', '0.000001', '123.456e-7', '4.35e-1', '1e-22', '8.5070591730234615e37', '0.0000000000000000000001'];
+    const literals = [
+      '0.1',
+      '0.30000000000000004',
+      '1.7976931348623157e308',
+      '5e-324',
+      '2.2250738585072014e-308',
+      '123456789012345678901234567890',
+      '1e22',
+      '1e23',
+      '9007199254740993',
+      '-0.0',
+      '1E+2',
+      '0.000001',
+      '123.456e-7',
+      '4.35e-1',
+      '1e-22',
+      '8.5070591730234615e37',
+      '0.0000000000000000000001',
+    ];
     for (const literal of literals) {
-      const graph = await graphFromJsonStream(chunksOf(`{"num_nodes":2,"adj_matrix":[[0,${literal}],[${literal},0]]}`, 'bytes'));
+      const graph = await graphFromJsonStream(
+        chunksOf(`{"num_nodes":2,"adj_matrix":[[0,${literal}],[${literal},0]]}`, 'bytes'),
+      );
       const expected = JSON.parse(literal) as number;
       expect(graph.weights[0], literal).toBe(expected === 0 ? undefined : expected);
     }
@@ -60,10 +92,19 @@ describe('graphFromJsonStream', () => {
       { num_nodes: 6, adj_matrix: [...EXAMPLE.adj_matrix, [1, 2, 3, 4, 5, 6]] },
       { num_nodes: 5, adj_matrix: EXAMPLE.adj_matrix },
       { num_nodes: 6, adj_matrix: withRow(EXAMPLE.adj_matrix, 1, [3, 0, 4, 2, 8, 9]) },
-      { num_nodes: 10, adj_matrix: Array.from({ length: 10 }, (_, i) => Array.from({ length: 10 }, (_, j) => (i < j ? 1 : 0))) },
+      {
+        num_nodes: 10,
+        adj_matrix: Array.from({ length: 10 }, (_, i) => Array.from({ length: 10 }, (_, j) => (i < j ? 1 : 0))),
+      },
     ];
     for (const value of cases) {
-      for (const text of [JSON.stringify(value), JSON.stringify({ adj_matrix: (value as typeof EXAMPLE).adj_matrix, num_nodes: (value as typeof EXAMPLE).num_nodes })]) {
+      for (const text of [
+        JSON.stringify(value),
+        JSON.stringify({
+          adj_matrix: (value as typeof EXAMPLE).adj_matrix,
+          num_nodes: (value as typeof EXAMPLE).num_nodes,
+        }),
+      ]) {
         const inline = await inputError(() => graphFromInline(JSON.parse(text) as typeof EXAMPLE));
         const streamed = await inputError(() => graphFromJsonStream(chunksOf(text, { seed: 9, max: 7 })));
         expect(streamed.message).toBe(inline.message);
@@ -75,7 +116,17 @@ describe('graphFromJsonStream', () => {
   it('agrees with JSON.parse on randomly damaged files: accepts what it accepts, refuses the rest with an InputError', async () => {
     const next = random(23);
     const alphabet = '[]{},:"0123456789.-+eE x\n\t';
-    const base = [JSON.stringify(EXAMPLE), JSON.stringify({ adj_matrix: [[0, 1.5, -2], [1.5, 0, 0], [-2, 0, 7]], num_nodes: 3 })];
+    const base = [
+      JSON.stringify(EXAMPLE),
+      JSON.stringify({
+        adj_matrix: [
+          [0, 1.5, -2],
+          [1.5, 0, 0],
+          [-2, 0, 7],
+        ],
+        num_nodes: 3,
+      }),
+    ];
     let accepted = 0;
     let refusedByBoth = 0;
     for (let round = 0; round < 1500; round++) {
@@ -84,7 +135,12 @@ describe('graphFromJsonStream', () => {
         const at = Math.floor(next() * text.length);
         const char = alphabet[Math.floor(next() * alphabet.length)]!;
         const kind = next();
-        text = kind < 0.4 ? text.slice(0, at) + char + text.slice(at + 1) : kind < 0.7 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + char + text.slice(at);
+        text =
+          kind < 0.4
+            ? text.slice(0, at) + char + text.slice(at + 1)
+            : kind < 0.7
+              ? text.slice(0, at) + text.slice(at + 1)
+              : text.slice(0, at) + char + text.slice(at);
       }
       let parsed: unknown;
       let parses = true;

@@ -17,7 +17,10 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 it.each(refusedMediaTypes)('$what', async ({ path, contentType, body, detail }) => {
-  const headers: Record<string, string> = { authorization: `Bearer ${alice.token}`, 'content-length': String(Buffer.byteLength(body)) };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${alice.token}`,
+    'content-length': String(Buffer.byteLength(body)),
+  };
   if (contentType) headers['content-type'] = contentType;
   const reply = await rawRequest(server.url, { method: 'POST', path, headers, body });
   expectProblem(reply, 415, 'unsupported_media_type');

@@ -19,7 +19,13 @@ afterAll(async () => server?.close());
 
 describe('routing needs no token', () => {
   it('answers a method the path does not document with 405 and Allow, without a token', async () => {
-    for (const [method, path, allow] of [['GET', '/login', 'POST'], ['TRACE', '/job', 'GET'], ['PUT', '/problem/maxcut', 'GET, POST'], ['PUT', '/job/ZZZZZZZZZZZZ', 'GET, DELETE'], ['PATCH', '/data_file', 'GET, POST']]) {
+    for (const [method, path, allow] of [
+      ['GET', '/login', 'POST'],
+      ['TRACE', '/job', 'GET'],
+      ['PUT', '/problem/maxcut', 'GET, POST'],
+      ['PUT', '/job/ZZZZZZZZZZZZ', 'GET, DELETE'],
+      ['PATCH', '/data_file', 'GET, POST'],
+    ]) {
       const reply = await rawRequest(server.url, { method: method!, path: path! });
       expectProblem(reply, 405, 'method_not_allowed');
       expect(reply.headers.allow).toBe(allow);
@@ -27,7 +33,8 @@ describe('routing needs no token', () => {
   });
 
   it('answers a path without an operation with 404, without a token', async () => {
-    for (const path of ['/nope', '/jobs', '/job/ZZZZZZZZZZZZ/nope', '/problem/maxcut/extra']) expectProblem(await anonymous.get(path), 404, 'not_found');
+    for (const path of ['/nope', '/jobs', '/job/ZZZZZZZZZZZZ/nope', '/problem/maxcut/extra'])
+      expectProblem(await anonymous.get(path), 404, 'not_found');
   });
 });
 
@@ -40,33 +47,64 @@ describe('the request line (found by the fuzz test)', () => {
         socket.on('data', (chunk) => (text += chunk.toString()));
         socket.on('close', () => resolve(text));
       });
-    expect(await exchange(`GET ${server.url}/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
-    const [head = '', body = ''] = (await exchange('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n')).split('\r\n\r\n');
+    expect(await exchange(`GET ${server.url}/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(
+      /^HTTP\/1\.1 200 /,
+    );
+    const [head = '', body = ''] = (await exchange('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n')).split(
+      '\r\n\r\n',
+    );
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(body)).toMatchObject({ code: 'invalid_request', errors: [{ pointer: '/header/host', detail: 'is required' }] });
+    expect(JSON.parse(body)).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ pointer: '/header/host', detail: 'is required' }],
+    });
     expect(await exchange('GET /healthz HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
 
 describe('authentication comes before the body', () => {
   it('refuses an unauthenticated malformed or oversized job body with 401, not 400 or 413', async () => {
-    const malformed = await anonymous.request('POST', '/problem/maxcut', { body: '{"num_nodes": 6,', headers: { 'content-type': 'application/json' } });
+    const malformed = await anonymous.request('POST', '/problem/maxcut', {
+      body: '{"num_nodes": 6,',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(malformed, 401, 'missing_token');
-    const oversized = await anonymous.request('POST', '/problem/maxcut', { body: ' '.repeat(5 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    const oversized = await anonymous.request('POST', '/problem/maxcut', {
+      body: ' '.repeat(5 * 1024 * 1024),
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(oversized, 401, 'missing_token');
-    const upload = await anonymous.request('POST', '/data_file', { body: '--x\r\nbroken', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    const upload = await anonymous.request('POST', '/data_file', {
+      body: '--x\r\nbroken',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    });
     expectProblem(upload, 401, 'missing_token');
   });
 
   it('answers 401 before the body has been sent at all', async () => {
     // Headers announcing 4 MiB, then nothing: a server that reads the body first would wait for it forever.
-    for (const [path, type] of [['/problem/maxcut', 'application/json'], ['/data_file', 'multipart/form-data; boundary=x']]) {
-      const reply = await rawRequest(server.url, { method: 'POST', path: path!, headers: { 'content-type': type!, 'content-length': String(4 * 1024 * 1024 - 1) }, holdBodyAfter: 0 });
+    for (const [path, type] of [
+      ['/problem/maxcut', 'application/json'],
+      ['/data_file', 'multipart/form-data; boundary=x'],
+    ]) {
+      const reply = await rawRequest(server.url, {
+        method: 'POST',
+        path: path!,
+        headers: { 'content-type': type!, 'content-length': String(4 * 1024 * 1024 - 1) },
+        holdBodyAfter: 0,
+      });
       expectProblem(reply, 401, 'missing_token');
     }
   });
 
   it('still reads the login body (login needs no token) and refuses a bad one', async () => {
-    expectProblem(await anonymous.request('POST', '/login', { body: '{"username":', headers: { 'content-type': 'application/json' } }), 400, 'malformed_json');
+    expectProblem(
+      await anonymous.request('POST', '/login', {
+        body: '{"username":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'malformed_json',
+    );
   });
 });

@@ -12,7 +12,10 @@ const children: ChildProcess[] = [];
 afterAll(() => children.forEach((child) => child.kill('SIGKILL')));
 
 /** Starts `script` as a child process; resolves with its URL once it prints one. */
-function launch(script: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; url: string; output: string[] }> {
+function launch(
+  script: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; url: string; output: string[] }> {
   const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const output: string[] = [];
@@ -30,17 +33,35 @@ function launch(script: string, env: NodeJS.ProcessEnv = process.env): Promise<{
 
 describe('jes-server survives a hostile upload', () => {
   it('answers a multipart form with no closing boundary with 400 and keeps serving', async () => {
-    const { child, url, output } = await launch(join(import.meta.dirname, '..', 'src', 'cli.ts'), { ...process.env, ...testEnv({ LOG_LEVEL: 'warn', JES_WORKERS: '1' }) });
+    const { child, url, output } = await launch(join(import.meta.dirname, '..', 'src', 'cli.ts'), {
+      ...process.env,
+      ...testEnv({ LOG_LEVEL: 'warn', JES_WORKERS: '1' }),
+    });
     const alice = await new Client(url).login('alice', users.alice);
     const truncated = '--B\r\nContent-Disposition: form-data; name="file"; filename="g.txt"\r\n\r\n2 1\n1 2 3\n';
     for (let i = 0; i < 3; i++) {
-      const reply = await alice.request('POST', '/data_file', { body: truncated, headers: { 'content-type': 'multipart/form-data; boundary=B' } });
+      const reply = await alice.request('POST', '/data_file', {
+        body: truncated,
+        headers: { 'content-type': 'multipart/form-data; boundary=B' },
+      });
       expectProblem(reply, 400, 'invalid_request');
     }
     await new Promise((r) => setTimeout(r, 500));
     expect(child.exitCode, output.join('')).toBeNull();
     expect((await alice.get('/healthz')).status).toBe(200);
-    expect((await alice.waitFor(await alice.start({ num_nodes: 2, adj_matrix: [[0, 1], [1, 0]] }))).status).toBe('FINISHED');
+    expect(
+      (
+        await alice.waitFor(
+          await alice.start({
+            num_nodes: 2,
+            adj_matrix: [
+              [0, 1],
+              [1, 0],
+            ],
+          }),
+        )
+      ).status,
+    ).toBe('FINISHED');
   });
 });
 
@@ -48,16 +69,32 @@ describe('the process guard', () => {
   it('answers a request whose failure escaped Express with 500 internal_error, logs it with the request id, and keeps serving', async () => {
     const { child, url, output } = await launch(join(import.meta.dirname, 'support', 'escaping-app.ts'));
     for (const path of ['/rejection', '/exception']) {
-      const reply = await rawRequest(url, { method: 'GET', path, headers: { 'x-request-id': `escape-${path.slice(1)}` } });
+      const reply = await rawRequest(url, {
+        method: 'GET',
+        path,
+        headers: { 'x-request-id': `escape-${path.slice(1)}` },
+      });
       expectProblem(reply, 500, 'internal_error');
       expect(reply.body.request_id).toBe(`escape-${path.slice(1)}`);
     }
     expect((await rawRequest(url, { method: 'GET', path: '/healthz' })).status).toBe(200);
     expect(child.exitCode).toBeNull();
-    const logged = output.join('').split('\n').filter((line) => line.includes('"level":50')).map((line) => JSON.parse(line));
-    expect(logged).toEqual(expect.arrayContaining([
-      expect.objectContaining({ reqId: 'escape-rejection', err: expect.objectContaining({ message: 'a rejection nobody awaited' }) }),
-      expect.objectContaining({ reqId: 'escape-exception', err: expect.objectContaining({ message: 'an exception thrown from a timer' }) }),
-    ]));
+    const logged = output
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('"level":50'))
+      .map((line) => JSON.parse(line));
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          reqId: 'escape-rejection',
+          err: expect.objectContaining({ message: 'a rejection nobody awaited' }),
+        }),
+        expect.objectContaining({
+          reqId: 'escape-exception',
+          err: expect.objectContaining({ message: 'an exception thrown from a timer' }),
+        }),
+      ]),
+    );
   });
 });

@@ -10,19 +10,24 @@ import type { WeightKind } from './support/solver-cases.ts';
 
 /** The best partition of a graph of at most 20 nodes, by trying them all. */
 function bestPartition(graph: Graph): Uint8Array {
-  let best = -Infinity, bestMask = 0;
+  let best = -Infinity,
+    bestMask = 0;
   const side = new Uint8Array(graph.n);
   for (let mask = 0; mask < 2 ** graph.n; mask++) {
     for (let i = 0; i < graph.n; i++) side[i] = (mask >>> i) & 1;
     const cut = cutValue(graph, side);
-    if (cut > best) { best = cut; bestMask = mask; }
+    if (cut > best) {
+      best = cut;
+      bestMask = mask;
+    }
   }
   return Uint8Array.from({ length: graph.n }, (_, i) => (bestMask >>> i) & 1);
 }
 
 describe('reduceGraph', () => {
   const kinds: WeightKind[] = ['unit', 'integer', 'negative', 'fractional'];
-  let shrunk = 0, emptied = 0;
+  let shrunk = 0,
+    emptied = 0;
   for (let i = 0; i < 120; i++) {
     const n = 4 + (i % 11);
     const c = randomCase(`sparse n=${n} #${i}`, 500 + i, n, 1.5 / n + (i % 3) * 0.15, kinds[i % 4]!);
@@ -35,8 +40,10 @@ describe('reduceGraph', () => {
       expect(partition.length).toBe(c.n);
       expect(cutValue(c.graph, partition)).toBeCloseTo(optimum, 9);
       // The kernel's nodes all have degree 3 or more, and are the graph's nodes in order.
-      for (let v = 0; v < reduction.kernel.n; v++) expect(reduction.kernel.offsets[v + 1]! - reduction.kernel.offsets[v]!).toBeGreaterThanOrEqual(3);
-      for (let v = 1; v < reduction.original.length; v++) expect(reduction.original[v]!).toBeGreaterThan(reduction.original[v - 1]!);
+      for (let v = 0; v < reduction.kernel.n; v++)
+        expect(reduction.kernel.offsets[v + 1]! - reduction.kernel.offsets[v]!).toBeGreaterThanOrEqual(3);
+      for (let v = 1; v < reduction.original.length; v++)
+        expect(reduction.original[v]!).toBeGreaterThan(reduction.original[v - 1]!);
       if (reduction.kernel.n < c.n) shrunk++;
       if (reduction.kernel.edges === 0) emptied++;
     });
@@ -69,10 +76,19 @@ describe('reduceGraph with a stop flag', () => {
   it('gives up and returns the graph whole once the flag is up', () => {
     const n = 20_000;
     const nodes = Array.from({ length: n }, (_, i) => i);
-    const cycle = graphFromEdges(n, nodes, nodes.map((i) => (i + 1) % n), nodes.map(() => 1));
+    const cycle = graphFromEdges(
+      n,
+      nodes,
+      nodes.map((i) => (i + 1) % n),
+      nodes.map(() => 1),
+    );
     expect(reduceGraph(cycle).kernel.n).toBe(0);
     let reads = 0;
-    const stopped = reduceGraph(cycle, { get aborted() { return ++reads > 2; } });
+    const stopped = reduceGraph(cycle, {
+      get aborted() {
+        return ++reads > 2;
+      },
+    });
     expect(stopped.kernel).toBe(cycle);
     expect(stopped.offset).toBe(0);
   });

@@ -18,7 +18,8 @@ beforeAll(async () => {
   const lines: string[] = [];
   for (let i = 0; i < n; i++) {
     for (const step of [1, 7, 31]) {
-      const j = (i + step) % n, w = (i * 7 + step) % 3 === 0 ? -1 : 1;
+      const j = (i + step) % n,
+        w = (i * 7 + step) % 3 === 0 ? -1 : 1;
       lines.push(`${i + 1} ${j + 1} ${w}`);
       matrix[i]![j] = matrix[j]![i] = w;
     }
@@ -28,7 +29,11 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 async function run(solver: string, params: Record<string, unknown>): Promise<any> {
-  const started = await alice.post('/problem/maxcut', { data_file_identifier: file, solvers: [{ name: solver, params }], time_limit_seconds: 60 });
+  const started = await alice.post('/problem/maxcut', {
+    data_file_identifier: file,
+    solvers: [{ name: solver, params }],
+    time_limit_seconds: 60,
+  });
   expect(started.status).toBe(200);
   const job = await alice.waitFor(started.body.job);
   expect(job.status).toBe('FINISHED');
@@ -37,9 +42,16 @@ async function run(solver: string, params: Record<string, unknown>): Promise<any
 
 describe('seed and max_iterations', () => {
   // Budgets too small to settle on this graph's optimum, so that another seed ends elsewhere.
-  for (const [solver, budget] of [['annealing', 5], ['local-search', 40]] as const) {
+  for (const [solver, budget] of [
+    ['annealing', 5],
+    ['local-search', 40],
+  ] as const) {
     it(`${solver}: the same seed and budget give the same answer; another seed another partition`, async () => {
-      const [a, b, c] = await Promise.all([run(solver, { seed: 7, max_iterations: budget }), run(solver, { seed: 7, max_iterations: budget }), run(solver, { seed: 8, max_iterations: budget })]);
+      const [a, b, c] = await Promise.all([
+        run(solver, { seed: 7, max_iterations: budget }),
+        run(solver, { seed: 7, max_iterations: budget }),
+        run(solver, { seed: 8, max_iterations: budget }),
+      ]);
       expect(a.iterations).toBe(budget);
       expect(b).toEqual({ ...a, time_to_best_seconds: b.time_to_best_seconds });
       expect(c.partition).not.toEqual(a.partition);
@@ -49,7 +61,10 @@ describe('seed and max_iterations', () => {
 
   it('refuses a max_iterations below 1 or not an integer, pointing at it', async () => {
     for (const bad of [0, 2.5, 'many']) {
-      const reply = await alice.post('/problem/maxcut', { data_file_identifier: file, solvers: [{ name: 'annealing', params: { max_iterations: bad } }] });
+      const reply = await alice.post('/problem/maxcut', {
+        data_file_identifier: file,
+        solvers: [{ name: 'annealing', params: { max_iterations: bad } }],
+      });
       expect({ status: reply.status, code: reply.body.code }).toEqual({ status: 400, code: 'invalid_request' });
       expect(reply.body.errors[0].pointer).toBe('/solvers/0/params/max_iterations');
     }

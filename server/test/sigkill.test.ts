@@ -32,7 +32,9 @@ async function serve(dataDir: string, env: Record<string, string> = {}): Promise
 async function killWhileRunning(server: ChildServer, client: Client, ids: string[]): Promise<string[]> {
   let running: string[] = [];
   for (let tries = 0; running.length === 0 && tries < 200; tries++) {
-    const statuses = await Promise.all(ids.map(async (id) => (await client.get(`/job/${id}`)).body.job[id].status as string));
+    const statuses = await Promise.all(
+      ids.map(async (id) => (await client.get(`/job/${id}`)).body.job[id].status as string),
+    );
     running = ids.filter((_, i) => statuses[i] === 'RUNNING');
     if (running.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -47,7 +49,8 @@ async function killWhileRunning(server: ChildServer, client: Client, ids: string
 function edgeList(matrix: number[][]): string {
   const edges: string[] = [];
   for (let i = 0; i < matrix.length; i++) {
-    for (let j = i + 1; j < matrix.length; j++) if (matrix[i]![j] !== 0) edges.push(`${i + 1} ${j + 1} ${matrix[i]![j]}`);
+    for (let j = i + 1; j < matrix.length; j++)
+      if (matrix[i]![j] !== 0) edges.push(`${i + 1} ${j + 1} ${matrix[i]![j]}`);
   }
   return `${matrix.length} ${edges.length}\n${edges.join('\n')}\n`;
 }
@@ -73,20 +76,37 @@ it('every accepted job survives a SIGKILL mid-run and finishes with a verified a
   // Long jobs (3 s of local search on 60 nodes) outnumber the two workers, so at the kill some run and some wait.
   const long = '?solver=local-search&time_limit_seconds=3';
   const accepted: { id: string; matrix: number[][] }[] = [];
-  const submit = async (matrix: number[][], body: unknown, query = '') => accepted.push({ id: await alice.start(body, query), matrix });
+  const submit = async (matrix: number[][], body: unknown, query = '') =>
+    accepted.push({ id: await alice.start(body, query), matrix });
   await submit(large, { num_nodes: 60, adj_matrix: large }, long);
-  await submit(files[1]!.matrix, { data_file_identifier: files[1]!.id, solvers: [{ name: 'local-search' }], time_limit_seconds: 3 });
+  await submit(files[1]!.matrix, {
+    data_file_identifier: files[1]!.id,
+    solvers: [{ name: 'local-search' }],
+    time_limit_seconds: 3,
+  });
   await submit(large, { num_nodes: 60, adj_matrix: large }, long);
-  await submit(files[1]!.matrix, { data_file_identifier: files[1]!.id, solvers: [{ name: 'local-search' }, { name: 'annealing' }], time_limit_seconds: 3 });
+  await submit(files[1]!.matrix, {
+    data_file_identifier: files[1]!.id,
+    solvers: [{ name: 'local-search' }, { name: 'annealing' }],
+    time_limit_seconds: 3,
+  });
   for (let i = 0; i < 4; i++) {
     const matrix = randomMatrix(8, 100 + i);
     await submit(matrix, { num_nodes: 8, adj_matrix: matrix });
   }
   await submit(small, { data_file_identifier: files[0]!.id });
-  await submit(small, { data_file_identifier: files[0]!.id, solvers: [{ name: 'exact' }, { name: 'local-search' }], time_limit_seconds: 1 });
+  await submit(small, {
+    data_file_identifier: files[0]!.id,
+    solvers: [{ name: 'exact' }, { name: 'local-search' }],
+    time_limit_seconds: 1,
+  });
 
   // Kill it while solvers run.
-  const running = await killWhileRunning(first, alice, accepted.map((a) => a.id));
+  const running = await killWhileRunning(
+    first,
+    alice,
+    accepted.map((a) => a.id),
+  );
 
   const second = await serve(dir);
   const again = new Client(second.url);
@@ -97,7 +117,9 @@ it('every accepted job survives a SIGKILL mid-run and finishes with a verified a
       expect(reply.status, `job ${id} after the restart: ${JSON.stringify(reply.body)}`).toBe(200);
       const job = await again.waitFor(id, 90);
       expect(terminal.has(job.status)).toBe(true);
-      expect(job.status, `job ${id} (RUNNING at the kill: ${running.includes(id)}): ${JSON.stringify(job)}`).toBe('FINISHED');
+      expect(job.status, `job ${id} (RUNNING at the kill: ${running.includes(id)}): ${JSON.stringify(job)}`).toBe(
+        'FINISHED',
+      );
       for (const [solver, execution] of Object.entries<any>(job.executions)) {
         expect(execution.status, `${id} ${solver}: ${JSON.stringify(execution)}`).toBe('SUCCESS');
         expect(cutValue(matrix, execution.data.partition)).toBeCloseTo(execution.data.cut_value, 6);
@@ -121,7 +143,8 @@ it('resumes the executions a SIGKILL left running at once after the restart, wit
   const alice = await new Client(first.url).login('alice');
   const large = randomMatrix(60, 13);
   const ids: string[] = [];
-  for (let i = 0; i < 3; i++) ids.push(await alice.start({ num_nodes: 60, adj_matrix: large }, '?solver=local-search&time_limit_seconds=3'));
+  for (let i = 0; i < 3; i++)
+    ids.push(await alice.start({ num_nodes: 60, adj_matrix: large }, '?solver=local-search&time_limit_seconds=3'));
   const running = await killWhileRunning(first, alice, ids);
 
   const second = await serve(dir, env);
@@ -129,14 +152,23 @@ it('resumes the executions a SIGKILL left running at once after the restart, wit
   again.token = alice.token;
   try {
     // Every execution in flight at the kill (PREPARING or RUNNING) was requeued at start-up, none left to its lease.
-    await expect.poll(() => /requeued (\d+) execution\(s\) left running by a previous process/.exec(second.output())?.[1], { timeout: 30_000 }).toBeDefined();
+    await expect
+      .poll(() => /requeued (\d+) execution\(s\) left running by a previous process/.exec(second.output())?.[1], {
+        timeout: 30_000,
+      })
+      .toBeDefined();
     const requeued = Number(/requeued (\d+) execution/.exec(second.output())![1]);
     expect(requeued).toBeGreaterThanOrEqual(running.length);
     // And they end well within the 60 s lease that would otherwise have held them.
     for (const id of ids) {
       const job = await again.waitFor(id, 40);
-      expect(job.status, `job ${id} (RUNNING at the kill: ${running.includes(id)}): ${JSON.stringify(job)}`).toBe('FINISHED');
-      expect(cutValue(large, job.executions['local-search'].data.partition)).toBeCloseTo(job.executions['local-search'].data.cut_value, 6);
+      expect(job.status, `job ${id} (RUNNING at the kill: ${running.includes(id)}): ${JSON.stringify(job)}`).toBe(
+        'FINISHED',
+      );
+      expect(cutValue(large, job.executions['local-search'].data.partition)).toBeCloseTo(
+        job.executions['local-search'].data.cut_value,
+        6,
+      );
     }
   } catch (error) {
     (error as Error).message += `\nthe restarted server's output:\n${second.output().slice(-5000)}`;

@@ -16,7 +16,9 @@ function randomGraph(n: number, edges: number, seed: number): Graph {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     return s % bound;
   };
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   for (let e = 0; e < edges; e++) {
     from.push(next(n));
     to.push(next(n));
@@ -57,7 +59,9 @@ describe('SolverPool', () => {
   it('runs local-search to its time limit, reporting progress', async () => {
     const progress: Progress[] = [];
     const started = performance.now();
-    const result = await pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 0.5, seed: 3 }, (p) => progress.push(p)).result;
+    const result = await pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 0.5, seed: 3 }, (p) =>
+      progress.push(p),
+    ).result;
     const seconds = (performance.now() - started) / 1000;
     expect(seconds).toBeGreaterThanOrEqual(0.45);
     expect(seconds).toBeLessThan(1.5);
@@ -69,8 +73,12 @@ describe('SolverPool', () => {
 
   it('cancel makes a long local-search resolve with its best so far within 1 s', async () => {
     let firstProgress!: () => void;
-    const progressed = new Promise<void>((resolve) => { firstProgress = resolve; });
-    const handle = pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 30, seed: 5 }, () => firstProgress());
+    const progressed = new Promise<void>((resolve) => {
+      firstProgress = resolve;
+    });
+    const handle = pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 30, seed: 5 }, () =>
+      firstProgress(),
+    );
     await progressed;
     await sleep(200);
     const cancelledAt = performance.now();
@@ -85,21 +93,27 @@ describe('SolverPool', () => {
   it('rejects exact above its node limit with SolverLimitError', async () => {
     const maxNodes = solverByName('exact')!.maxNodes!;
     const big = randomGraph(maxNodes + 1, 100, 2);
-    const error = await pool.run({ solver: 'exact', graph: big, timeLimitSeconds: 5, seed: 1 }).result.catch((e: unknown) => e);
+    const error = await pool
+      .run({ solver: 'exact', graph: big, timeLimitSeconds: 5, seed: 1 })
+      .result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SolverLimitError);
     expect((error as Error).name).toBe('SolverLimitError');
     expect((error as Error).message).toContain(String(maxNodes));
   });
 
   it('rejects an unknown solver with SolverFailedError', async () => {
-    const error = await pool.run({ solver: 'no-such-solver', graph: small, timeLimitSeconds: 1, seed: 1 }).result.catch((e: unknown) => e);
+    const error = await pool
+      .run({ solver: 'no-such-solver', graph: small, timeLimitSeconds: 1, seed: 1 })
+      .result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SolverFailedError);
     expect((error as Error).message).toContain('no-such-solver');
   });
 
   it('queues runs beyond its size and resolves them all', async () => {
     const started = performance.now();
-    const handles = [0, 1, 2, 3].map((seed) => pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 0.3, seed }));
+    const handles = [0, 1, 2, 3].map((seed) =>
+      pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 0.3, seed }),
+    );
     handles.push(pool.run({ solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 }));
     expect(pool.idle).toBe(0);
     const results = await Promise.all(handles.map((h) => h.result));
@@ -136,7 +150,13 @@ describe('SolverPool', () => {
     const tiny = new SolverPool({ size: 1, resourceLimits: { maxOldGenerationSizeMb: 24 } });
     try {
       const ballast = Array.from({ length: 256 }, (_, j) => Array.from({ length: 4096 }, (_, i) => ({ i, j })));
-      const crashed = tiny.run({ solver: 'local-search', graph: small, timeLimitSeconds: 1, seed: 1, params: { ballast } });
+      const crashed = tiny.run({
+        solver: 'local-search',
+        graph: small,
+        timeLimitSeconds: 1,
+        seed: 1,
+        params: { ballast },
+      });
       const error = await crashed.result.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SolverCrashedError);
       expect((error as Error).message).toMatch(/memory/i);
@@ -158,7 +178,9 @@ describe('SolverPool', () => {
     await closing.close();
     await expect(running.result).rejects.toBeInstanceOf(RunCancelledError);
     await expect(queued.result).rejects.toBeInstanceOf(RunCancelledError);
-    await expect(closing.run({ solver: 'exact', graph: small, timeLimitSeconds: 1, seed: 1 }).result).rejects.toBeInstanceOf(RunCancelledError);
+    await expect(
+      closing.run({ solver: 'exact', graph: small, timeLimitSeconds: 1, seed: 1 }).result,
+    ).rejects.toBeInstanceOf(RunCancelledError);
     expect(closing.idle).toBe(0);
   });
 

@@ -33,7 +33,14 @@ describe('exact', () => {
   it('reports progress that only improves and ends at the answer', () => {
     const c = medium[0]!;
     const seen: number[] = [];
-    const result = exact.solve(c.graph, options({ onProgress: (p) => { seen.push(p.bestValue); } }));
+    const result = exact.solve(
+      c.graph,
+      options({
+        onProgress: (p) => {
+          seen.push(p.bestValue);
+        },
+      }),
+    );
     expect(seen.length).toBeGreaterThan(0);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
     expect(seen.at(-1)!).toBeCloseTo(result.cutValue, 9);
@@ -52,7 +59,11 @@ describe('exact', () => {
 
   it('polls the signal between blocks of states', () => {
     let reads = 0;
-    const signal = { get aborted() { return ++reads > 3; } };
+    const signal = {
+      get aborted() {
+        return ++reads > 3;
+      },
+    };
     const result = exact.solve(full, options({ timeLimitSeconds: 60, signal }));
     expectConsistent(full, result);
     expect(result.optimal).toBe(false);
@@ -67,7 +78,6 @@ describe('exact', () => {
     expectConsistent(full, result);
   });
 });
-
 
 describe('registry', () => {
   it('lists exact, annealing and local-search, findable by name; local-search is not a default', () => {
@@ -99,12 +109,15 @@ describe('registry', () => {
 
 describe('random', () => {
   it('repeats its sequence for a seed and stays in range', () => {
-    const a = createRandom(123), b = createRandom(123), c = createRandom(124);
+    const a = createRandom(123),
+      b = createRandom(123),
+      c = createRandom(124);
     const sa = Array.from({ length: 50 }, () => a.uint32());
     expect(Array.from({ length: 50 }, () => b.uint32())).toEqual(sa);
     expect(Array.from({ length: 50 }, () => c.uint32())).not.toEqual(sa);
     for (let i = 0; i < 1000; i++) {
-      const f = a.float(), k = a.int(7);
+      const f = a.float(),
+        k = a.int(7);
       expect(f >= 0 && f < 1).toBe(true);
       expect(Number.isInteger(k) && k >= 0 && k < 7).toBe(true);
     }

@@ -37,7 +37,8 @@ function refusedUpload(bytes: number): FormData {
 }
 
 const refuse = async (alice: Client, count: number) => {
-  for (let i = 0; i < count; i++) expectProblem(await alice.request('POST', '/data_file', { body: refusedUpload(8 * mib) }), 400, 'invalid_request');
+  for (let i = 0; i < count; i++)
+    expectProblem(await alice.request('POST', '/data_file', { body: refusedUpload(8 * mib) }), 400, 'invalid_request');
   // The last refusal's space is reclaimed in the background once it is answered.
   await new Promise((r) => setTimeout(r, 1000));
 };
@@ -53,7 +54,9 @@ it('stops growing however many 8 MiB uploads it refuses (it grew by each for goo
   const afterFour = await bytesUnder(dir);
   await refuse(alice, 8);
   const afterTwelve = await bytesUnder(dir);
-  console.log(`data directory: ${(before / mib).toFixed(1)} MiB, then ${(afterFour / mib).toFixed(1)} MiB after refusing 4 uploads of 8 MiB, ${(afterTwelve / mib).toFixed(1)} MiB after 12`);
+  console.log(
+    `data directory: ${(before / mib).toFixed(1)} MiB, then ${(afterFour / mib).toFixed(1)} MiB after refusing 4 uploads of 8 MiB, ${(afterTwelve / mib).toFixed(1)} MiB after 12`,
+  );
   // The write-ahead log keeps a few segments for reuse: a bound, not a growth per refusal.
   expect(afterTwelve - afterFour).toBeLessThan(8 * mib);
   expect(afterTwelve - before).toBeLessThan(4 * 8 * mib);

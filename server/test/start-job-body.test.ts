@@ -24,5 +24,8 @@ it.each(refusedBodies)('$what', async ({ body, errors }) => {
 it('reports a bad query parameter beside the body the request meant', async () => {
   const reply = await alice.post('/problem/maxcut?time_limit_seconds=0', { num_nodes: '6', adj_matrix: [[0]] });
   expectProblem(reply, 400, 'invalid_request');
-  expect(reply.body.errors).toEqual([{ pointer: '/query/time_limit_seconds', detail: 'must be > 0' }, { pointer: '/num_nodes', detail: 'must be integer' }]);
+  expect(reply.body.errors).toEqual([
+    { pointer: '/query/time_limit_seconds', detail: 'must be > 0' },
+    { pointer: '/num_nodes', detail: 'must be integer' },
+  ]);
 });

@@ -10,11 +10,17 @@ const t0 = Date.UTC(2026, 11, 31, 23, 59, 30);
 
 function issuer(versions: Record<string, number | undefined> = { alice: 0 }) {
   const clock = { now: t0 };
-  return { clock, tokens: tokenIssuer(secret, 'production', { tokenVersion: async (user) => versions[user], now: () => clock.now }) };
+  return {
+    clock,
+    tokens: tokenIssuer(secret, 'production', { tokenVersion: async (user) => versions[user], now: () => clock.now }),
+  };
 }
 
 const refusal = async (promise: Promise<unknown>) => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(InvalidTokenError);
   return (error as Error).message;
 };
@@ -46,11 +52,16 @@ describe('token lifetime on an injected clock', () => {
     const { tokens } = issuer();
     const now = t0 / 1000;
     const sign = (claims: { iat?: number; exp: number }) => {
-      const jwt = new SignJWT({ env: 'production', ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setExpirationTime(claims.exp);
+      const jwt = new SignJWT({ env: 'production', ver: 0 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('alice')
+        .setExpirationTime(claims.exp);
       return (claims.iat === undefined ? jwt : jwt.setIssuedAt(claims.iat)).sign(secret);
     };
     expect(await refusal(tokens.verify(await sign({ iat: now, exp: now + 7200 })))).toMatch(/lifetime longer/);
-    expect(await refusal(tokens.verify(await sign({ iat: now - 5000, exp: now + 600 })))).toMatch(/older than the lifetime/);
+    expect(await refusal(tokens.verify(await sign({ iat: now - 5000, exp: now + 600 })))).toMatch(
+      /older than the lifetime/,
+    );
     expect(await refusal(tokens.verify(await sign({ exp: now + 600 })))).toMatch(/malformed|not acceptable/);
     expect(await tokens.verify(await sign({ iat: now, exp: now + 3600 }))).toBe('alice');
   });

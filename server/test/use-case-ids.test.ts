@@ -31,7 +31,10 @@ describe('an unknown use case in the path is 404 problem_not_found, with the ids
     ['an empty body', { body: '', headers: json }],
     ['no body at all', {}],
     ['malformed JSON', { body: '{"num_nodes": 6,', headers: json }],
-    ['a form, as curl -d sends it', { body: 'num_nodes=6', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+    [
+      'a form, as curl -d sends it',
+      { body: 'num_nodes=6', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    ],
   ];
   it.each(bodies)('POST /problem/MaxCut with %s', async (_what, sent) => {
     const reply = await alice.request('POST', '/problem/MaxCut', sent);
@@ -70,7 +73,9 @@ describe('an unknown use case elsewhere', () => {
     const reply = await alice.request('POST', '/data_file', { body: form('MaxCut') });
     expectProblem(reply, 400, 'invalid_request');
     expect(reply.body.detail).toBe(`The request does not match the API contract. ${told('MaxCut')}`);
-    expect(reply.body.errors).toEqual([{ pointer: '/problem_id', detail: 'must match pattern "^[a-z][a-z0-9_]{0,63}$"' }]);
+    expect(reply.body.errors).toEqual([
+      { pointer: '/problem_id', detail: 'must match pattern "^[a-z][a-z0-9_]{0,63}$"' },
+    ]);
   });
 
   it('a listing filtered by MaxCut is 400 and names the ids there are', async () => {

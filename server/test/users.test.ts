@@ -13,7 +13,10 @@ import { backends, Client, jwtSecret, sixNodes, startTestServer } from './suppor
 
 /** The same user's client, talking to another server (a restart) with the token it had. */
 const at = (url: string, client: Client) => Object.assign(new Client(url), { token: client.token });
-const list = (users: Record<string, string>) => Object.entries(users).map(([u, p]) => `${u}:${p}`).join(',');
+const list = (users: Record<string, string>) =>
+  Object.entries(users)
+    .map(([u, p]) => `${u}:${p}`)
+    .join(',');
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -54,7 +57,11 @@ describe.each(await backends())('on %s', (name, backend) => {
     const refused = await carol.get(`/job/${carolsJob}`);
     expectProblem(refused, 401, 'invalid_token');
     expect(refused.body.detail).toMatch(/no longer exists or is disabled/);
-    expectProblem(await new Client(second.url).post('/login', { username: 'carol', password: 'carol-1' }), 401, 'invalid_credentials');
+    expectProblem(
+      await new Client(second.url).post('/login', { username: 'carol', password: 'carol-1' }),
+      401,
+      'invalid_credentials',
+    );
     expectProblem(await carol.post('/problem/maxcut', sixNodes), 401, 'invalid_token');
     expect((await alice.get('/job')).status).toBe(200);
     expect((await bob.get('/job')).status).toBe(200);
@@ -66,7 +73,11 @@ describe.each(await backends())('on %s', (name, backend) => {
     const revoked = await alice.get('/job');
     expectProblem(revoked, 401, 'invalid_token');
     expect(revoked.body.detail).toMatch(/revoked/);
-    expectProblem(await new Client(third.url).post('/login', { username: 'alice', password: 'alice-1' }), 401, 'invalid_credentials');
+    expectProblem(
+      await new Client(third.url).post('/login', { username: 'alice', password: 'alice-1' }),
+      401,
+      'invalid_credentials',
+    );
     await alice.login('alice', 'alice-2');
     expect((await alice.get('/job')).status).toBe(200);
     expect((await bob.get('/job')).status).toBe(200);
@@ -86,7 +97,12 @@ describe.each(await backends())('on %s', (name, backend) => {
   it('refuses a well-signed token for a user who does not exist with invalid_token (it was a 500 from a foreign key)', async () => {
     const server = await start({ alice: 'alice-1' });
     const now = Math.floor(Date.now() / 1000);
-    const token = await new SignJWT({ env: 'production', ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject('mallory').setIssuedAt(now).setExpirationTime(now + 600).sign(new TextEncoder().encode(jwtSecret));
+    const token = await new SignJWT({ env: 'production', ver: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('mallory')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(new TextEncoder().encode(jwtSecret));
     const mallory = new Client(server.url);
     mallory.token = token;
     expectProblem(await mallory.post('/problem/maxcut', sixNodes), 401, 'invalid_token');
@@ -95,17 +111,20 @@ describe.each(await backends())('on %s', (name, backend) => {
   });
 
   // Each process remembers a user's token version for 2 s, and forgets it at once when another announces a change.
-  it.skipIf(name !== 'PostgreSQL')('revokes in every process on the database within seconds, not only in the one that restarted', async () => {
-    const serving = await start({ alice: 'alice-1', carol: 'carol-1' });
-    const carol = await new Client(serving.url).login('carol', 'carol-1');
-    expect((await carol.get('/job')).status).toBe(200);
-    // Another process starts with carol left out; the one already serving hears of it.
-    const restarted = await start({ alice: 'alice-1' });
-    const started = performance.now();
-    let reply = await carol.get('/job');
-    while (reply.status === 200 && performance.now() - started < 5000) reply = await carol.get('/job');
-    expectProblem(reply, 401, 'invalid_token');
-    await stop(restarted);
-    await stop(serving);
-  });
+  it.skipIf(name !== 'PostgreSQL')(
+    'revokes in every process on the database within seconds, not only in the one that restarted',
+    async () => {
+      const serving = await start({ alice: 'alice-1', carol: 'carol-1' });
+      const carol = await new Client(serving.url).login('carol', 'carol-1');
+      expect((await carol.get('/job')).status).toBe(200);
+      // Another process starts with carol left out; the one already serving hears of it.
+      const restarted = await start({ alice: 'alice-1' });
+      const started = performance.now();
+      let reply = await carol.get('/job');
+      while (reply.status === 200 && performance.now() - started < 5000) reply = await carol.get('/job');
+      expectProblem(reply, 401, 'invalid_token');
+      await stop(restarted);
+      await stop(serving);
+    },
+  );
 });

@@ -12,7 +12,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config.ts';
 import { type Running, startServer } from '../src/main.ts';
 import { openEmbedded } from '../src/store/database.ts';
-import { backends, Client, freshPostgres, postgresAdminUrl, randomMatrix, sixNodes, testEnv } from './support/server.ts';
+import {
+  backends,
+  Client,
+  freshPostgres,
+  postgresAdminUrl,
+  randomMatrix,
+  sixNodes,
+  testEnv,
+} from './support/server.ts';
 
 interface Started {
   server: Running;
@@ -30,13 +38,16 @@ afterEach(async () => {
 async function start(env: Record<string, string>): Promise<Started> {
   const logs: { level: number; msg: string }[] = [];
   const waiting: { pattern: RegExp; resolve: (line: { level: number; msg: string }) => void }[] = [];
-  const logger = pino({ level: 'info' }, {
-    write(text: string) {
-      const line = JSON.parse(text);
-      logs.push(line);
-      for (const w of waiting) if (w.pattern.test(line.msg)) w.resolve(line);
+  const logger = pino(
+    { level: 'info' },
+    {
+      write(text: string) {
+        const line = JSON.parse(text);
+        logs.push(line);
+        for (const w of waiting) if (w.pattern.test(line.msg)) w.resolve(line);
+      },
     },
-  });
+  );
   const server = await startServer(readConfig(testEnv({ JES_WORKERS: '1', ...env })), logger);
   open.push(server);
   const alice = await new Client(server.url).login('alice');
@@ -44,7 +55,15 @@ async function start(env: Record<string, string>): Promise<Started> {
     const seen = logs.find((l) => pattern.test(l.msg));
     if (seen) return Promise.resolve(seen);
     return new Promise<{ level: number; msg: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no log line matching ${pattern} within ${seconds} s:\n${logs.map((l) => `${l.level} ${l.msg}`).join('\n')}`)), seconds * 1000);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no log line matching ${pattern} within ${seconds} s:\n${logs.map((l) => `${l.level} ${l.msg}`).join('\n')}`,
+            ),
+          ),
+        seconds * 1000,
+      );
       waiting.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
     });
   };
@@ -58,7 +77,9 @@ async function failUpdates(server: Running, name: string, when: string, fails: s
       IF ${fails} THEN RAISE EXCEPTION 'chaos: ${name}' USING ERRCODE = 'lock_not_available'; END IF;
       RETURN NEW;
     END $$`);
-  await server.db.query(`CREATE TRIGGER ${name} BEFORE UPDATE ON executions FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION ${name}()`);
+  await server.db.query(
+    `CREATE TRIGGER ${name} BEFORE UPDATE ON executions FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION ${name}()`,
+  );
 }
 
 const terminal = `NEW.status IN ('SUCCESS', 'ERROR', 'CANCELLED')`;
@@ -69,7 +90,12 @@ describe.each(await backends())('%s', (_name, backend) => {
   it('retries a transient error while marking an execution running (no ERROR "failed unexpectedly")', async () => {
     const { server, alice } = await start(await backend.env());
     await server.db.query('CREATE SEQUENCE chaos_running');
-    await failUpdates(server, 'chaos_running', `OLD.status = 'PREPARING' AND NEW.status = 'RUNNING'`, `nextval('chaos_running') <= 2`);
+    await failUpdates(
+      server,
+      'chaos_running',
+      `OLD.status = 'PREPARING' AND NEW.status = 'RUNNING'`,
+      `nextval('chaos_running') <= 2`,
+    );
     const id = await alice.start(sixNodes, '?solver=exact');
     const job = await alice.waitFor(id, 30);
     expect(job.status, JSON.stringify(job)).toBe('FINISHED');
@@ -111,7 +137,9 @@ describe.each(await backends())('%s', (_name, backend) => {
     await logged(/recording the outcome failed \(try 1\)/);
     open.splice(open.indexOf(server), 1);
     await server.close();
-    expect(logs.map((l) => l.msg)).not.toContain('the execution was no longer held by this worker; its outcome was not recorded');
+    expect(logs.map((l) => l.msg)).not.toContain(
+      'the execution was no longer held by this worker; its outcome was not recorded',
+    );
     const query = 'SELECT status FROM executions WHERE job_id = $1';
     let rows: { status: string }[];
     if (dir) {
@@ -131,8 +159,12 @@ describe.each(await backends())('%s', (_name, backend) => {
 
 it('logs a shutdown’s handback at info, not as a lost lease', async () => {
   const { server, alice, logs, logged } = await start({});
-  const id = await alice.start({ num_nodes: 60, adj_matrix: randomMatrix(60, 5) }, '?solver=local-search&time_limit_seconds=30');
-  for (let i = 0; i < 200 && (await alice.get(`/job/${id}`)).body.job[id].status !== 'RUNNING'; i++) await new Promise((r) => setTimeout(r, 50));
+  const id = await alice.start(
+    { num_nodes: 60, adj_matrix: randomMatrix(60, 5) },
+    '?solver=local-search&time_limit_seconds=30',
+  );
+  for (let i = 0; i < 200 && (await alice.get(`/job/${id}`)).body.job[id].status !== 'RUNNING'; i++)
+    await new Promise((r) => setTimeout(r, 50));
   await server.close();
   open.splice(open.indexOf(server), 1);
   const line = await logged(/handed back/, 5);
@@ -155,8 +187,12 @@ it('records the outcome once a lock held past lock_timeout is released (PostgreS
     await admin.query(`ALTER DATABASE ${new URL(database.url).pathname.slice(1)} SET lock_timeout = '200ms'`);
     await admin.end();
     const { alice, logs } = await start({ DATABASE_URL: database.url });
-    const id = await alice.start({ num_nodes: 60, adj_matrix: randomMatrix(60, 6) }, '?solver=local-search&time_limit_seconds=1');
-    for (let i = 0; i < 200 && (await alice.get(`/job/${id}`)).body.job[id].status !== 'RUNNING'; i++) await new Promise((r) => setTimeout(r, 50));
+    const id = await alice.start(
+      { num_nodes: 60, adj_matrix: randomMatrix(60, 6) },
+      '?solver=local-search&time_limit_seconds=1',
+    );
+    for (let i = 0; i < 200 && (await alice.get(`/job/${id}`)).body.job[id].status !== 'RUNNING'; i++)
+      await new Promise((r) => setTimeout(r, 50));
     const locker = new pg.Client({ connectionString: database.url });
     await locker.connect();
     await locker.query('SET lock_timeout = 0');

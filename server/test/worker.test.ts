@@ -15,7 +15,11 @@ afterAll(async () => server?.close());
 
 it('leaves queued executions unclaimed while its only thread is busy', async () => {
   const matrix = randomMatrix(30, 3);
-  const ids = await Promise.all([0, 1, 2, 3].map(() => alice.start({ num_nodes: 30, adj_matrix: matrix }, '?solver=local-search&time_limit_seconds=1')));
+  const ids = await Promise.all(
+    [0, 1, 2, 3].map(() =>
+      alice.start({ num_nodes: 30, adj_matrix: matrix }, '?solver=local-search&time_limit_seconds=1'),
+    ),
+  );
   await new Promise((r) => setTimeout(r, 400));
   const statuses = await Promise.all(ids.map(async (id) => (await alice.get(`/job/${id}`)).body.job[id].status));
   expect(statuses.filter((s) => s === 'RUNNING')).toHaveLength(1);

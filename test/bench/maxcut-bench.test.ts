@@ -13,34 +13,63 @@ import { root } from '../../bench/support/settings.ts';
 const run = promisify(execFile);
 const dir = gsetDir();
 const gsetPresent = fs.existsSync(dir);
-if (!gsetPresent) console.warn(`bench:maxcut smoke test: skipping the Gset run: ${dir} does not exist (set GSET_DIR to the folder of G*.txt and best-known.tsv).`);
+if (!gsetPresent)
+  console.warn(
+    `bench:maxcut smoke test: skipping the Gset run: ${dir} does not exist (set GSET_DIR to the folder of G*.txt and best-known.tsv).`,
+  );
 
 describe('npm run bench:maxcut', () => {
-  it.skipIf(!gsetPresent)('runs a Gset subset through the solver pool and writes its runs as CSV', async () => {
-    const csv = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'jes-bench-')), 'runs.csv');
-    const { stdout } = await run(process.execPath, ['bench/maxcut.ts', '--instances', 'G11,G14,G70', '--time', '0.3', '--seeds', '2', '--solvers', 'annealing,local-search', '--csv', csv], { cwd: root, env: { ...process.env, GSET_DIR: dir } });
-    for (const name of ['G11', 'G14', 'G70']) expect(stdout).toMatch(new RegExp(`^\\| ${name} \\| annealing \\|`, 'm'));
-    expect(stdout).toMatch(/^\| all \| local-search \| 3 \|/m);
-    const [header, ...lines] = fs.readFileSync(csv, 'utf8').trimEnd().split('\n');
-    expect(header).toBe('instance,solver,seed,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds');
-    expect(lines).toHaveLength(12);
-    for (const line of lines) {
-      const [, , , , , bestKnown, cut, gap] = line.split(',').map(Number);
-      expect(cut).toBeGreaterThan(0);
-      expect(cut).toBeLessThanOrEqual(bestKnown!);
-      expect(gap).toBeCloseTo((100 * (bestKnown! - cut!)) / bestKnown!, 3);
-    }
-  }, 60_000);
+  it.skipIf(!gsetPresent)(
+    'runs a Gset subset through the solver pool and writes its runs as CSV',
+    async () => {
+      const csv = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'jes-bench-')), 'runs.csv');
+      const { stdout } = await run(
+        process.execPath,
+        [
+          'bench/maxcut.ts',
+          '--instances',
+          'G11,G14,G70',
+          '--time',
+          '0.3',
+          '--seeds',
+          '2',
+          '--solvers',
+          'annealing,local-search',
+          '--csv',
+          csv,
+        ],
+        { cwd: root, env: { ...process.env, GSET_DIR: dir } },
+      );
+      for (const name of ['G11', 'G14', 'G70'])
+        expect(stdout).toMatch(new RegExp(`^\\| ${name} \\| annealing \\|`, 'm'));
+      expect(stdout).toMatch(/^\| all \| local-search \| 3 \|/m);
+      const [header, ...lines] = fs.readFileSync(csv, 'utf8').trimEnd().split('\n');
+      expect(header).toBe('instance,solver,seed,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds');
+      expect(lines).toHaveLength(12);
+      for (const line of lines) {
+        const [, , , , , bestKnown, cut, gap] = line.split(',').map(Number);
+        expect(cut).toBeGreaterThan(0);
+        expect(cut).toBeLessThanOrEqual(bestKnown!);
+        expect(gap).toBeCloseTo((100 * (bestKnown! - cut!)) / bestKnown!, 3);
+      }
+    },
+    60_000,
+  );
 
   it('times the exact solver on dense random graphs, each proven optimal', async () => {
-    const { stdout } = await run(process.execPath, ['bench/maxcut.ts', '--exact', '14,18', '--parallel', '1'], { cwd: root });
+    const { stdout } = await run(process.execPath, ['bench/maxcut.ts', '--exact', '14,18', '--parallel', '1'], {
+      cwd: root,
+    });
     const rows = stdout.split('\n').filter((line) => /^\| 1[48] \|/.test(line));
     expect(rows).toHaveLength(6);
     for (const row of rows) expect(row).toMatch(/\| true \|$/);
   }, 60_000);
 
   it('refuses an unknown instance with a clear message and a failing exit code', async () => {
-    const failed = await run(process.execPath, ['bench/maxcut.ts', '--instances', 'G999'], { cwd: root, env: { ...process.env, GSET_DIR: dir } }).catch((error: { code: number; stderr: string }) => error);
+    const failed = await run(process.execPath, ['bench/maxcut.ts', '--instances', 'G999'], {
+      cwd: root,
+      env: { ...process.env, GSET_DIR: dir },
+    }).catch((error: { code: number; stderr: string }) => error);
     expect('code' in failed && failed.code).toBe(1);
     expect((failed as { stderr: string }).stderr).toContain(gsetPresent ? 'unknown instance G999' : 'no Gset folder');
   }, 30_000);

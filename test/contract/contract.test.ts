@@ -27,7 +27,8 @@ const breakages: { breaks: string; check: string; mutate(doc: Node): void }[] = 
   {
     breaks: 'end_at no longer required',
     check: 'GET /job/{job_id} returns {job: {"<job_id>": {status, started_at, end_at, executions}}}',
-    mutate: (d) => (d.components.schemas.Job.required = d.components.schemas.Job.required.filter((r: string) => r !== 'end_at')),
+    mutate: (d) =>
+      (d.components.schemas.Job.required = d.components.schemas.Job.required.filter((r: string) => r !== 'end_at')),
   },
   {
     breaks: 'startJob answering 202 instead of 200',
@@ -88,7 +89,8 @@ const breakages: { breaks: string; check: string; mutate(doc: Node): void }[] = 
   {
     breaks: 'a finished example whose cut does not match its partition',
     check: 'max-cut examples are correct: the 6-node example has maximum cut 53 and every cut matches its partition',
-    mutate: (d) => (d.components.examples.JobFinished.value.job.K7Q2M9X4TB1R.executions['local-search'].data.cut_value = 54),
+    mutate: (d) =>
+      (d.components.examples.JobFinished.value.job.K7Q2M9X4TB1R.executions['local-search'].data.cut_value = 54),
   },
   {
     breaks: 'an example that no longer matches its schema',

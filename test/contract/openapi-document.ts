@@ -5,7 +5,16 @@
 import { loadContract as loadFrom, type Node, operations, deref } from '../../conformance/src/contract/document.ts';
 import { contractPath } from '../../scripts/generated.ts';
 
-export { deref, httpMethods, type Node, type Operation, operationById, operations, pointer, response } from '../../conformance/src/contract/document.ts';
+export {
+  deref,
+  httpMethods,
+  type Node,
+  type Operation,
+  operationById,
+  operations,
+  pointer,
+  response,
+} from '../../conformance/src/contract/document.ts';
 export { schemaValidator } from '../../conformance/src/contract/validator.ts';
 
 export function loadContract(): Node {
@@ -30,7 +39,8 @@ export function exampleSites(doc: Node): ExampleSite[] {
     }
   };
   const fromContent = (where: string, content: Node | undefined) => {
-    for (const [type, media] of Object.entries<Node>(content ?? {})) fromHolder(`${where} ${type}`, media, media.schema);
+    for (const [type, media] of Object.entries<Node>(content ?? {}))
+      fromHolder(`${where} ${type}`, media, media.schema);
   };
   for (const op of operations(doc)) {
     for (const p of op.parameters) fromHolder(`${op.label} parameter ${p.name}`, p, p.schema);

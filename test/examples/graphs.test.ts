@@ -27,10 +27,22 @@ interface Row {
 function readmeRows(): Row[] {
   const readme = fs.readFileSync(path.join(folder, 'README.md'), 'utf8');
   const count = (cell: string) => Number(cell.replaceAll(',', ''));
-  return readme.split('\n').filter((line) => line.startsWith('| `')).map((line) => {
-    const [file, , nodes, edges, weights, , best] = line.split('|').slice(1, -1).map((cell) => cell.trim());
-    return { file: file!.replaceAll('`', ''), nodes: count(nodes!), edges: count(edges!), weights: weights!, bestKnown: count(/^[\d,]+/.exec(best!)![0]) };
-  });
+  return readme
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [file, , nodes, edges, weights, , best] = line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+      return {
+        file: file!.replaceAll('`', ''),
+        nodes: count(nodes!),
+        edges: count(edges!),
+        weights: weights!,
+        bestKnown: count(/^[\d,]+/.exec(best!)![0]),
+      };
+    });
 }
 
 /** Whether every weight is what the README's weights column says: `1`, `±1`, or a range `a to b`. */
@@ -46,7 +58,12 @@ const gset = rows.filter((row) => row.file.endsWith('.txt'));
 
 describe('examples/graphs', () => {
   it("the README's table lists every file of the folder, the three Gset graphs and six-node.json", () => {
-    expect(rows.map((row) => row.file).sort()).toEqual(fs.readdirSync(folder).filter((name) => name !== 'README.md').sort());
+    expect(rows.map((row) => row.file).sort()).toEqual(
+      fs
+        .readdirSync(folder)
+        .filter((name) => name !== 'README.md')
+        .sort(),
+    );
     expect(gset.map((row) => row.file)).toEqual(['G11.txt', 'G14.txt', 'G22.txt']);
   });
 
@@ -59,7 +76,7 @@ describe('examples/graphs', () => {
     });
   }
 
-  it('six-node.json is the contract\'s MaxCutInput example, a valid startJob body, 114 bytes as the example job records', () => {
+  it("six-node.json is the contract's MaxCutInput example, a valid startJob body, 114 bytes as the example job records", () => {
     const doc = loadContract();
     const bytes = fs.readFileSync(path.join(folder, 'six-node.json'));
     const input: unknown = JSON.parse(bytes.toString('utf8'));
@@ -86,16 +103,32 @@ describe('examples/graphs', () => {
 
 const dir = gsetDir();
 const gsetPresent = fs.existsSync(dir);
-if (!gsetPresent) console.warn(`examples/graphs: skipping the comparison with the Gset folder: ${dir} does not exist (set GSET_DIR to the folder of G*.txt and best-known.tsv).`);
+if (!gsetPresent)
+  console.warn(
+    `examples/graphs: skipping the comparison with the Gset folder: ${dir} does not exist (set GSET_DIR to the folder of G*.txt and best-known.tsv).`,
+  );
 describe.skipIf(!gsetPresent)(`examples/graphs against the Gset folder ${dir}`, () => {
   it("holds byte-for-byte copies of its graphs, and the README's best-known cuts are its best-known.tsv", () => {
-    const listed = new Map(fs.readFileSync(path.join(dir, 'best-known.tsv'), 'utf8').trimEnd().split('\n').slice(1).map((line) => {
-      const [name, nodes, edges, , best] = line.split('\t');
-      return [`${name}.txt`, { nodes: Number(nodes), edges: Number(edges), bestKnown: Number(best) }];
-    }));
+    const listed = new Map(
+      fs
+        .readFileSync(path.join(dir, 'best-known.tsv'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => {
+          const [name, nodes, edges, , best] = line.split('\t');
+          return [`${name}.txt`, { nodes: Number(nodes), edges: Number(edges), bestKnown: Number(best) }];
+        }),
+    );
     for (const row of gset) {
-      expect(fs.readFileSync(path.join(folder, row.file)).equals(fs.readFileSync(path.join(dir, row.file))), row.file).toBe(true);
-      expect({ file: row.file, nodes: row.nodes, edges: row.edges, bestKnown: row.bestKnown }).toEqual({ file: row.file, ...listed.get(row.file) });
+      expect(
+        fs.readFileSync(path.join(folder, row.file)).equals(fs.readFileSync(path.join(dir, row.file))),
+        row.file,
+      ).toBe(true);
+      expect({ file: row.file, nodes: row.nodes, edges: row.edges, bestKnown: row.bestKnown }).toEqual({
+        file: row.file,
+        ...listed.get(row.file),
+      });
     }
   });
 });

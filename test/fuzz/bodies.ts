@@ -27,7 +27,10 @@ export function jsonText(value: Json | undefined): string {
   if (isRaw(value)) return value[rawMark];
   if (isPairs(value)) return `{${value[pairsMark].map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
   if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`)
+      .join(',')}}`;
   return JSON.stringify(value);
 }
 
@@ -74,9 +77,20 @@ export function form(parts: Part[], options: FormOptions = {}): { boundary: stri
   const chunks: Buffer[] = [];
   if (options.preamble !== undefined) chunks.push(Buffer.from(options.preamble + eol));
   for (const part of parts) {
-    const disposition = ['form-data', ...(part.name !== undefined ? [`name=${quote(part.name)}`] : []), ...(part.filename !== undefined ? [`filename=${quote(part.filename)}`] : [])].join('; ');
-    const headers = part.headers ?? [`Content-Disposition: ${disposition}`, ...(part.contentType ? [`Content-Type: ${part.contentType}`] : [])];
-    chunks.push(Buffer.from(`--${boundary}${eol}${headers.join(eol)}${eol}${eol}`), Buffer.from(part.data), Buffer.from(eol));
+    const disposition = [
+      'form-data',
+      ...(part.name !== undefined ? [`name=${quote(part.name)}`] : []),
+      ...(part.filename !== undefined ? [`filename=${quote(part.filename)}`] : []),
+    ].join('; ');
+    const headers = part.headers ?? [
+      `Content-Disposition: ${disposition}`,
+      ...(part.contentType ? [`Content-Type: ${part.contentType}`] : []),
+    ];
+    chunks.push(
+      Buffer.from(`--${boundary}${eol}${headers.join(eol)}${eol}${eol}`),
+      Buffer.from(part.data),
+      Buffer.from(eol),
+    );
   }
   if (!options.truncated) chunks.push(Buffer.from(`--${boundary}--${eol}`));
   return { boundary, body: Buffer.concat(chunks) };

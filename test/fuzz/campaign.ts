@@ -90,7 +90,11 @@ function fillBody(body: Buffer, values: Record<Placeholder, string>): Buffer {
 
 /** The process's output without the sandbox's line per request: its last words. */
 function lastWords(output: string): string {
-  return output.split('\n').filter((l) => !/^\d{4}-\d\d-\d\dT\S+ \S+ .* → \d{3}$/.test(l)).slice(-40).join('\n');
+  return output
+    .split('\n')
+    .filter((l) => !/^\d{4}-\d\d-\d\dT\S+ \S+ .* → \d{3}$/.test(l))
+    .slice(-40)
+    .join('\n');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,7 +107,9 @@ export function sampleCases(contract: Contract, seed: number, runs: number): Fuz
 /** The phases of a run (see the top of this file). */
 function phasesOf(cases: FuzzCase[], stateful: boolean): Phase[] {
   let submits = 0;
-  const split = stateful ? cases.findIndex((c) => c.auth === 'user' && policy(c) === 'submit' && ++submits > users * submitsPerUser) : -1;
+  const split = stateful
+    ? cases.findIndex((c) => c.auth === 'user' && policy(c) === 'submit' && ++submits > users * submitsPerUser)
+    : -1;
   if (split < 0) return [{ name: 'default limits', env: {}, from: 0, to: cases.length }];
   return [
     { name: 'default limits', env: {}, from: 0, to: split },
@@ -116,13 +122,28 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const userCount = options.stateful ? users : 1;
   const phases = phasesOf(cases, options.stateful);
   const result: CampaignResult = {
-    cases: cases.length, users: userCount, phases, startSeconds: 0, requests: 0, failures: [], statuses: {}, byOperation: {},
-    rateLimited: {}, seconds: 0, crashes: 0, restartSeconds: 0, slowest: [],
+    cases: cases.length,
+    users: userCount,
+    phases,
+    startSeconds: 0,
+    requests: 0,
+    failures: [],
+    statuses: {},
+    byOperation: {},
+    rateLimited: {},
+    seconds: 0,
+    crashes: 0,
+    restartSeconds: 0,
+    slowest: [],
   };
   // Each case's user: round robin per rate-limit policy (a login names its user in the body, whatever its token).
   const turn = { login: 0, submit: 0, default: 0 };
   const userOf = cases.map((c) => (c.auth === 'user' || policy(c) === 'login' ? turn[policy(c)]++ : 0) % userCount);
-  const addressOf = cases.map((c, i) => (options.stateful && policy(c) === 'login' ? `127.0.0.${2 + (userOf[i]! + Math.floor(i / userCount)) % loginAddresses}` : undefined));
+  const addressOf = cases.map((c, i) =>
+    options.stateful && policy(c) === 'login'
+      ? `127.0.0.${2 + ((userOf[i]! + Math.floor(i / userCount)) % loginAddresses)}`
+      : undefined,
+  );
   const inFlight = new Map<number, { family: string; request: WireRequest }>();
   const crashedTargets = new Set<Target>();
   let session!: Session;
@@ -146,8 +167,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       result.crashes++;
       const suspects = [...inFlight.entries()].map(([i, f]) => ({ index: i, ...f }));
       result.failures.push({
-        index, family: 'process exit', where: 'the process', base: target.url, request: suspects[0]?.request ?? { method: '-', target: '-', headers: [] },
-        problems: [`the process exited (${gone}) with ${suspects.length} requests in flight`], crash: { suspects, output: lastWords(target.output()) },
+        index,
+        family: 'process exit',
+        where: 'the process',
+        base: target.url,
+        request: suspects[0]?.request ?? { method: '-', target: '-', headers: [] },
+        problems: [`the process exited (${gone}) with ${suspects.length} requests in flight`],
+        crash: { suspects, output: lastWords(target.output()) },
       });
       attachLogs(result.failures, target.output());
       await target.stop();
@@ -162,26 +188,46 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     return restarting;
   }
 
-  async function exchange(index: number, family: string, request: WireRequest, sendOptions: { endAfterWrite?: boolean; localAddress?: string } = {}): Promise<WireResult> {
+  async function exchange(
+    index: number,
+    family: string,
+    request: WireRequest,
+    sendOptions: { endAfterWrite?: boolean; localAddress?: string } = {},
+  ): Promise<WireResult> {
     const target = session.target;
     inFlight.set(index, { family, request });
     const reply = await send(target.url, request, { timeoutMs: 20_000, ...sendOptions });
     result.requests++;
     if ('error' in reply) {
       // A reset may come a moment before the exit is reported.
-      for (let i = 0; i < 10 && !target.exited() && /ECONNRESET|ECONNREFUSED|closed/.test(reply.error); i++) await sleep(50);
+      for (let i = 0; i < 10 && !target.exited() && /ECONNRESET|ECONNREFUSED|closed/.test(reply.error); i++)
+        await sleep(50);
       const gone = target.exited();
       if (gone) await crashed(target, index, gone);
       else {
-        const where = contract.find(request.method, request.target.split('?')[0]!)?.label ?? 'a path or method the contract does not have';
-        result.failures.push({ index, family, where, base: target.url, request, error: reply.error, problems: [`no response: ${reply.error}`] });
+        const where =
+          contract.find(request.method, request.target.split('?')[0]!)?.label ??
+          'a path or method the contract does not have';
+        result.failures.push({
+          index,
+          family,
+          where,
+          base: target.url,
+          request,
+          error: reply.error,
+          problems: [`no response: ${reply.error}`],
+        });
       }
       inFlight.delete(index);
       return reply;
     }
     inFlight.delete(index);
     const { response } = reply;
-    if (response.ms > 1000) result.slowest.push({ ms: response.ms, what: `${request.method} ${request.target.slice(0, 80)} (${family}) → ${response.status}` });
+    if (response.ms > 1000)
+      result.slowest.push({
+        ms: response.ms,
+        what: `${request.method} ${request.target.slice(0, 80)} (${family}) → ${response.status}`,
+      });
     const verdict = judge(contract, request.method, request.target, response);
     const operationId = verdict.operation?.operation.operationId ?? '(none)';
     result.statuses[response.status] = (result.statuses[response.status] ?? 0) + 1;
@@ -191,7 +237,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       result.rateLimited[kind] = (result.rateLimited[kind] ?? 0) + 1;
     }
     const where = verdict.operation?.label ?? 'a path or method the contract does not have';
-    if (verdict.problems.length) result.failures.push({ index, family, where, base: target.url, request, response, problems: verdict.problems });
+    if (verdict.problems.length)
+      result.failures.push({ index, family, where, base: target.url, request, response, problems: verdict.problems });
     return reply;
   }
 
@@ -211,7 +258,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       ...(fuzzCase.version ? { version: fuzzCase.version } : {}),
       ...(fuzzCase.omitHost ? { omitHost: true } : {}),
     };
-    const reply = await exchange(index, fuzzCase.family, request, { ...(fuzzCase.endAfterWrite ? { endAfterWrite: true } : {}), ...(addressOf[index] ? { localAddress: addressOf[index] } : {}) });
+    const reply = await exchange(index, fuzzCase.family, request, {
+      ...(fuzzCase.endAfterWrite ? { endAfterWrite: true } : {}),
+      ...(addressOf[index] ? { localAddress: addressOf[index] } : {}),
+    });
     if (!('response' in reply) || !options.stateful || fuzzCase.auth !== 'user') return;
     const { status, body } = reply.response;
     const operationId = contract.find(request.method, request.target.split('?')[0]!)?.operation.operationId;
@@ -224,14 +274,32 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     if (operationId === 'startJob' && status === 200 && typeof json?.job === 'string') {
       user.jobs.push(json.job);
       const headers: [string, string][] = [['Authorization', `Bearer ${user.token}`]];
-      if (!fuzzCase.letRun) await exchange(index, `${fuzzCase.family} (its cancel)`, { method: 'POST', target: `/job/${json.job}/cancel`, headers });
+      if (!fuzzCase.letRun)
+        await exchange(index, `${fuzzCase.family} (its cancel)`, {
+          method: 'POST',
+          target: `/job/${json.job}/cancel`,
+          headers,
+        });
       else {
         // A job left to run is read back once it has (most likely) ended: its answers must render.
-        await exchange(index, `${fuzzCase.family} (read back)`, { method: 'GET', target: `/job/${json.job}`, headers: [...headers, ['Prefer', 'wait=1']] });
-        await exchange(index, `${fuzzCase.family} (its output)`, { method: 'GET', target: `/job/${json.job}/output`, headers });
+        await exchange(index, `${fuzzCase.family} (read back)`, {
+          method: 'GET',
+          target: `/job/${json.job}`,
+          headers: [...headers, ['Prefer', 'wait=1']],
+        });
+        await exchange(index, `${fuzzCase.family} (its output)`, {
+          method: 'GET',
+          target: `/job/${json.job}/output`,
+          headers,
+        });
       }
     }
-    if (operationId === 'uploadDataFile' && (status === 200 || status === 201) && typeof json?.data_file_identifier === 'string') user.files.push(json.data_file_identifier);
+    if (
+      operationId === 'uploadDataFile' &&
+      (status === 200 || status === 201) &&
+      typeof json?.data_file_identifier === 'string'
+    )
+      user.files.push(json.data_file_identifier);
   }
 
   try {
@@ -249,8 +317,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       const health = await exchange(-1, 'health at the end', { method: 'GET', target: '/healthz', headers: [] });
       if ('response' in health && health.response.status !== 200) {
         result.failures.push({
-          index: -1, family: 'health at the end', where: 'GET /healthz', base: session.target.url, request: { method: 'GET', target: '/healthz', headers: [] },
-          response: health.response, problems: [`GET /healthz answered ${health.response.status} at the end, not 200`],
+          index: -1,
+          family: 'health at the end',
+          where: 'GET /healthz',
+          base: session.target.url,
+          request: { method: 'GET', target: '/healthz', headers: [] },
+          response: health.response,
+          problems: [`GET /healthz answered ${health.response.status} at the end, not 200`],
         });
       }
       const gone = session.target.exited();

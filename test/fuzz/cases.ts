@@ -31,7 +31,16 @@ export interface FuzzCase {
 }
 
 /** What the placeholders stand for: the sending user's job, ended job, data file, another user's; the user's credentials. */
-export const placeholders = ['job', 'finished', 'foreign_job', 'file', 'new_file', 'foreign_file', 'username', 'password'] as const;
+export const placeholders = [
+  'job',
+  'finished',
+  'foreign_job',
+  'file',
+  'new_file',
+  'foreign_file',
+  'username',
+  'password',
+] as const;
 export type Placeholder = (typeof placeholders)[number];
 export const ref = (name: Placeholder) => `{{${name}}}`;
 
@@ -44,7 +53,9 @@ export interface GenerationContext {
 }
 
 export function generationContext(contract: Contract): GenerationContext {
-  const example = deref(contract.doc, contract.doc.components?.examples?.MaxCutUseCase)?.value as { solvers: { name: string }[] };
+  const example = deref(contract.doc, contract.doc.components?.examples?.MaxCutUseCase)?.value as {
+    solvers: { name: string }[];
+  };
   const built = new Map<string, unknown>();
   return {
     contract,
@@ -66,7 +77,11 @@ const authArbitrary: fc.Arbitrary<AuthKind> = fc.oneof(
 export function caseArbitrary(ctx: GenerationContext): fc.Arbitrary<FuzzCase> {
   return fc
     .tuple(
-      fc.oneof({ weight: 30, arbitrary: validCase(ctx) }, { weight: 10, arbitrary: mutantCase(ctx) }, { weight: 60, arbitrary: hostileCase(ctx) }),
+      fc.oneof(
+        { weight: 30, arbitrary: validCase(ctx) },
+        { weight: 10, arbitrary: mutantCase(ctx) },
+        { weight: 60, arbitrary: hostileCase(ctx) },
+      ),
       authArbitrary,
       fc.nat(1000),
     )
@@ -88,12 +103,17 @@ export function percentEncode(text: string, max = 6000): string {
 }
 
 /** `path` with `{name}` parameters replaced, and a query string from name/value pairs (arrays repeated). */
-export function requestTarget(template: string, params: Record<string, string>, query: Record<string, unknown> = {}): string {
+export function requestTarget(
+  template: string,
+  params: Record<string, string>,
+  query: Record<string, unknown> = {},
+): string {
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => params[name] ?? `{${name}}`);
   const parts: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    for (const item of [value].flat()) parts.push(`${percentEncode(name)}=${/^\{\{\w+\}\}$/.test(String(item)) ? item : percentEncode(String(item))}`);
+    for (const item of [value].flat())
+      parts.push(`${percentEncode(name)}=${/^\{\{\w+\}\}$/.test(String(item)) ? item : percentEncode(String(item))}`);
   }
   return parts.length ? `${path}?${parts.join('&')}` : path;
 }

@@ -32,18 +32,31 @@ interface CallOptions {
   headers?: [string, string][];
 }
 
-async function call(base: string, method: string, target: string, options: CallOptions = {}): Promise<{ status: number; json: any; retryAfter?: string }> {
-  const headers: [string, string][] = [...(options.headers ?? []), ...(options.token ? [['Authorization', `Bearer ${options.token}`] as [string, string]] : [])];
+async function call(
+  base: string,
+  method: string,
+  target: string,
+  options: CallOptions = {},
+): Promise<{ status: number; json: any; retryAfter?: string }> {
+  const headers: [string, string][] = [
+    ...(options.headers ?? []),
+    ...(options.token ? [['Authorization', `Bearer ${options.token}`] as [string, string]] : []),
+  ];
   if (options.json !== undefined) headers.push(['Content-Type', 'application/json']);
   const body = options.json !== undefined ? Buffer.from(JSON.stringify(options.json)) : options.body;
   const reply = await send(base, { method, target, headers, ...(body ? { body } : {}) }, { timeoutMs: 30_000 });
   if ('error' in reply) throw new Error(`${method} ${target}: ${reply.error}`);
   const text = reply.response.body.toString('utf8');
-  return { status: reply.response.status, json: text ? JSON.parse(text) : undefined, ...(reply.response.headers['retry-after'] ? { retryAfter: reply.response.headers['retry-after'] } : {}) };
+  return {
+    status: reply.response.status,
+    json: text ? JSON.parse(text) : undefined,
+    ...(reply.response.headers['retry-after'] ? { retryAfter: reply.response.headers['retry-after'] } : {}),
+  };
 }
 
 function expectStatus(reply: { status: number; json: any }, ok: number[], what: string): any {
-  if (!ok.includes(reply.status)) throw new Error(`setting up the fuzz: ${what} answered ${reply.status} ${JSON.stringify(reply.json)}`);
+  if (!ok.includes(reply.status))
+    throw new Error(`setting up the fuzz: ${what} answered ${reply.status} ${JSON.stringify(reply.json)}`);
   return reply.json;
 }
 
@@ -75,19 +88,51 @@ async function login(base: string, username: string, password: string): Promise<
 
 async function serverUser(base: string, name: string, password: string, i: number): Promise<FuzzUser> {
   const token = await login(base, name, password);
-  const { job } = expectStatus(await call(base, 'POST', '/problem/maxcut?solver=exact', { token, json: { num_nodes: 2, adj_matrix: [[0, i + 1], [i + 1, 0]] } }), [200], 'starting a job');
+  const { job } = expectStatus(
+    await call(base, 'POST', '/problem/maxcut?solver=exact', {
+      token,
+      json: {
+        num_nodes: 2,
+        adj_matrix: [
+          [0, i + 1],
+          [i + 1, 0],
+        ],
+      },
+    }),
+    [200],
+    'starting a job',
+  );
   const boundary = 'fixture-boundary';
   const form = [
-    `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="g.txt"', 'Content-Type: text/plain', '', `3 2\n1 2 ${i + 1}\n2 3 1`,
-    `--${boundary}`, 'Content-Disposition: form-data; name="problem_id"', '', 'maxcut',
-    `--${boundary}`, 'Content-Disposition: form-data; name="name"', '', `fixture-${i}.txt`,
-    `--${boundary}--`, '',
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="file"; filename="g.txt"',
+    'Content-Type: text/plain',
+    '',
+    `3 2\n1 2 ${i + 1}\n2 3 1`,
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="problem_id"',
+    '',
+    'maxcut',
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="name"',
+    '',
+    `fixture-${i}.txt`,
+    `--${boundary}--`,
+    '',
   ].join('\r\n');
   const headers: [string, string][] = [['Content-Type', `multipart/form-data; boundary=${boundary}`]];
-  const upload = expectStatus(await call(base, 'POST', '/data_file', { token, body: Buffer.from(form), headers }), [200, 201], 'uploading a data file');
+  const upload = expectStatus(
+    await call(base, 'POST', '/data_file', { token, body: Buffer.from(form), headers }),
+    [200, 201],
+    'uploading a data file',
+  );
   const file = upload.data_file_identifier as string;
   for (let tries = 0; ; tries++) {
-    const reply = expectStatus(await call(base, 'GET', `/job/${job}`, { token, headers: [['Prefer', 'wait=5']] }), [200], 'reading a job');
+    const reply = expectStatus(
+      await call(base, 'GET', `/job/${job}`, { token, headers: [['Prefer', 'wait=5']] }),
+      [200],
+      'reading a job',
+    );
     if (['FINISHED', 'ERROR', 'CANCELLED'].includes(reply.job[job].status)) break;
     if (tries > 20) throw new Error(`setting up the fuzz: job ${job} did not end`);
   }
@@ -110,7 +155,19 @@ export async function serverFixtures(base: string, count: number): Promise<Fixtu
 
 /** The sandbox accepts any credentials and any well-formed token; its ids are the contract's examples. */
 export async function sandboxFixtures(base: string): Promise<Fixtures> {
-  const { access_token: token } = expectStatus(await call(base, 'POST', '/login', { json: { username: 'demo', password: 'correct-horse-battery-staple' } }), [200], 'logging in to the sandbox');
-  const user: FuzzUser = { name: 'demo', password: 'correct-horse-battery-staple', token, finishedJob: 'K7Q2M9X4TB1R', file: 'd6e02699b78918a5032ec7a872e2de7800c3a15a', jobs: [], files: [] };
+  const { access_token: token } = expectStatus(
+    await call(base, 'POST', '/login', { json: { username: 'demo', password: 'correct-horse-battery-staple' } }),
+    [200],
+    'logging in to the sandbox',
+  );
+  const user: FuzzUser = {
+    name: 'demo',
+    password: 'correct-horse-battery-staple',
+    token,
+    finishedJob: 'K7Q2M9X4TB1R',
+    file: 'd6e02699b78918a5032ec7a872e2de7800c3a15a',
+    jobs: [],
+    files: [],
+  };
   return { users: [user], jwtSecret, placeholders: placeholdersOf([user]) };
 }

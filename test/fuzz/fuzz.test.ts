@@ -17,58 +17,93 @@ const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const contract = new Contract();
 const cases = sampleCases(contract, seed, runs);
 const postgres = await freshPostgres();
-if ('skip' in postgres) console.warn(`skipping the fuzz run against the reference server on PostgreSQL: ${postgres.skip}`);
+if ('skip' in postgres)
+  console.warn(`skipping the fuzz run against the reference server on PostgreSQL: ${postgres.skip}`);
 
 function summary(name: string, result: CampaignResult): string {
-  const statuses = Object.entries(result.statuses).map(([s, n]) => `${s}×${n}`).join(' ');
-  const operations = Object.entries(result.byOperation).sort((a, b) => b[1] - a[1]).map(([o, n]) => `${o} ${n}`).join(', ');
-  const limited = Object.entries(result.rateLimited).map(([kind, n]) => `${kind} ${n}`).join(', ');
-  const slowest = result.slowest.sort((a, b) => b.ms - a.ms).slice(0, 5).map((s) => `${(s.ms / 1000).toFixed(1)} s ${s.what}`).join('; ');
+  const statuses = Object.entries(result.statuses)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
+  const operations = Object.entries(result.byOperation)
+    .sort((a, b) => b[1] - a[1])
+    .map(([o, n]) => `${o} ${n}`)
+    .join(', ');
+  const limited = Object.entries(result.rateLimited)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ');
+  const slowest = result.slowest
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((s) => `${(s.ms / 1000).toFixed(1)} s ${s.what}`)
+    .join('; ');
   return [
     `fuzz ${name}: ${result.cases} cases as ${result.users} users, ${result.requests} requests in ${result.seconds.toFixed(1)} s (${result.startSeconds.toFixed(1)} s to start and set up),`,
     `  ${result.phases.map((p) => `cases ${p.from}–${p.to - 1} on ${p.name}`).join(', ')}, fast-check seed ${seed} (repeat: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx vitest run test/fuzz)`,
     `  statuses: ${statuses}; 429s: ${limited || 'none'}${result.crashes ? `; the process exited ${result.crashes} times (${result.restartSeconds.toFixed(1)} s to start it again)` : ''}`,
     `  by operation: ${operations}`,
-    ...(result.slowest.length ? [`  ${result.slowest.length} answers took over a second; the slowest: ${slowest}`] : []),
+    ...(result.slowest.length
+      ? [`  ${result.slowest.length} answers took over a second; the slowest: ${slowest}`]
+      : []),
   ].join('\n');
 }
 
 /** Runs the campaign and fails with every distinct failure, its request, its response and the target's log. */
-async function fuzz(name: string, start: (users: number, env: Record<string, string>) => Promise<Session>, stateful: boolean): Promise<void> {
+async function fuzz(
+  name: string,
+  start: (users: number, env: Record<string, string>) => Promise<Session>,
+  stateful: boolean,
+): Promise<void> {
   const result = await runCampaign({ contract, start, cases, stateful });
   console.log(summary(name, result));
   const report = result.failures.length ? formatFailures(name, result.failures) : '';
   expect(result.failures.length, report).toBe(0);
   if (runs >= 500) {
-    for (const op of contract.operations) expect(result.byOperation[op.operation.operationId] ?? 0, `requests that reached ${op.label}`).toBeGreaterThan(0);
+    for (const op of contract.operations)
+      expect(result.byOperation[op.operation.operationId] ?? 0, `requests that reached ${op.label}`).toBeGreaterThan(0);
   }
 }
 
 const servers = [
   { name: 'the reference server on the embedded database', env: {} as Record<string, string>, skip: false },
-  { name: 'the reference server on PostgreSQL', env: 'skip' in postgres ? {} : { DATABASE_URL: postgres.url }, skip: 'skip' in postgres },
+  {
+    name: 'the reference server on PostgreSQL',
+    env: 'skip' in postgres ? {} : { DATABASE_URL: postgres.url },
+    skip: 'skip' in postgres,
+  },
 ];
 
 describe.each(servers)('fuzz: $name', ({ name, env, skip }) => {
-  it.skipIf(skip)(`answers ${runs} generated requests without a server error, with documented problems`, async () => {
-    await fuzz(name, async (users, phaseEnv) => {
-      const target = await startServer(users, { ...env, ...phaseEnv });
-      try {
-        return { target, fixtures: await serverFixtures(target.url, users) };
-      } catch (error) {
-        await target.stop();
-        throw new Error(`${(error as Error).message}; the server's output:\n${target.output().slice(-5000)}`);
-      }
-    }, true);
-  }, 300_000);
+  it.skipIf(skip)(
+    `answers ${runs} generated requests without a server error, with documented problems`,
+    async () => {
+      await fuzz(
+        name,
+        async (users, phaseEnv) => {
+          const target = await startServer(users, { ...env, ...phaseEnv });
+          try {
+            return { target, fixtures: await serverFixtures(target.url, users) };
+          } catch (error) {
+            await target.stop();
+            throw new Error(`${(error as Error).message}; the server's output:\n${target.output().slice(-5000)}`);
+          }
+        },
+        true,
+      );
+    },
+    300_000,
+  );
 });
 
 describe('fuzz: the sandbox', () => {
   it(`answers ${runs} generated requests without a server error, with documented problems`, async () => {
-    await fuzz('the sandbox', async () => {
-      const target = await startSandbox();
-      return { target, fixtures: await sandboxFixtures(target.url) };
-    }, false);
+    await fuzz(
+      'the sandbox',
+      async () => {
+        const target = await startSandbox();
+        return { target, fixtures: await sandboxFixtures(target.url) };
+      },
+      false,
+    );
   }, 300_000);
 });
 

@@ -68,7 +68,18 @@ export const deepValues: RawJson[] = [
 ];
 
 /** Hostile JSON values for any position in a body. */
-export const hostileJson = [...hostileStrings, ...hostileNumbers.map(raw), ...deepValues, null, true, [], {}, [[]], 0, -1];
+export const hostileJson = [
+  ...hostileStrings,
+  ...hostileNumbers.map(raw),
+  ...deepValues,
+  null,
+  true,
+  [],
+  {},
+  [[]],
+  0,
+  -1,
+];
 
 /** Byte sequences that are not UTF-8 (spliced into bodies). */
 export const invalidUtf8: Buffer[] = [
@@ -140,8 +151,27 @@ export const preferValues = [
 ];
 
 export const oddMethods = [
-  'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'PURGE',
-  'SEARCH', 'REPORT', 'LINK', 'UNLINK', 'QUERY', 'GET', 'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'HEAD',
+  'TRACE',
+  'PROPFIND',
+  'PROPPATCH',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'LOCK',
+  'UNLOCK',
+  'PURGE',
+  'SEARCH',
+  'REPORT',
+  'LINK',
+  'UNLINK',
+  'QUERY',
+  'GET',
+  'POST',
 ];
 
 /** Paths no operation has, and odd spellings of those that have one. */

@@ -20,7 +20,9 @@ export interface Target {
 /** Spawns `node <script>`, resolves once a line of its output matches `ready` (its first group is the URL). */
 export function launch(script: string, env: Record<string, string>, ready: RegExp, what: string): Promise<Target> {
   // The target's settings are ours alone: none of the caller's (a DATABASE_URL would move the embedded run).
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(JES_|DATABASE_URL$|PORT$|SANDBOX_|LOG_LEVEL$)/.test(name)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(JES_|DATABASE_URL$|PORT$|SANDBOX_|LOG_LEVEL$)/.test(name)),
+  );
   const child: ChildProcess = spawn(process.execPath, [join(repoRoot, script)], {
     cwd: repoRoot,
     env: { ...inherited, ...env },
@@ -60,7 +62,10 @@ export function launch(script: string, env: Record<string, string>, ready: RegEx
         output: () => output,
         exited: () => ended,
         stoppedFromOutside: () =>
-          !stopping && ended !== undefined && (/SIG(TERM|INT)$/.test(ended) || (ended === 'exit code 0' && /^SIG(TERM|INT): shutting down$/m.test(output.slice(-4096)))),
+          !stopping &&
+          ended !== undefined &&
+          (/SIG(TERM|INT)$/.test(ended) ||
+            (ended === 'exit code 0' && /^SIG(TERM|INT): shutting down$/m.test(output.slice(-4096)))),
         async stop() {
           stopping = true;
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -70,7 +75,8 @@ export function launch(script: string, env: Record<string, string>, ready: RegEx
         },
       });
     };
-    const onEarlyExit = (code: number | null, signal: string | null) => fail(`${what} exited (${signal ?? code}) before it was ready`);
+    const onEarlyExit = (code: number | null, signal: string | null) =>
+      fail(`${what} exited (${signal ?? code}) before it was ready`);
     child.stdout!.on('data', onData);
     child.once('exit', onEarlyExit);
   });
@@ -89,15 +95,22 @@ export const jwtSecret = 'fuzz-test-secret-that-is-at-least-32-bytes-long';
  * phase of a run raises the submit limit).
  */
 export function startServer(users: number, env: Record<string, string> = {}): Promise<Target> {
-  return launch('server/src/cli.ts', {
-    PORT: '0',
-    JES_DATA_DIR: 'memory:',
-    JES_USERS: fuzzUsers(users).map((u) => `${u.name}:${u.password}`).join(','),
-    JES_JWT_SECRET: jwtSecret,
-    JES_WORKERS: '2',
-    LOG_LEVEL: 'warn',
-    ...env,
-  }, /listening on (http:\/\/\S+)/, 'the reference server');
+  return launch(
+    'server/src/cli.ts',
+    {
+      PORT: '0',
+      JES_DATA_DIR: 'memory:',
+      JES_USERS: fuzzUsers(users)
+        .map((u) => `${u.name}:${u.password}`)
+        .join(','),
+      JES_JWT_SECRET: jwtSecret,
+      JES_WORKERS: '2',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    /listening on (http:\/\/\S+)/,
+    'the reference server',
+  );
 }
 
 export function startSandbox(): Promise<Target> {

@@ -21,7 +21,8 @@ export interface Failure {
   crash?: { suspects: { index: number; family: string; request: WireRequest }[]; output: string };
 }
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 const printable = (text: string) => JSON.stringify(text).slice(1, -1);
 
 /** The kind of a problem found, for grouping: the same fault with other ids, values or pointers is one. */
@@ -37,13 +38,16 @@ function kindOf(problem: string): string {
     [/header/i, 'headers'],
     [/^Content-Type/, 'the media type'],
   ];
-  return kinds.find(([pattern]) => pattern.test(problem))?.[1] ?? problem.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, 'N');
+  return (
+    kinds.find(([pattern]) => pattern.test(problem))?.[1] ?? problem.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, 'N')
+  );
 }
 
 /** A signature that groups the same fault on the same operation. */
 export function signature(failure: Failure): string {
   if (failure.crash) return `crash: ${/^\w*Error\b.*$/m.exec(failure.crash.output)?.[0] ?? failure.index}`;
-  if (failure.problems[0]?.startsWith("Node's HTTP server")) return `Node's own ${failure.response?.status} (${failure.family})`;
+  if (failure.problems[0]?.startsWith("Node's HTTP server"))
+    return `Node's own ${failure.response?.status} (${failure.family})`;
   const kind = kindOf(failure.problems[0] ?? failure.error ?? '');
   return `${failure.where} → ${failure.response?.status ?? 'no response'}: ${kind === 'a server error' ? `${kind} (${cause(failure)})` : kind}`;
 }
@@ -59,27 +63,47 @@ function cause(failure: Failure): string {
       text = JSON.parse(failure.response?.body.toString('utf8') ?? '{}').detail ?? '';
     } catch {}
   }
-  return text.replace(/"[^"]*"/g, '"…"').replace(/\b([A-Z0-9]{12}|[0-9a-f]{40})\b/g, 'ID').replace(/\d+/g, 'N').slice(0, 120);
+  return text
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\b([A-Z0-9]{12}|[0-9a-f]{40})\b/g, 'ID')
+    .replace(/\d+/g, 'N')
+    .slice(0, 120);
 }
 
 export function describeRequest(request: WireRequest): string {
   const lines = [`${request.method} ${clip(printable(request.target), 300)}`];
   for (const [name, value] of request.headers) lines.push(`  ${name}: ${clip(printable(value), 160)}`);
-  if (request.contentLength !== undefined) lines.push(`  (Content-Length announced: ${request.contentLength ?? 'none'}, body ${request.body?.length ?? 0} bytes)`);
-  if (request.body?.length) lines.push(`  body (${request.body.length} bytes): ${clip(printable(request.body.toString('utf8')), 400)}`);
+  if (request.contentLength !== undefined)
+    lines.push(
+      `  (Content-Length announced: ${request.contentLength ?? 'none'}, body ${request.body?.length ?? 0} bytes)`,
+    );
+  if (request.body?.length)
+    lines.push(`  body (${request.body.length} bytes): ${clip(printable(request.body.toString('utf8')), 400)}`);
   return lines.join('\n');
 }
 
 export function describeResponse(response: WireResponse): string {
-  const headers = Object.entries(response.headers).filter(([name]) => !['date', 'etag', 'connection', 'keep-alive'].includes(name));
-  return [`${response.status}`, ...headers.map(([n, v]) => `  ${n}: ${clip(v, 160)}`), `  ${clip(printable(response.body.toString('utf8')), 600)}`].join('\n');
+  const headers = Object.entries(response.headers).filter(
+    ([name]) => !['date', 'etag', 'connection', 'keep-alive'].includes(name),
+  );
+  return [
+    `${response.status}`,
+    ...headers.map(([n, v]) => `  ${n}: ${clip(v, 160)}`),
+    `  ${clip(printable(response.body.toString('utf8')), 600)}`,
+  ].join('\n');
 }
 
 /** A curl command that repeats the request (as near as curl can: it may refuse what the raw socket sent). */
 export function curl(base: string, request: WireRequest): string {
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-  const parts = ['curl -si', '-X', quote(request.method), ...request.headers.flatMap(([n, v]) => ['-H', quote(`${n}: ${v}`)])];
-  if (request.body?.length) parts.push('--data-binary', request.body.length > 300 ? '@body.bin' : quote(request.body.toString('latin1')));
+  const parts = [
+    'curl -si',
+    '-X',
+    quote(request.method),
+    ...request.headers.flatMap(([n, v]) => ['-H', quote(`${n}: ${v}`)]),
+  ];
+  if (request.body?.length)
+    parts.push('--data-binary', request.body.length > 300 ? '@body.bin' : quote(request.body.toString('latin1')));
   parts.push(quote(base + request.target));
   return clip(parts.join(' '), 1200);
 }
@@ -92,22 +116,30 @@ export function formatFailures(target: string, failures: Failure[]): string {
   const parts = [`${target}: ${failures.length} failing responses, ${groups.size} distinct failures`];
   for (const [, [first, ...rest]] of sorted) {
     if (first!.crash) {
-      parts.push([
-        `✗ ${first!.problems[0]} (case ${first!.index}; ${rest.length + 1} such exits); its last output:`,
-        `    ${first!.crash.output.replaceAll('\n', '\n    ')}`,
-        '  the requests in flight (one of them did it):',
-        ...first!.crash.suspects.map((s) => `  → case ${s.index} (${s.family}): ${describeRequest(s.request).replaceAll('\n', '\n      ')}`),
-      ].join('\n'));
+      parts.push(
+        [
+          `✗ ${first!.problems[0]} (case ${first!.index}; ${rest.length + 1} such exits); its last output:`,
+          `    ${first!.crash.output.replaceAll('\n', '\n    ')}`,
+          '  the requests in flight (one of them did it):',
+          ...first!.crash.suspects.map(
+            (s) => `  → case ${s.index} (${s.family}): ${describeRequest(s.request).replaceAll('\n', '\n      ')}`,
+          ),
+        ].join('\n'),
+      );
       continue;
     }
-    parts.push([
-      `✗ ${first!.where} → ${first!.response?.status ?? 'no response'} (${rest.length + 1} cases; first: case ${first!.index}, ${first!.family})`,
-      ...first!.problems.map((p) => `    - ${p}`),
-      `  → ${describeRequest(first!.request).replaceAll('\n', '\n    ')}`,
-      first!.response ? `  ← ${describeResponse(first!.response).replaceAll('\n', '\n    ')}` : `  ← no response: ${first!.error}`,
-      ...(first!.log?.length ? ['  server log:', ...first!.log.map((l) => `    ${clip(l, 1500)}`)] : []),
-      `  repeat: ${curl(first!.base, first!.request)}`,
-    ].join('\n'));
+    parts.push(
+      [
+        `✗ ${first!.where} → ${first!.response?.status ?? 'no response'} (${rest.length + 1} cases; first: case ${first!.index}, ${first!.family})`,
+        ...first!.problems.map((p) => `    - ${p}`),
+        `  → ${describeRequest(first!.request).replaceAll('\n', '\n    ')}`,
+        first!.response
+          ? `  ← ${describeResponse(first!.response).replaceAll('\n', '\n    ')}`
+          : `  ← no response: ${first!.error}`,
+        ...(first!.log?.length ? ['  server log:', ...first!.log.map((l) => `    ${clip(l, 1500)}`)] : []),
+        `  repeat: ${curl(first!.base, first!.request)}`,
+      ].join('\n'),
+    );
   }
   return parts.join('\n\n');
 }

@@ -3,7 +3,16 @@
 // or that name a user the server does not have. HS256 is signed here with node:crypto.
 import { createHmac } from 'node:crypto';
 
-export const authKinds = ['user', 'none', 'malformed', 'forged', 'alg-none', 'expired', 'other-env', 'unknown-user'] as const;
+export const authKinds = [
+  'user',
+  'none',
+  'malformed',
+  'forged',
+  'alg-none',
+  'expired',
+  'other-env',
+  'unknown-user',
+] as const;
 export type AuthKind = (typeof authKinds)[number];
 
 const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');

@@ -22,7 +22,11 @@ function conventions(contract: Contract, path: string): Record<number, string[]>
 }
 
 /** Outside the contract on purpose, with their answer to GET: the contract, its rendered reference (/docs redirects). */
-const outsideTheContract = new Map([['/openapi.yaml', 200], ['/docs', 301], ['/docs/', 200]]);
+const outsideTheContract = new Map([
+  ['/openapi.yaml', 200],
+  ['/docs', 301],
+  ['/docs/', 200],
+]);
 
 function wellFormed(path: string): boolean {
   try {
@@ -39,7 +43,8 @@ export interface Verdict {
   problems: string[];
 }
 
-const mediaType = (headers: Record<string, string>) => (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaType = (headers: Record<string, string>) =>
+  (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
 function parseJson(body: Buffer): unknown {
   try {
@@ -51,20 +56,28 @@ function parseJson(body: Buffer): unknown {
 
 /** The problems of a non-2xx body against RFC 9457 and the contract's `code` list for the response. */
 function problemViolations(response: WireResponse, json: unknown, codes: string[]): string[] {
-  if (mediaType(response.headers) !== 'application/problem+json') return [`a ${response.status} is not a problem: Content-Type is "${response.headers['content-type'] ?? '(none)'}"`];
+  if (mediaType(response.headers) !== 'application/problem+json')
+    return [`a ${response.status} is not a problem: Content-Type is "${response.headers['content-type'] ?? '(none)'}"`];
   if (!json || typeof json !== 'object' || Array.isArray(json)) {
-    return [`a ${response.status} problem whose body is not a JSON object: ${JSON.stringify(response.body.toString('utf8').slice(0, 120))}`];
+    return [
+      `a ${response.status} problem whose body is not a JSON object: ${JSON.stringify(response.body.toString('utf8').slice(0, 120))}`,
+    ];
   }
   const body = json as Record<string, unknown>;
   const problems: string[] = [];
   for (const member of ['type', 'title', 'detail', 'code'] as const) {
     if (typeof body[member] !== 'string') problems.push(`the problem has no string "${member}"`);
   }
-  if (body.status !== response.status) problems.push(`the problem's status is ${JSON.stringify(body.status)}, the response's ${response.status}`);
-  if (typeof body.code === 'string' && !codes.includes(body.code)) problems.push(`code "${body.code}" is not one the contract lists for this ${response.status} (${codes.join(', ') || 'none'})`);
+  if (body.status !== response.status)
+    problems.push(`the problem's status is ${JSON.stringify(body.status)}, the response's ${response.status}`);
+  if (typeof body.code === 'string' && !codes.includes(body.code))
+    problems.push(
+      `code "${body.code}" is not one the contract lists for this ${response.status} (${codes.join(', ') || 'none'})`,
+    );
   const requestId = response.headers['x-request-id'];
   if (requestId === undefined) problems.push('no X-Request-Id header');
-  else if (body.request_id !== requestId) problems.push(`request_id ${JSON.stringify(body.request_id)} is not the X-Request-Id header "${requestId}"`);
+  else if (body.request_id !== requestId)
+    problems.push(`request_id ${JSON.stringify(body.request_id)} is not the X-Request-Id header "${requestId}"`);
   return problems;
 }
 
@@ -73,7 +86,12 @@ function problemViolations(response: WireResponse, json: unknown, codes: string[
  * Request`, `Connection: close`) or an HTTP/1.1 request without Host (an empty 400): no body, no request id.
  */
 function answeredByNode(response: WireResponse): boolean {
-  return response.status >= 400 && response.body.length === 0 && !response.headers['x-request-id'] && !response.headers['content-type'];
+  return (
+    response.status >= 400 &&
+    response.body.length === 0 &&
+    !response.headers['x-request-id'] &&
+    !response.headers['content-type']
+  );
 }
 
 /**
@@ -83,7 +101,9 @@ function answeredByNode(response: WireResponse): boolean {
 export function judge(contract: Contract, method: string, target: string, response: WireResponse): Verdict {
   // An absolute-form target (`GET http://host/job`) names the path of its URL (RFC 9112, 3.2.2).
   const path = /^https?:\/\//i.test(target) ? (URL.parse(target)?.pathname ?? target) : target.split('?')[0]!;
-  const resolved = /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path) ? (URL.parse(`http://target${path}`)?.pathname ?? path) : path;
+  const resolved = /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)
+    ? (URL.parse(`http://target${path}`)?.pathname ?? path)
+    : path;
   const verdict = judgePath(contract, method, path, response);
   if (resolved === path || !verdict.problems.length) return verdict;
   const other = judgePath(contract, method, resolved, response);
@@ -95,7 +115,12 @@ function judgePath(contract: Contract, method: string, path: string, response: W
   const problems: string[] = [];
   if (answeredByNode(response)) {
     const what = `a bare ${response.status}: no body, no X-Request-Id`;
-    return { operation, problems: [`Node's HTTP server answered the request itself (${what}); the application never saw it (a malformed request, or HTTP/1.1 without Host)`] };
+    return {
+      operation,
+      problems: [
+        `Node's HTTP server answered the request itself (${what}); the application never saw it (a malformed request, or HTTP/1.1 without Host)`,
+      ],
+    };
   }
   if (response.status >= 500) problems.push(`a server error: ${response.status}`);
   const documented = operation ? Object.keys(operation.operation.responses ?? {}).map(Number) : [];
@@ -113,7 +138,9 @@ function judgePath(contract: Contract, method: string, path: string, response: W
   const head = method === 'HEAD';
   const json = head ? undefined : parseJson(response.body);
   if (response.status >= 300 && !head && response.status !== outside) {
-    const codes = operation ? contract.problemCodes(operation.operation.operationId, response.status) : (byConvention[response.status] ?? []);
+    const codes = operation
+      ? contract.problemCodes(operation.operation.operationId, response.status)
+      : (byConvention[response.status] ?? []);
     problems.push(...problemViolations(response, json, codes));
   }
   if (!head && response.status !== outside) {
@@ -122,9 +149,19 @@ function judgePath(contract: Contract, method: string, path: string, response: W
       check: 'fuzz',
       operationId: operation?.operation.operationId,
       request: { method, url: `http://target${path.startsWith('/') ? path : `/${path}`}`, headers: {} },
-      response: { status: response.status, headers: response.headers, text: response.body.toString('utf8'), ...(json !== undefined ? { json } : {}), ms: response.ms },
+      response: {
+        status: response.status,
+        headers: response.headers,
+        text: response.body.toString('utf8'),
+        ...(json !== undefined ? { json } : {}),
+        ms: response.ms,
+      },
     };
-    for (const found of [...contentTypeViolations(contract, exchange), ...headerViolations(contract, exchange), ...schemaViolations(contract, exchange)]) {
+    for (const found of [
+      ...contentTypeViolations(contract, exchange),
+      ...headerViolations(contract, exchange),
+      ...schemaViolations(contract, exchange),
+    ]) {
       if (!problems.some((p) => p.includes(found))) problems.push(found);
     }
   }

@@ -28,10 +28,18 @@ export interface WireResponse {
 export type WireResult = { response: WireResponse } | { error: string };
 
 function head(url: URL, request: WireRequest): Buffer {
-  const lines = [`${request.method} ${request.target} ${request.version ?? 'HTTP/1.1'}`, ...(request.omitHost ? [] : [`Host: ${url.host}`]), 'Connection: close'];
+  const lines = [
+    `${request.method} ${request.target} ${request.version ?? 'HTTP/1.1'}`,
+    ...(request.omitHost ? [] : [`Host: ${url.host}`]),
+    'Connection: close',
+  ];
   for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
   const length = request.contentLength === undefined ? request.body?.length : request.contentLength;
-  if (length !== null && length !== undefined && !request.headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n))) {
+  if (
+    length !== null &&
+    length !== undefined &&
+    !request.headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n))
+  ) {
     lines.push(`Content-Length: ${length}`);
   }
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'utf8');
@@ -85,13 +93,22 @@ export function parseResponse(raw: Buffer, ms: number): WireResponse | undefined
  * client that gives up on a body it announced longer than it is; `localAddress` sends it from another
  * loopback address.
  */
-export function send(base: string, request: WireRequest, options: { timeoutMs?: number; endAfterWrite?: boolean; localAddress?: string } = {}): Promise<WireResult> {
+export function send(
+  base: string,
+  request: WireRequest,
+  options: { timeoutMs?: number; endAfterWrite?: boolean; localAddress?: string } = {},
+): Promise<WireResult> {
   const url = new URL(base);
   const started = performance.now();
   return new Promise((resolve) => {
     // From another loopback address (another client to the server's per-address limits): over IPv4 then.
     const host = options.localAddress ? '127.0.0.1' : url.hostname;
-    const socket = connect({ host, port: Number(url.port), allowHalfOpen: true, ...(options.localAddress ? { localAddress: options.localAddress } : {}) });
+    const socket = connect({
+      host,
+      port: Number(url.port),
+      allowHalfOpen: true,
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    });
     const chunks: Buffer[] = [];
     let done = false;
     const finish = (result: WireResult) => {
@@ -110,16 +127,28 @@ export function send(base: string, request: WireRequest, options: { timeoutMs?: 
       // A complete response with a Content-Length need not wait for the close.
       const raw = Buffer.concat(chunks);
       const parsed = parseResponse(raw, performance.now() - started);
-      if (parsed?.headers['content-length'] !== undefined && parsed.body.length >= Number(parsed.headers['content-length'])) finish({ response: parsed });
+      if (
+        parsed?.headers['content-length'] !== undefined &&
+        parsed.body.length >= Number(parsed.headers['content-length'])
+      )
+        finish({ response: parsed });
     });
     socket.on('end', () => {
       const parsed = parseResponse(Buffer.concat(chunks), performance.now() - started);
       const unreadable = `an unreadable response: ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 200))}`;
-      finish(parsed ? { response: parsed } : { error: chunks.length ? unreadable : 'the connection closed without a response' });
+      finish(
+        parsed
+          ? { response: parsed }
+          : { error: chunks.length ? unreadable : 'the connection closed without a response' },
+      );
     });
     socket.on('error', (error) => {
       const parsed = parseResponse(Buffer.concat(chunks), performance.now() - started);
-      finish(parsed ? { response: parsed } : { error: `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}` });
+      finish(
+        parsed
+          ? { response: parsed }
+          : { error: `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}` },
+      );
     });
     socket.on('connect', () => {
       socket.write(head(url, request));

@@ -13,14 +13,26 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
-import { installConsumer, packAll, repoRoot, run, runtimes, type Serving, serve, succeed, type Tarball } from './support/consumer.ts';
+import {
+  installConsumer,
+  packAll,
+  repoRoot,
+  run,
+  runtimes,
+  type Serving,
+  serve,
+  succeed,
+  type Tarball,
+} from './support/consumer.ts';
 
 const user = { name: 'demo', password: 'correct-horse-battery-staple' };
 const second = { name: 'bob', password: 'bob-password-2' };
 const listening = /listening on (http:\/\/\S+)/;
 const { runtimes: nodes, skipped } = await runtimes(22);
 if (skipped) console.warn(`the packages run on ${nodes[0]!.name} only: ${skipped}`);
-const typescriptVersion = (JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')) as { version: string }).version;
+const typescriptVersion = (
+  JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')) as { version: string }
+).version;
 
 describe('the packed packages, installed outside the repository', () => {
   const dir = mkdtempSync(join(tmpdir(), 'jes-consumer-'));
@@ -30,28 +42,45 @@ describe('the packed packages, installed outside the repository', () => {
   beforeAll(async () => {
     let started = performance.now();
     tarballs = await packAll(join(dir, 'tarballs'));
-    console.log(`packed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${tarballs.map((t) => `${basename(t.file)} ${(t.bytes / 1024).toFixed(1)} KiB`).join(', ')}`);
+    console.log(
+      `packed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${tarballs.map((t) => `${basename(t.file)} ${(t.bytes / 1024).toFixed(1)} KiB`).join(', ')}`,
+    );
     started = performance.now();
     await installConsumer(project, tarballs, [`typescript@${typescriptVersion}`, '@types/node@22']);
-    console.log(`installed the tarballs (and typescript, @types/node) into ${project} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `installed the tarballs (and typescript, @types/node) into ${project} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }, 900_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('packs the four packages, each with its build, license and readme, and no TypeScript source', () => {
-    expect(tarballs.map((t) => basename(t.file)).sort()).toEqual(['jes-client-0.1.0.tgz', 'jes-conformance-0.1.0.tgz', 'jes-sandbox-0.1.0.tgz', 'jes-server-0.1.0.tgz']);
+    expect(tarballs.map((t) => basename(t.file)).sort()).toEqual([
+      'jes-client-0.1.0.tgz',
+      'jes-conformance-0.1.0.tgz',
+      'jes-sandbox-0.1.0.tgz',
+      'jes-server-0.1.0.tgz',
+    ]);
     for (const name of ['client', 'conformance', 'sandbox', 'server']) {
       const root = join(project, 'node_modules', '@jes', name);
       const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
       expect(pkg.private, name).toBe(false);
       expect(pkg.exports['.'].types, name).toMatch(/^\.\/dist\/src\/.*\.d\.ts$/);
-      for (const file of ['LICENSE', 'README.md', pkg.exports['.'].import, pkg.exports['.'].types, ...Object.values(pkg.bin as Record<string, string>)]) {
+      for (const file of [
+        'LICENSE',
+        'README.md',
+        pkg.exports['.'].import,
+        pkg.exports['.'].types,
+        ...Object.values(pkg.bin as Record<string, string>),
+      ]) {
         expect(() => readFileSync(join(root, file)), `${name}: ${file}`).not.toThrow();
       }
       expect(() => readFileSync(join(root, 'src', 'cli.ts')), `${name} ships src/`).toThrow();
     }
     for (const name of ['conformance', 'sandbox', 'server']) {
-      expect(readFileSync(join(project, 'node_modules/@jes', name, 'openapi.yaml'), 'utf8'), name).toBe(readFileSync(join(repoRoot, 'openapi.yaml'), 'utf8'));
+      expect(readFileSync(join(project, 'node_modules/@jes', name, 'openapi.yaml'), 'utf8'), name).toBe(
+        readFileSync(join(repoRoot, 'openapi.yaml'), 'utf8'),
+      );
     }
   });
 
@@ -62,69 +91,126 @@ describe('the packed packages, installed outside the repository', () => {
     expect(tsc.code).toBe(0);
     const wrong = readFileSync(join(project, 'typed.ts'), 'utf8').replace(/^\s*\/\/ @ts-expect-error.*\n/m, '');
     writeFileSync(join(project, 'typed-wrong.ts'), wrong);
-    const refused = await run('npx', ['--no-install', 'tsc', '--noEmit', '--strict', '--module', 'nodenext', '--types', 'node', 'typed-wrong.ts'], { cwd: project });
+    const refused = await run(
+      'npx',
+      ['--no-install', 'tsc', '--noEmit', '--strict', '--module', 'nodenext', '--types', 'node', 'typed-wrong.ts'],
+      { cwd: project },
+    );
     const line = wrong.split('\n').findIndex((l) => l.includes("num_nodes: '2'")) + 1;
     expect(refused.code).not.toBe(0);
-    expect(refused.stdout.trim()).toMatch(new RegExp(`^typed-wrong\\.ts\\(${line},\\d+\\): error TS2322: Type 'string' is not assignable to type 'number'\\.$`));
+    expect(refused.stdout.trim()).toMatch(
+      new RegExp(
+        `^typed-wrong\\.ts\\(${line},\\d+\\): error TS2322: Type 'string' is not assignable to type 'number'\\.$`,
+      ),
+    );
   });
 
-  describe.each(nodes.map((node, i) => ({ ...node, home: join(dir, `home-${i}`) })))('on Node $name', ({ env, home }) => {
-    const userEnv = { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-    let server: Serving;
+  describe.each(nodes.map((node, i) => ({ ...node, home: join(dir, `home-${i}`) })))(
+    'on Node $name',
+    ({ env, home }) => {
+      const userEnv = { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+      let server: Serving;
 
-    beforeAll(async () => {
-      server = await serve('npx', ['--no-install', 'jes-server'], {
-        cwd: project,
-        ready: listening,
-        env: { ...userEnv, PORT: '0', JES_DATA_DIR: join(home, 'data'), JES_USERS: `${user.name}:${user.password},${second.name}:${second.password}`, JES_WORKERS: '2', JES_RATE_LIMITS: 'off', JES_LOG_FORMAT: 'pretty' },
+      beforeAll(async () => {
+        server = await serve('npx', ['--no-install', 'jes-server'], {
+          cwd: project,
+          ready: listening,
+          env: {
+            ...userEnv,
+            PORT: '0',
+            JES_DATA_DIR: join(home, 'data'),
+            JES_USERS: `${user.name}:${user.password},${second.name}:${second.password}`,
+            JES_WORKERS: '2',
+            JES_RATE_LIMITS: 'off',
+            JES_LOG_FORMAT: 'pretty',
+          },
+        });
+      }, 120_000);
+      afterAll(() => server?.stop());
+
+      it('npx jes-server starts on the embedded database, logs human lines (pino-pretty) when asked, and answers /healthz', async () => {
+        expect(stripVTControlCharacters(server.output())).toMatch(
+          /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: database ready in [\d.]+ s: the embedded database in .*data$/m,
+        );
+        const health = await fetch(`${server.url}/healthz`);
+        expect(health.status).toBe(200);
       });
-    }, 120_000);
-    afterAll(() => server?.stop());
 
-    it('npx jes-server starts on the embedded database, logs human lines (pino-pretty) when asked, and answers /healthz', async () => {
-      expect(stripVTControlCharacters(server.output())).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: database ready in [\d.]+ s: the embedded database in .*data$/m);
-      const health = await fetch(`${server.url}/healthz`);
-      expect(health.status).toBe(200);
-    });
+      it('npx jes-server serves the reference and the guides its package carries, and the contract they link to', async () => {
+        for (const path of ['/docs/', '/docs/guides/getting-started.html', '/docs/guides/security', '/openapi.yaml']) {
+          const answer = await fetch(`${server.url}${path}`);
+          expect(answer.status, path).toBe(200);
+        }
+        expect(await (await fetch(`${server.url}/docs/guides/errors.html`)).text()).toContain(
+          '<a href="../index.html">API reference</a>',
+        );
+      });
 
-    it('npx jes-server serves the reference and the guides its package carries, and the contract they link to', async () => {
-      for (const path of ['/docs/', '/docs/guides/getting-started.html', '/docs/guides/security', '/openapi.yaml']) {
-        const answer = await fetch(`${server.url}${path}`);
-        expect(answer.status, path).toBe(200);
-      }
-      expect(await (await fetch(`${server.url}/docs/guides/errors.html`)).text()).toContain('<a href="../index.html">API reference</a>');
-    });
+      it('a plain .mjs script with createJesClient solves the 6-node example: 53', async () => {
+        const solved = await succeed('node', ['solve.mjs'], {
+          cwd: project,
+          env: { ...userEnv, JES_BASE_URL: server.url, JES_USERNAME: user.name, JES_PASSWORD: user.password },
+        });
+        expect(solved.stdout.trim()).toBe('cut 53');
+      });
 
-    it('a plain .mjs script with createJesClient solves the 6-node example: 53', async () => {
-      const solved = await succeed('node', ['solve.mjs'], { cwd: project, env: { ...userEnv, JES_BASE_URL: server.url, JES_USERNAME: user.name, JES_PASSWORD: user.password } });
-      expect(solved.stdout.trim()).toBe('cut 53');
-    });
+      it('npx jes login, then npx jes submit --wait, reads 53', async () => {
+        const cli = { cwd: project, env: { ...userEnv, JES_BASE_URL: server.url } };
+        const login = await succeed(
+          'npx',
+          ['--no-install', 'jes', 'login', '--username', user.name, '--password-stdin'],
+          { ...cli, input: `${user.password}\n` },
+        );
+        expect(login.stdout).toContain(`Logged in to ${server.url} as ${user.name}`);
+        const submitted = await succeed(
+          'npx',
+          ['--no-install', 'jes', 'submit', 'maxcut', 'six-node.json', '--solver', 'exact', '--wait', '--json'],
+          cli,
+        );
+        expect(JSON.parse(submitted.stdout).executions.exact.data.cut_value).toBe(53);
+      });
 
-    it('npx jes login, then npx jes submit --wait, reads 53', async () => {
-      const cli = { cwd: project, env: { ...userEnv, JES_BASE_URL: server.url } };
-      const login = await succeed('npx', ['--no-install', 'jes', 'login', '--username', user.name, '--password-stdin'], { ...cli, input: `${user.password}\n` });
-      expect(login.stdout).toContain(`Logged in to ${server.url} as ${user.name}`);
-      const submitted = await succeed('npx', ['--no-install', 'jes', 'submit', 'maxcut', 'six-node.json', '--solver', 'exact', '--wait', '--json'], cli);
-      expect(JSON.parse(submitted.stdout).executions.exact.data.cut_value).toBe(53);
-    });
-
-    it('npx jes-conformance passes against the server', async () => {
-      const checked = await run('npx', ['--no-install', 'jes-conformance', '--base-url', server.url, '--username', user.name, '--password', user.password, '--second-user', `${second.name}:${second.password}`], { cwd: project, env: userEnv, timeoutMs: 300_000 });
-      expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/\b\d+ passed, 0 failed, 0 skipped\s*$/);
-      expect(checked.code).toBe(0);
-    }, 300_000);
-
-    it('npx jes-sandbox serves the contract it carries, and jes-conformance --profile sandbox passes against it', async () => {
-      const sandbox = await serve('npx', ['--no-install', 'jes-sandbox', '--port', '0'], { cwd: project, env: userEnv, ready: listening });
-      try {
-        const checked = await run('npx', ['--no-install', 'jes-conformance', '--profile', 'sandbox', '--base-url', sandbox.url], { cwd: project, env: userEnv, timeoutMs: 300_000 });
-        expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/\b\d+ passed, 0 failed, \d+ skipped\s*$/);
+      it('npx jes-conformance passes against the server', async () => {
+        const checked = await run(
+          'npx',
+          [
+            '--no-install',
+            'jes-conformance',
+            '--base-url',
+            server.url,
+            '--username',
+            user.name,
+            '--password',
+            user.password,
+            '--second-user',
+            `${second.name}:${second.password}`,
+          ],
+          { cwd: project, env: userEnv, timeoutMs: 300_000 },
+        );
+        expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/\b\d+ passed, 0 failed, 0 skipped\s*$/);
         expect(checked.code).toBe(0);
-      } finally {
-        await sandbox.stop();
-      }
-    }, 300_000);
-  });
+      }, 300_000);
+
+      it('npx jes-sandbox serves the contract it carries, and jes-conformance --profile sandbox passes against it', async () => {
+        const sandbox = await serve('npx', ['--no-install', 'jes-sandbox', '--port', '0'], {
+          cwd: project,
+          env: userEnv,
+          ready: listening,
+        });
+        try {
+          const checked = await run(
+            'npx',
+            ['--no-install', 'jes-conformance', '--profile', 'sandbox', '--base-url', sandbox.url],
+            { cwd: project, env: userEnv, timeoutMs: 300_000 },
+          );
+          expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/\b\d+ passed, 0 failed, \d+ skipped\s*$/);
+          expect(checked.code).toBe(0);
+        } finally {
+          await sandbox.stop();
+        }
+      }, 300_000);
+    },
+  );
 
   describe('a page bundling @jes/client, in Chromium, against the server on another origin', () => {
     const missing = chromiumMissing('the packaged client in a browser');
@@ -137,21 +223,42 @@ describe('the packed packages, installed outside the repository', () => {
 
     beforeAll(async () => {
       if (missing) return;
-      const result = await build({ entryPoints: [join(project, 'page.mjs')], outfile: join(project, 'page.js'), bundle: true, format: 'esm', platform: 'browser', metafile: true, logLevel: 'silent' });
+      const result = await build({
+        entryPoints: [join(project, 'page.mjs')],
+        outfile: join(project, 'page.js'),
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        metafile: true,
+        logLevel: 'silent',
+      });
       bundled = Object.keys(result.metafile.inputs);
       pages = createServer((req, res) => {
         const file = new URL(req.url ?? '/', 'http://page').pathname.slice(1);
         if (file !== 'page.html' && file !== 'page.js') return void res.writeHead(404).end();
-        res.writeHead(200, { 'Content-Type': file.endsWith('.js') ? 'text/javascript' : 'text/html' }).end(readFileSync(join(project, file)));
+        res
+          .writeHead(200, { 'Content-Type': file.endsWith('.js') ? 'text/javascript' : 'text/html' })
+          .end(readFileSync(join(project, file)));
       });
       await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
       origin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-      const start = (corsOrigins: string, name: string) => serve('npx', ['--no-install', 'jes-server'], {
-        cwd: project,
-        ready: listening,
-        env: { ...process.env, PORT: '0', JES_DATA_DIR: join(dir, name), JES_USERS: `${user.name}:${user.password}`, JES_WORKERS: '1', JES_CORS_ORIGINS: corsOrigins },
-      });
-      [open, closed] = await Promise.all([start(origin, 'browser-open'), start('https://elsewhere.example', 'browser-closed')]);
+      const start = (corsOrigins: string, name: string) =>
+        serve('npx', ['--no-install', 'jes-server'], {
+          cwd: project,
+          ready: listening,
+          env: {
+            ...process.env,
+            PORT: '0',
+            JES_DATA_DIR: join(dir, name),
+            JES_USERS: `${user.name}:${user.password}`,
+            JES_WORKERS: '1',
+            JES_CORS_ORIGINS: corsOrigins,
+          },
+        });
+      [open, closed] = await Promise.all([
+        start(origin, 'browser-open'),
+        start('https://elsewhere.example', 'browser-closed'),
+      ]);
       browser = await launchChromium();
     }, 120_000);
 
@@ -165,8 +272,15 @@ describe('the packed packages, installed outside the repository', () => {
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
-      await page.goto(`${origin}/page.html?${new URLSearchParams({ api, username: user.name, password: user.password })}`);
-      await page.waitForFunction(() => document.getElementById('cut')?.textContent !== '…' || document.getElementById('problem')?.textContent !== '', undefined, { timeout: 30_000 });
+      await page.goto(
+        `${origin}/page.html?${new URLSearchParams({ api, username: user.name, password: user.password })}`,
+      );
+      await page.waitForFunction(
+        () =>
+          document.getElementById('cut')?.textContent !== '…' || document.getElementById('problem')?.textContent !== '',
+        undefined,
+        { timeout: 30_000 },
+      );
       const read = (id: string) => page.locator(`#${id}`).textContent();
       const seen = { cut: await read('cut'), job: await read('job'), problem: await read('problem'), errors };
       await page.close();
@@ -174,18 +288,30 @@ describe('the packed packages, installed outside the repository', () => {
     };
 
     it.skipIf(missing)('the bundle holds the client and openapi-fetch only (no commander, nothing of Node)', () => {
-      expect(bundled.filter((file) => file.includes('node_modules/')).map((file) => file.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+)\/.*$/, '$1')).sort().filter((n, i, all) => all.indexOf(n) === i)).toEqual(['@jes/client', 'openapi-fetch']);
+      expect(
+        bundled
+          .filter((file) => file.includes('node_modules/'))
+          .map((file) => file.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+)\/.*$/, '$1'))
+          .sort()
+          .filter((n, i, all) => all.indexOf(n) === i),
+      ).toEqual(['@jes/client', 'openapi-fetch']);
     });
 
-    it.skipIf(missing)('logs in, starts the example job and shows the cut 53 when the server lets the page\'s origin in', async () => {
-      const seen = await visit(open.url);
-      expect(seen).toEqual({ cut: '53', job: expect.stringMatching(/^[0-9A-Z]{12}$/), problem: '', errors: [] });
-    });
+    it.skipIf(missing)(
+      "logs in, starts the example job and shows the cut 53 when the server lets the page's origin in",
+      async () => {
+        const seen = await visit(open.url);
+        expect(seen).toEqual({ cut: '53', job: expect.stringMatching(/^[0-9A-Z]{12}$/), problem: '', errors: [] });
+      },
+    );
 
-    it.skipIf(missing)('gets no further than a connection failure from a server that lets another origin in', async () => {
-      const seen = await visit(closed.url);
-      expect(seen.cut).toBe('…');
-      expect(seen.problem).toMatch(/connection_failed|fetch/i);
-    });
+    it.skipIf(missing)(
+      'gets no further than a connection failure from a server that lets another origin in',
+      async () => {
+        const seen = await visit(closed.url);
+        expect(seen.cut).toBe('…');
+        expect(seen.problem).toMatch(/connection_failed|fetch/i);
+      },
+    );
   });
 });

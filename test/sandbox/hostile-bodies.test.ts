@@ -6,7 +6,19 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/src/server.ts';
 import { deref } from '../contract/openapi-document.ts';
-import { bearer, credentials, dataFileId, doc, edgeList, form, graph, json, type Part, startedSandbox, upload } from './support/hostile-requests.ts';
+import {
+  bearer,
+  credentials,
+  dataFileId,
+  doc,
+  edgeList,
+  form,
+  graph,
+  json,
+  type Part,
+  startedSandbox,
+  upload,
+} from './support/hostile-requests.ts';
 
 let sandbox: Sandbox;
 let call: Awaited<ReturnType<typeof startedSandbox>>['call'];
@@ -15,7 +27,11 @@ afterAll(() => sandbox?.close());
 
 describe('the bytes of a body', () => {
   it('a body without Content-Type answers 415, as the reference server does', async () => {
-    for (const [path, body] of [['/problem/maxcut', graph], ['/problem/maxcut', ''], ['/data_file', upload({ value: edgeList }).body]] as const) {
+    for (const [path, body] of [
+      ['/problem/maxcut', graph],
+      ['/problem/maxcut', ''],
+      ['/data_file', upload({ value: edgeList }).body],
+    ] as const) {
       const answer = await call('POST', path, { headers: bearer, body });
       expect([path, answer.status, answer.body.code]).toEqual([path, 415, 'unsupported_media_type']);
     }
@@ -23,68 +39,158 @@ describe('the bytes of a body', () => {
 
   it('a JSON body in a charset other than UTF-8 answers 415; utf-8 and utf8 in any case are accepted', async () => {
     for (const charset of ['latin1', 'iso-8859-1', 'utf-16', 'us-ascii']) {
-      for (const [path, body, headers] of [['/problem/maxcut', graph, json], ['/login', credentials('anyone'), {}]] as const) {
-        const answer = await call('POST', path, { headers: { ...headers, 'content-type': `application/json; charset=${charset}` }, body });
-        expect([path, charset, answer.status, answer.body.code]).toEqual([path, charset, 415, 'unsupported_media_type']);
+      for (const [path, body, headers] of [
+        ['/problem/maxcut', graph, json],
+        ['/login', credentials('anyone'), {}],
+      ] as const) {
+        const answer = await call('POST', path, {
+          headers: { ...headers, 'content-type': `application/json; charset=${charset}` },
+          body,
+        });
+        expect([path, charset, answer.status, answer.body.code]).toEqual([
+          path,
+          charset,
+          415,
+          'unsupported_media_type',
+        ]);
       }
     }
     for (const charset of ['utf-8', 'UTF-8', 'utf8', 'Utf8', '"utf-8"']) {
-      expect((await call('POST', '/problem/maxcut', { headers: { ...json, 'content-type': `application/json; charset=${charset}` }, body: graph })).status).toBe(200);
+      expect(
+        (
+          await call('POST', '/problem/maxcut', {
+            headers: { ...json, 'content-type': `application/json; charset=${charset}` },
+            body: graph,
+          })
+        ).status,
+      ).toBe(200);
     }
   });
 
   it('gzip, deflate, br and identity bodies are decoded, with the limits applied to the decoded size', async () => {
-    const encoders: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, identity: (b) => b, GZIP: gzipSync, ' br ': brotliCompressSync };
+    const encoders: Record<string, (b: Buffer) => Buffer> = {
+      gzip: gzipSync,
+      deflate: deflateSync,
+      br: brotliCompressSync,
+      identity: (b) => b,
+      GZIP: gzipSync,
+      ' br ': brotliCompressSync,
+    };
     for (const [encoding, encode] of Object.entries(encoders)) {
-      const answer = await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': encoding }, body: encode(Buffer.from(graph)) });
-      expect([encoding, answer.status, answer.body]).toEqual([encoding, 200, { detail: 'Job created', job: 'K7Q2M9X4TB1R' }]);
+      const answer = await call('POST', '/problem/maxcut', {
+        headers: { ...json, 'content-encoding': encoding },
+        body: encode(Buffer.from(graph)),
+      });
+      expect([encoding, answer.status, answer.body]).toEqual([
+        encoding,
+        200,
+        { detail: 'Job created', job: 'K7Q2M9X4TB1R' },
+      ]);
     }
-    const login = await call('POST', '/login', { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(credentials('anyone')) });
+    const login = await call('POST', '/login', {
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(credentials('anyone')),
+    });
     expect(login.status).toBe(200);
     const sized = (bytes: number) => gzipSync(Buffer.from(graph.padEnd(bytes, ' ')));
-    const over = await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': 'gzip' }, body: sized(4_194_304) });
+    const over = await call('POST', '/problem/maxcut', {
+      headers: { ...json, 'content-encoding': 'gzip' },
+      body: sized(4_194_304),
+    });
     expect([over.status, over.body.code, over.body.max_bytes]).toEqual([413, 'payload_too_large', 4_194_304]);
-    expect((await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': 'gzip' }, body: sized(4_194_303) })).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/problem/maxcut', {
+          headers: { ...json, 'content-encoding': 'gzip' },
+          body: sized(4_194_303),
+        })
+      ).status,
+    ).toBe(200);
     const files = upload({ value: edgeList });
-    expect((await call('POST', '/data_file', { headers: { ...files.headers, 'content-encoding': 'br' }, body: brotliCompressSync(files.body) })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/data_file', {
+          headers: { ...files.headers, 'content-encoding': 'br' },
+          body: brotliCompressSync(files.body),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('a corrupt encoded body answers 400 invalid_request saying it cannot be decoded', async () => {
     for (const encoding of ['br', 'gzip', 'deflate']) {
-      const answer = await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': encoding }, body: Buffer.from('this is not compressed at all') });
+      const answer = await call('POST', '/problem/maxcut', {
+        headers: { ...json, 'content-encoding': encoding },
+        body: Buffer.from('this is not compressed at all'),
+      });
       expect([answer.status, answer.body.code]).toEqual([400, 'invalid_request']);
-      expect(answer.body.detail).toMatch(new RegExp(`^The body cannot be decoded \\(Content-Encoding: ${encoding}\\): .+`));
+      expect(answer.body.detail).toMatch(
+        new RegExp(`^The body cannot be decoded \\(Content-Encoding: ${encoding}\\): .+`),
+      );
     }
     const truncated = gzipSync(Buffer.from(graph)).subarray(0, 12);
-    expect((await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': 'gzip' }, body: truncated })).status).toBe(400);
+    expect(
+      (await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': 'gzip' }, body: truncated }))
+        .status,
+    ).toBe(400);
   });
 
   it('any other Content-Encoding (zstd, compress, a list) answers 415', async () => {
     for (const encoding of ['zstd', 'compress', 'x-gzip', 'gzip, br', 'identity, gzip', 'chunked']) {
-      const answer = await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': encoding }, body: graph });
+      const answer = await call('POST', '/problem/maxcut', {
+        headers: { ...json, 'content-encoding': encoding },
+        body: graph,
+      });
       expect([encoding, answer.status, answer.body.code]).toEqual([encoding, 415, 'unsupported_media_type']);
     }
     const files = upload({ value: edgeList });
-    expect((await call('POST', '/data_file', { headers: { ...files.headers, 'content-encoding': 'zstd' }, body: files.body })).status).toBe(415);
+    expect(
+      (
+        await call('POST', '/data_file', {
+          headers: { ...files.headers, 'content-encoding': 'zstd' },
+          body: files.body,
+        })
+      ).status,
+    ).toBe(415);
   });
 
   it('a JSON body starting with the UTF-8 byte-order mark is accepted, the mark stripped', async () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
-    expect((await call('POST', '/problem/maxcut', { headers: json, body: Buffer.concat([bom, Buffer.from(graph)]) })).status).toBe(200);
-    expect((await call('POST', '/login', { headers: { 'content-type': 'application/json' }, body: Buffer.concat([bom, Buffer.from(credentials('anyone'))]) })).status).toBe(200);
+    expect(
+      (await call('POST', '/problem/maxcut', { headers: json, body: Buffer.concat([bom, Buffer.from(graph)]) })).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('POST', '/login', {
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.concat([bom, Buffer.from(credentials('anyone'))]),
+        })
+      ).status,
+    ).toBe(200);
     const gzipped = gzipSync(Buffer.concat([bom, Buffer.from(graph)]));
-    expect((await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': 'gzip' }, body: gzipped })).status).toBe(200);
+    expect(
+      (await call('POST', '/problem/maxcut', { headers: { ...json, 'content-encoding': 'gzip' }, body: gzipped }))
+        .status,
+    ).toBe(200);
   });
 });
 
 describe('hostile values in JSON bodies', () => {
-  const refused = (pointer: string, detail: string) => ({ status: 400, code: 'invalid_request', errors: [{ pointer, detail }] });
+  const refused = (pointer: string, detail: string) => ({
+    status: 400,
+    code: 'invalid_request',
+    errors: [{ pointer, detail }],
+  });
   const nul = 'must not contain U+0000 (NUL)';
   const unpaired = 'must not contain an unpaired surrogate';
-  const withParams = (params: string) => `{"data_file_identifier": "${dataFileId}", "solvers": [{"name": "exact", "params": ${params}}]}`;
+  const withParams = (params: string) =>
+    `{"data_file_identifier": "${dataFileId}", "solvers": [{"name": "exact", "params": ${params}}]}`;
 
   it('a string value or a property name with U+0000 answers 400 with its pointer', async () => {
-    const login = await call('POST', '/login', { headers: { 'content-type': 'application/json' }, body: credentials('a\\u0000b') });
+    const login = await call('POST', '/login', {
+      headers: { 'content-type': 'application/json' },
+      body: credentials('a\\u0000b'),
+    });
     expect(login.body).toMatchObject(refused('/username', nul));
     const value = await call('POST', '/problem/maxcut', { headers: json, body: withParams('{"note": "x\\u0000"}') });
     expect(value.body).toMatchObject(refused('/solvers/0/params/note', nul));
@@ -94,12 +200,22 @@ describe('hostile values in JSON bodies', () => {
 
   it('an unpaired surrogate (high or low, in a value or a name) answers 400 with its pointer; a valid pair is accepted', async () => {
     for (const lone of ['\\ud800', '\\udfff', 'a\\udc00b', '\\ud83d']) {
-      const answer = await call('POST', '/login', { headers: { 'content-type': 'application/json' }, body: credentials(lone) });
+      const answer = await call('POST', '/login', {
+        headers: { 'content-type': 'application/json' },
+        body: credentials(lone),
+      });
       expect([lone, answer.body]).toMatchObject([lone, refused('/username', unpaired)]);
     }
     const name = await call('POST', '/problem/maxcut', { headers: json, body: withParams('{"\\udead": 1}') });
     expect(name.body).toMatchObject(refused('/solvers/0/params/\udead', unpaired));
-    expect((await call('POST', '/login', { headers: { 'content-type': 'application/json' }, body: credentials('\\ud83d\\ude00 😀') })).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/login', {
+          headers: { 'content-type': 'application/json' },
+          body: credentials('\\ud83d\\ude00 😀'),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('nesting deeper than 32 levels answers 400 with the pointer of the first value at depth 33; 32 levels are accepted', async () => {
@@ -107,13 +223,21 @@ describe('hostile values in JSON bodies', () => {
     const nested = (levels: number) => '{"x": '.repeat(levels) + '1' + '}'.repeat(levels);
     expect((await call('POST', '/problem/maxcut', { headers: json, body: withParams(nested(29)) })).status).toBe(200);
     const deep = await call('POST', '/problem/maxcut', { headers: json, body: withParams(nested(30)) });
-    expect(deep.body).toMatchObject(refused(`/solvers/0/params${'/x'.repeat(29)}`, 'must not be nested deeper than 32 levels'));
+    expect(deep.body).toMatchObject(
+      refused(`/solvers/0/params${'/x'.repeat(29)}`, 'must not be nested deeper than 32 levels'),
+    );
   });
 
   it('10,000 levels of nesting answer 400 (an iterative check, no stack overflow)', async () => {
-    const arrays = await call('POST', '/problem/maxcut', { headers: json, body: '['.repeat(10_000) + ']'.repeat(10_000) });
+    const arrays = await call('POST', '/problem/maxcut', {
+      headers: json,
+      body: '['.repeat(10_000) + ']'.repeat(10_000),
+    });
     expect(arrays.body).toMatchObject(refused('/0'.repeat(32), 'must not be nested deeper than 32 levels'));
-    const objects = await call('POST', '/problem/maxcut', { headers: json, body: '{"a": '.repeat(10_000) + '1' + '}'.repeat(10_000) });
+    const objects = await call('POST', '/problem/maxcut', {
+      headers: json,
+      body: '{"a": '.repeat(10_000) + '1' + '}'.repeat(10_000),
+    });
     expect(objects.body).toMatchObject(refused('/a'.repeat(32), 'must not be nested deeper than 32 levels'));
   });
 });
@@ -140,21 +264,60 @@ describe('uploads', () => {
   it("regression: a part with an empty name or none answers 400 invalid_request, not 500 (Prism's multipart parser threw on it); so does a form cut short", async () => {
     for (const part of [{ value: 'z' }, { name: '', value: 'z' }, { name: '', filename: 'x', value: 'z' }]) {
       // First, so that the one file part the form may hold is this one (the reference server's busboy limit).
-      const answer = await call('POST', '/data_file', form([part, { name: 'file', value: edgeList }, { name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'g.txt' }]));
-      expect([part, answer.status, answer.body.code, answer.body.errors?.[0]?.pointer]).toEqual([part, 400, 'invalid_request', '/']);
+      const answer = await call(
+        'POST',
+        '/data_file',
+        form([
+          part,
+          { name: 'file', value: edgeList },
+          { name: 'problem_id', value: 'maxcut' },
+          { name: 'name', value: 'g.txt' },
+        ]),
+      );
+      expect([part, answer.status, answer.body.code, answer.body.errors?.[0]?.pointer]).toEqual([
+        part,
+        400,
+        'invalid_request',
+        '/',
+      ]);
     }
     // Cut inside the file part, whose stream then fails too (an 'error' nobody heard would end the process).
-    const files = form([{ name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'g.txt' }, { name: 'file', value: edgeList.repeat(100) }]);
-    const cut = await call('POST', '/data_file', { headers: files.headers, body: files.body.subarray(0, files.body.length - 100) });
+    const files = form([
+      { name: 'problem_id', value: 'maxcut' },
+      { name: 'name', value: 'g.txt' },
+      { name: 'file', value: edgeList.repeat(100) },
+    ]);
+    const cut = await call('POST', '/data_file', {
+      headers: files.headers,
+      body: files.body.subarray(0, files.body.length - 100),
+    });
     expect([cut.status, cut.body.code]).toEqual([400, 'invalid_request']);
-    const noBoundary = await call('POST', '/data_file', { headers: { ...bearer, 'content-type': 'multipart/form-data' }, body: files.body });
+    const noBoundary = await call('POST', '/data_file', {
+      headers: { ...bearer, 'content-type': 'multipart/form-data' },
+      body: files.body,
+    });
     expect([noBoundary.status, noBoundary.body.code]).toEqual([400, 'invalid_request']);
   });
 
   it('a text field with U+0000 (in its value or its name) answers 400 with its pointer', async () => {
-    const value = await call('POST', '/data_file', form([{ name: 'file', value: edgeList }, { name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'g\u0000.txt' }]));
-    expect(value.body).toMatchObject({ status: 400, code: 'invalid_request', errors: [{ pointer: '/name', detail: 'must not contain U+0000 (NUL)' }] });
+    const value = await call(
+      'POST',
+      '/data_file',
+      form([
+        { name: 'file', value: edgeList },
+        { name: 'problem_id', value: 'maxcut' },
+        { name: 'name', value: 'g\u0000.txt' },
+      ]),
+    );
+    expect(value.body).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      errors: [{ pointer: '/name', detail: 'must not contain U+0000 (NUL)' }],
+    });
     const name = await call('POST', '/data_file', upload({ value: edgeList }, [{ name: 'note\u0000', value: 'x' }]));
-    expect(name.body).toMatchObject({ status: 400, errors: [{ pointer: '/note\u0000', detail: 'must not contain U+0000 (NUL)' }] });
+    expect(name.body).toMatchObject({
+      status: 400,
+      errors: [{ pointer: '/note\u0000', detail: 'must not contain U+0000 (NUL)' }],
+    });
   });
 });

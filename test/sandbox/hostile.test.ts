@@ -20,7 +20,10 @@ afterAll(() => sandbox?.close());
 describe('the sandbox never dies', () => {
   it('regression: a property name past U+00FF answers 400 instead of crashing the sandbox (ERR_INVALID_CHAR writing sl-violations)', async () => {
     for (const name of ['Ā', '😀', '\u007f', 'é']) {
-      const answer = await call('POST', '/problem/maxcut', { headers: json, body: JSON.stringify({ num_nodes: 1, adj_matrix: [[0]], [name]: 1 }) });
+      const answer = await call('POST', '/problem/maxcut', {
+        headers: json,
+        body: JSON.stringify({ num_nodes: 1, adj_matrix: [[0]], [name]: 1 }),
+      });
       expect([answer.status, answer.body.code]).toEqual([400, 'invalid_request']);
       // Prism's account stays valid JSON, in printable ASCII only, and still names the member.
       const violations = answer.headers['sl-violations'] as string;
@@ -32,12 +35,17 @@ describe('the sandbox never dies', () => {
 
   it('regression: npm run sandbox (sandbox/src/cli.ts) survives the request that killed it, and logs an unhandled rejection or exception instead of exiting', async () => {
     // Injected once the sandbox says it listens: a rejection nobody handles and an exception nobody catches.
-    const inject = "const log = console.log; console.log = (...a) => { log(...a); if (String(a[0]).includes('listening on')) setImmediate(() => { Promise.reject(new Error('injected rejection')); setImmediate(() => { throw new Error('injected exception'); }); }); };";
-    const child = spawn(process.execPath, [`--import=data:text/javascript,${encodeURIComponent(inject)}`, join(repoRoot, 'sandbox/src/cli.ts')], {
-      cwd: repoRoot,
-      env: { ...process.env, SANDBOX_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const inject =
+      "const log = console.log; console.log = (...a) => { log(...a); if (String(a[0]).includes('listening on')) setImmediate(() => { Promise.reject(new Error('injected rejection')); setImmediate(() => { throw new Error('injected exception'); }); }); };";
+    const child = spawn(
+      process.execPath,
+      [`--import=data:text/javascript,${encodeURIComponent(inject)}`, join(repoRoot, 'sandbox/src/cli.ts')],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, SANDBOX_PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -49,7 +57,10 @@ describe('the sandbox never dies', () => {
         });
         child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before listening: ${output}`)));
       });
-      const crash = await send(url, 'POST', '/problem/maxcut', { headers: json, body: '{"num_nodes": 1, "adj_matrix": [[0]], "Ā": 1}' });
+      const crash = await send(url, 'POST', '/problem/maxcut', {
+        headers: json,
+        body: '{"num_nodes": 1, "adj_matrix": [[0]], "Ā": 1}',
+      });
       expect(crash.status).toBe(400);
       expect((await send(url, 'GET', '/healthz')).status).toBe(200);
       expect(output).toContain('injected rejection');
@@ -61,7 +72,14 @@ describe('the sandbox never dies', () => {
   });
 
   it('regression: a path or query with a malformed percent escape answers 4xx, not 500 (URI malformed in Prism)', async () => {
-    for (const path of ['/job/%E0%A4%A', '/job/%ZZ', '/data_file/%00', '//job', '/job?limit=%ZZ', '/job?status=%E0%A4%A']) {
+    for (const path of [
+      '/job/%E0%A4%A',
+      '/job/%ZZ',
+      '/data_file/%00',
+      '//job',
+      '/job?limit=%ZZ',
+      '/job?status=%E0%A4%A',
+    ]) {
       const answer = await call('GET', path, { headers: bearer });
       expect(answer.status, path).toBeGreaterThanOrEqual(400);
       expect(answer.status, path).toBeLessThan(500);
@@ -78,28 +96,48 @@ describe('route, then authenticate, then read the body', () => {
       { headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' }, body: graph },
       { headers: { 'content-type': 'application/json', authorization: '' }, body: graph },
     ];
-    const example = deref(doc, deref(doc, doc.components.responses.Unauthorized)!.content['application/problem+json'].examples.missing_token)!.value;
+    const example = deref(
+      doc,
+      deref(doc, doc.components.responses.Unauthorized)!.content['application/problem+json'].examples.missing_token,
+    )!.value;
     for (const sent of bodies) {
       const answer = await call('POST', '/problem/maxcut', sent);
-      expect([answer.status, answer.body.code, answer.headers['www-authenticate']]).toEqual([401, 'missing_token', 'Bearer realm="jes"']);
+      expect([answer.status, answer.body.code, answer.headers['www-authenticate']]).toEqual([
+        401,
+        'missing_token',
+        'Bearer realm="jes"',
+      ]);
       expect(Object.keys(answer.body).sort()).toEqual(Object.keys(example).sort());
       expect(answer.body.instance).toBe('/problem/maxcut');
     }
-    const uploaded = await call('POST', '/data_file', { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nbroken' });
+    const uploaded = await call('POST', '/data_file', {
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nbroken',
+    });
     expect([uploaded.status, uploaded.body.code]).toEqual([401, 'missing_token']);
     // Routing comes before: no token needed for a 404 or a 405, whatever the body.
-    expect((await call('POST', '/nowhere', { headers: { 'content-type': 'application/json' }, body: '{' })).body.code).toBe('not_found');
+    expect(
+      (await call('POST', '/nowhere', { headers: { 'content-type': 'application/json' }, body: '{' })).body.code,
+    ).toBe('not_found');
     const method = await call('DELETE', '/job', { body: ' '.repeat(5 * 1024 * 1024) });
     expect([method.status, method.headers.allow]).toEqual([405, 'GET']);
     // The public operation and a request with a token read their bodies: too large is still 413.
-    const login = await call('POST', '/login', { headers: { 'content-type': 'application/json' }, body: ' '.repeat(65_536) });
+    const login = await call('POST', '/login', {
+      headers: { 'content-type': 'application/json' },
+      body: ' '.repeat(65_536),
+    });
     expect([login.status, login.body.max_bytes]).toEqual([413, 65_536]);
-    expect((await call('POST', '/problem/maxcut', { headers: json, body: ' '.repeat(5 * 1024 * 1024) })).status).toBe(413);
+    expect((await call('POST', '/problem/maxcut', { headers: json, body: ' '.repeat(5 * 1024 * 1024) })).status).toBe(
+      413,
+    );
   });
 
   it('a malformed Authorization answers 401 invalid_token, also before the body is read', async () => {
     for (const authorization of ['Basic YTpi', 'Bearer', 'Bearer a b']) {
-      const answer = await call('POST', '/problem/maxcut', { headers: { authorization, 'content-type': 'application/json' }, body: ' '.repeat(5 * 1024 * 1024) });
+      const answer = await call('POST', '/problem/maxcut', {
+        headers: { authorization, 'content-type': 'application/json' },
+        body: ' '.repeat(5 * 1024 * 1024),
+      });
       expect([answer.status, answer.body.code]).toEqual([401, 'invalid_token']);
       expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm="jes", error="invalid_token"/);
     }
@@ -109,7 +147,9 @@ describe('route, then authenticate, then read the body', () => {
 describe('query values', () => {
   it('an empty query value answers 400 invalid_request with its pointer, as the reference server does', async () => {
     const cases = [
-      ...['/job', '/data_file'].flatMap((path) => ['starting_after', 'status', 'problem_id', 'limit'].map((name) => ['GET', `${path}?${name}=`, name])),
+      ...['/job', '/data_file'].flatMap((path) =>
+        ['starting_after', 'status', 'problem_id', 'limit'].map((name) => ['GET', `${path}?${name}=`, name]),
+      ),
       ['POST', '/problem/maxcut?solver=', 'solver'],
       ['POST', '/problem/maxcut?time_limit_seconds=', 'time_limit_seconds'],
       ['GET', '/job?limit=5&starting_after=', 'starting_after'],
@@ -123,10 +163,22 @@ describe('query values', () => {
   });
 
   it('a query parameter the operation does not have answers 400 where the operation documents a 400, as the reference server does', async () => {
-    for (const path of ['/job?x=1', '/job?LIMIT=5', '/data_file?limit=5&page=2', '/healthz?verbose', '/job/K7Q2M9X4TB1R?x=', '/problem?x=1']) {
+    for (const path of [
+      '/job?x=1',
+      '/job?LIMIT=5',
+      '/data_file?limit=5&page=2',
+      '/healthz?verbose',
+      '/job/K7Q2M9X4TB1R?x=',
+      '/problem?x=1',
+    ]) {
       const answer = await call('GET', path, { headers: bearer });
       const name = /[?&]([^=&]+)=?[^=&]*$/.exec(path)![1];
-      expect([path, answer.status, answer.body.code, answer.body.errors?.[0]?.pointer]).toEqual([path, 400, 'invalid_request', `/query/${name}`]);
+      expect([path, answer.status, answer.body.code, answer.body.errors?.[0]?.pointer]).toEqual([
+        path,
+        400,
+        'invalid_request',
+        `/query/${name}`,
+      ]);
     }
   });
 });
@@ -160,7 +212,9 @@ describe('found by the fuzz test', () => {
   });
 
   it('takes an absolute-form request target as its path', async () => {
-    const [head = ''] = (await rawExchange(`GET ${sandbox.url}/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).split('\r\n\r\n');
+    const [head = ''] = (
+      await rawExchange(`GET ${sandbox.url}/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+    ).split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 200 /);
   });
 

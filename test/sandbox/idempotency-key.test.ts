@@ -11,13 +11,22 @@ let call: Awaited<ReturnType<typeof startedSandbox>>['call'];
 beforeAll(async () => ({ sandbox, call } = await startedSandbox()));
 afterAll(() => sandbox?.close());
 
-it.each(['8e03978e-40d5-43e8-bc93-6894a57f9324', '"quoted"', 'a key with spaces inside', 'k'.repeat(255)])('accepts the key %s', async (key) => {
-  const started = await call('POST', '/problem/maxcut', { headers: { ...json, 'idempotency-key': key }, body: graph });
-  expect(started.status).toBe(200);
-  const form = upload({ filename: 'g.txt', value: edgeList });
-  const uploaded = await call('POST', '/data_file', { headers: { ...form.headers, authorization: 'Bearer anything', 'idempotency-key': key }, body: form.body });
-  expect(uploaded.status).toBe(201);
-});
+it.each(['8e03978e-40d5-43e8-bc93-6894a57f9324', '"quoted"', 'a key with spaces inside', 'k'.repeat(255)])(
+  'accepts the key %s',
+  async (key) => {
+    const started = await call('POST', '/problem/maxcut', {
+      headers: { ...json, 'idempotency-key': key },
+      body: graph,
+    });
+    expect(started.status).toBe(200);
+    const form = upload({ filename: 'g.txt', value: edgeList });
+    const uploaded = await call('POST', '/data_file', {
+      headers: { ...form.headers, authorization: 'Bearer anything', 'idempotency-key': key },
+      body: form.body,
+    });
+    expect(uploaded.status).toBe(201);
+  },
+);
 
 it.each(['k'.repeat(256), 'clé', 'tab\there'])('refuses the key %s with 400 invalid_request', async (key) => {
   const answer = await call('POST', '/problem/maxcut', { headers: { ...json, 'idempotency-key': key }, body: graph });

@@ -11,6 +11,9 @@ beforeAll(async () => ({ sandbox, call } = await startedSandbox()));
 afterAll(() => sandbox?.close());
 
 it.each(refusedMediaTypes)('$what', async ({ path, contentType, body, detail }) => {
-  const answer = await call('POST', path, { headers: { ...bearer, ...(contentType ? { 'content-type': contentType } : {}) }, body });
+  const answer = await call('POST', path, {
+    headers: { ...bearer, ...(contentType ? { 'content-type': contentType } : {}) },
+    body,
+  });
   expect([answer.status, answer.body.code, answer.body.detail]).toEqual([415, 'unsupported_media_type', detail]);
 });

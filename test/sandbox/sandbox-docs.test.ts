@@ -34,14 +34,19 @@ afterAll(() => sandbox?.close());
 
 describe('docs/sandbox.md', () => {
   it.skipIf(skipCurl)(`the curl walk-through prints what the page shows${skipCurl}`, async () => {
-    const script = blockAfter('tested: curl-walkthrough', 'sh').replace('BASE=http://localhost:4010', `BASE=${sandbox.url}`);
+    const script = blockAfter('tested: curl-walkthrough', 'sh').replace(
+      'BASE=http://localhost:4010',
+      `BASE=${sandbox.url}`,
+    );
     const run = await runBash(script, {});
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe(blockAfter('output: curl-walkthrough', 'text'));
   });
 
   it('the client example is sandbox/examples/client.ts verbatim, and prints what the page shows', async () => {
-    expect(blockAfter('tested: client-walkthrough', 'ts')).toBe(readFileSync(join(repoRoot, 'sandbox/examples/client.ts'), 'utf8'));
+    expect(blockAfter('tested: client-walkthrough', 'ts')).toBe(
+      readFileSync(join(repoRoot, 'sandbox/examples/client.ts'), 'utf8'),
+    );
     const run = await runBash(`node --conditions=jes-source sandbox/examples/client.ts`, { JES_BASE_URL: sandbox.url });
     expect(run.stdout).toBe(blockAfter('output: client-walkthrough', 'text'));
   });
@@ -49,7 +54,12 @@ describe('docs/sandbox.md', () => {
   it('npm run sandbox listens where SANDBOX_PORT says and prints its URL', async () => {
     const port = await freePort();
     const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
-    const child = spawn('npm', ['run', 'sandbox'], { cwd: repoRoot, env: { ...process.env, PATH: path, SANDBOX_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['run', 'sandbox'], {
+      cwd: repoRoot,
+      env: { ...process.env, PATH: path, SANDBOX_PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     try {
       const line = await new Promise<string>((resolve, reject) => {
         let output = '';
@@ -73,16 +83,30 @@ describe('docs/sandbox.md', () => {
 
 /** A request each operation accepts: the documented example ids and bodies, any bearer token. */
 function validRequest(doc: Node, op: ReturnType<typeof operations>[number]): { path: string; init: RequestInit } {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => op.parameters.find((p) => p.name === name)!.example);
-  const headers: Record<string, string> = op.operation.security?.length === 0 ? {} : { authorization: 'Bearer anything' };
+  const path = op.path.replace(
+    /\{([^}]+)\}/g,
+    (_, name: string) => op.parameters.find((p) => p.name === name)!.example,
+  );
+  const headers: Record<string, string> =
+    op.operation.security?.length === 0 ? {} : { authorization: 'Bearer anything' };
   const media = deref(doc, op.operation.requestBody)?.content ?? {};
   if (media['application/json']) {
     const example = Object.values<Node>(media['application/json'].examples)[0]!;
-    return { path, init: { method: op.method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(deref(doc, example)!.value) } };
+    return {
+      path,
+      init: {
+        method: op.method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(deref(doc, example)!.value),
+      },
+    };
   }
   if (media['multipart/form-data']) {
     const form = new FormData();
-    for (const [name, value] of Object.entries<string>(Object.values<Node>(media['multipart/form-data'].examples)[0]!.value)) form.set(name, name === 'file' ? new Blob([value]) : value);
+    for (const [name, value] of Object.entries<string>(
+      Object.values<Node>(media['multipart/form-data'].examples)[0]!.value,
+    ))
+      form.set(name, name === 'file' ? new Blob([value]) : value);
     return { path, init: { method: op.method, headers, body: form } };
   }
   return { path, init: { method: op.method, headers } };
@@ -92,14 +116,25 @@ describe('Prefer in the sandbox', () => {
   const doc = loadContract();
   const cases = operations(doc).flatMap((op) =>
     Object.entries<Node>(op.operation.responses).flatMap(([status, raw]) => {
-      const examples = Object.entries<Node>(deref(doc, raw)!.content?.[Object.keys(deref(doc, raw)!.content ?? {})[0] ?? '']?.examples ?? {});
-      return examples.map(([key, example]) => ({ label: `${op.operation.operationId} ${status} ${key}`, op, status: Number(status), key, value: deref(doc, example)!.value }));
+      const examples = Object.entries<Node>(
+        deref(doc, raw)!.content?.[Object.keys(deref(doc, raw)!.content ?? {})[0] ?? '']?.examples ?? {},
+      );
+      return examples.map(([key, example]) => ({
+        label: `${op.operation.operationId} ${status} ${key}`,
+        op,
+        status: Number(status),
+        key,
+        value: deref(doc, example)!.value,
+      }));
     }),
   );
 
   it.each(cases)('Prefer: code=…, example=… answers $label', async ({ op, status, key, value }) => {
     const { path, init } = validRequest(doc, op);
-    const res = await fetch(sandbox.url + path, { ...init, headers: { ...(init.headers as Record<string, string>), prefer: `code=${status}, example=${key}` } });
+    const res = await fetch(sandbox.url + path, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), prefer: `code=${status}, example=${key}` },
+    });
     expect(res.status).toBe(status);
     const body = await res.json();
     expect(body).toEqual(value);
@@ -109,26 +144,66 @@ describe('Prefer in the sandbox', () => {
 });
 
 describe('what the sandbox refuses', () => {
-  const send = (path: string, init: RequestInit = {}) => fetch(sandbox.url + path, init).then(async (res) => ({ status: res.status, headers: res.headers, body: await res.json() }));
+  const send = (path: string, init: RequestInit = {}) =>
+    fetch(sandbox.url + path, init).then(async (res) => ({
+      status: res.status,
+      headers: res.headers,
+      body: await res.json(),
+    }));
   const bearer = { authorization: 'Bearer anything' };
   const json = { ...bearer, 'content-type': 'application/json' };
 
   it('the refusals in the table of docs/sandbox.md', async () => {
     const none = await send('/job');
-    expect([none.status, none.body.code, none.headers.get('www-authenticate')]).toEqual([401, 'missing_token', 'Bearer realm="jes"']);
+    expect([none.status, none.body.code, none.headers.get('www-authenticate')]).toEqual([
+      401,
+      'missing_token',
+      'Bearer realm="jes"',
+    ]);
     expect((await send('/job', { headers: { authorization: 'Basic YTpi' } })).body.code).toBe('invalid_token');
-    const wrong = await send('/problem/maxcut', { method: 'POST', headers: json, body: '{"num_nodes": "3", "adj_matrix": [[0]]}' });
-    expect([wrong.status, wrong.body.code, wrong.body.errors[0].pointer]).toEqual([400, 'invalid_request', '/num_nodes']);
+    const wrong = await send('/problem/maxcut', {
+      method: 'POST',
+      headers: json,
+      body: '{"num_nodes": "3", "adj_matrix": [[0]]}',
+    });
+    expect([wrong.status, wrong.body.code, wrong.body.errors[0].pointer]).toEqual([
+      400,
+      'invalid_request',
+      '/num_nodes',
+    ]);
     expect(wrong.headers.get('sl-violations')).toContain('num_nodes');
     expect((await send('/job?limit=0', { headers: bearer })).body.errors[0].pointer).toBe('/query/limit');
-    expect((await send('/problem/maxcut', { method: 'POST', headers: json, body: '{"num_nodes": 3,' })).body).toMatchObject({ status: 400, code: 'malformed_json' });
-    expect((await send('/problem/maxcut', { method: 'POST', headers: { ...bearer, 'content-type': 'text/plain' }, body: 'x' })).body).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+    expect(
+      (await send('/problem/maxcut', { method: 'POST', headers: json, body: '{"num_nodes": 3,' })).body,
+    ).toMatchObject({ status: 400, code: 'malformed_json' });
+    expect(
+      (
+        await send('/problem/maxcut', {
+          method: 'POST',
+          headers: { ...bearer, 'content-type': 'text/plain' },
+          body: 'x',
+        })
+      ).body,
+    ).toMatchObject({ status: 415, code: 'unsupported_media_type' });
     const big = await send('/problem/maxcut', { method: 'POST', headers: json, body: ' '.repeat(4_194_304) });
     expect(big.body).toMatchObject({ status: 413, code: 'payload_too_large', max_bytes: 4_194_304 });
-    expect((await send('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' '.repeat(65_536) })).body).toMatchObject({ status: 413, max_bytes: 65_536 });
+    expect(
+      (
+        await send('/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: ' '.repeat(65_536),
+        })
+      ).body,
+    ).toMatchObject({ status: 413, max_bytes: 65_536 });
     expect((await send('/nowhere', { headers: bearer })).body).toMatchObject({ status: 404, code: 'not_found' });
     const method = await send('/job/K7Q2M9X4TB1R', { method: 'PUT', headers: bearer });
-    expect([method.status, method.body.code, method.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'GET, DELETE']);
-    for (const answer of [none, wrong, big, method]) expect(answer.headers.get('x-request-id')).toBe(answer.body.request_id);
+    expect([method.status, method.body.code, method.headers.get('allow')]).toEqual([
+      405,
+      'method_not_allowed',
+      'GET, DELETE',
+    ]);
+    for (const answer of [none, wrong, big, method])
+      expect(answer.headers.get('x-request-id')).toBe(answer.body.request_id);
   });
 });

@@ -18,7 +18,13 @@ it.each(refusedBodies)('$what', async ({ body, errors }) => {
 });
 
 it('reports a bad query parameter beside the body the request meant', async () => {
-  const answer = await call('POST', '/problem/maxcut?time_limit_seconds=0', { headers: json, body: '{"num_nodes": "6", "adj_matrix": [[0]]}' });
+  const answer = await call('POST', '/problem/maxcut?time_limit_seconds=0', {
+    headers: json,
+    body: '{"num_nodes": "6", "adj_matrix": [[0]]}',
+  });
   // (The query's detail is Prism's own wording: "Request query parameter time_limit_seconds must be > 0".)
-  expect(answer.body.errors).toEqual([{ pointer: '/query/time_limit_seconds', detail: expect.stringMatching(/must be > 0$/) }, { pointer: '/num_nodes', detail: 'must be integer' }]);
+  expect(answer.body.errors).toEqual([
+    { pointer: '/query/time_limit_seconds', detail: expect.stringMatching(/must be > 0$/) },
+    { pointer: '/num_nodes', detail: 'must be integer' },
+  ]);
 });

@@ -15,7 +15,11 @@ const told = (id: string) => `Use case "${id}" does not exist; the use cases are
 describe('an unknown use case in the path is 404 problem_not_found, with the ids there are', () => {
   it.each(['MaxCut', 'max-cut', 'tsp', 'Max%20Cut'])('GET /problem/%s', async (id) => {
     const answer = await call('GET', `/problem/${id}`, { headers: bearer });
-    expect([answer.status, answer.body.code, answer.body.detail]).toEqual([404, 'problem_not_found', told(decodeURIComponent(id))]);
+    expect([answer.status, answer.body.code, answer.body.detail]).toEqual([
+      404,
+      'problem_not_found',
+      told(decodeURIComponent(id)),
+    ]);
   });
 
   it.each([
@@ -23,14 +27,20 @@ describe('an unknown use case in the path is 404 problem_not_found, with the ids
     ['a body that breaks the contract', { headers: json, body: '{"num_nodes": "6"}' }],
     ['an empty body', { headers: json, body: '' }],
     ['malformed JSON', { headers: json, body: '{"num_nodes": 6,' }],
-    ['a form, as curl -d sends it', { headers: { ...bearer, 'content-type': 'application/x-www-form-urlencoded' }, body: 'num_nodes=6' }],
+    [
+      'a form, as curl -d sends it',
+      { headers: { ...bearer, 'content-type': 'application/x-www-form-urlencoded' }, body: 'num_nodes=6' },
+    ],
   ])('POST /problem/MaxCut with %s', async (_what, sent) => {
     const answer = await call('POST', '/problem/MaxCut', sent);
     expect([answer.status, answer.body.code, answer.body.detail]).toEqual([404, 'problem_not_found', told('MaxCut')]);
   });
 
   it('is 401 without a token, as every operation is (the path has one)', async () => {
-    const answer = await call('POST', '/problem/MaxCut', { headers: { 'content-type': 'application/json' }, body: '{' });
+    const answer = await call('POST', '/problem/MaxCut', {
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect([answer.status, answer.body.code]).toEqual([401, 'missing_token']);
   });
 
@@ -40,7 +50,12 @@ describe('an unknown use case in the path is 404 problem_not_found, with the ids
 });
 
 describe('an unknown use case elsewhere', () => {
-  const uploadFor = (problemId: string) => form([{ name: 'file', filename: 'g.txt', value: edgeList }, { name: 'problem_id', value: problemId }, { name: 'name', value: 'g.txt' }]);
+  const uploadFor = (problemId: string) =>
+    form([
+      { name: 'file', filename: 'g.txt', value: edgeList },
+      { name: 'problem_id', value: problemId },
+      { name: 'name', value: 'g.txt' },
+    ]);
 
   it('an upload for an id of the documented shape is 404 problem_not_found', async () => {
     const answer = await call('POST', '/data_file', uploadFor('tsp'));
@@ -50,12 +65,19 @@ describe('an unknown use case elsewhere', () => {
 
   it('an upload for MaxCut is 400 (the field keeps its pattern) and names the ids there are', async () => {
     const answer = await call('POST', '/data_file', uploadFor('MaxCut'));
-    expect([answer.status, answer.body.code, answer.body.detail]).toEqual([400, 'invalid_request', `The request does not match the API contract. ${told('MaxCut')}`]);
+    expect([answer.status, answer.body.code, answer.body.detail]).toEqual([
+      400,
+      'invalid_request',
+      `The request does not match the API contract. ${told('MaxCut')}`,
+    ]);
     expect(answer.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/problem_id']);
   });
 
   it('a listing filtered by MaxCut is 400 and names the ids there are', async () => {
     const answer = await call('GET', '/job?problem_id=MaxCut', { headers: bearer });
-    expect([answer.status, answer.body.detail]).toEqual([400, `The request does not match the API contract. ${told('MaxCut')}`]);
+    expect([answer.status, answer.body.detail]).toEqual([
+      400,
+      `The request does not match the API contract. ${told('MaxCut')}`,
+    ]);
   });
 });

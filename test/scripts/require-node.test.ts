@@ -13,13 +13,20 @@ const needed = Number(/\d+/.exec(JSON.parse(readFileSync(join(root, 'package.jso
 const major = (node: string) => Number(/^v(\d+)/.exec(execFileSync(node, ['--version'], { encoding: 'utf8' }))![1]);
 
 /** The first older Node found: JES_OLD_NODE, else the system's. */
-const candidates = [process.env.JES_OLD_NODE, '/usr/bin/node', '/usr/local/bin/node'].filter((p): p is string => !!p && existsSync(p));
+const candidates = [process.env.JES_OLD_NODE, '/usr/bin/node', '/usr/local/bin/node'].filter(
+  (p): p is string => !!p && existsSync(p),
+);
 const oldNode = candidates.find((node) => major(node) < needed);
-if (!oldNode) console.warn(`require-node: skipping the older-Node runs: none of ${candidates.join(', ') || 'JES_OLD_NODE, /usr/bin/node, /usr/local/bin/node'} is older than Node ${needed} (set JES_OLD_NODE to one).`);
+if (!oldNode)
+  console.warn(
+    `require-node: skipping the older-Node runs: none of ${candidates.join(', ') || 'JES_OLD_NODE, /usr/bin/node, /usr/local/bin/node'} is older than Node ${needed} (set JES_OLD_NODE to one).`,
+  );
 
 /** Runs a command to its end; a non-zero exit is a result, not an error. */
 async function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const done = await promisify(execFile)(file, args, { cwd: root, env, timeout: 60_000 }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+  const done = await promisify(execFile)(file, args, { cwd: root, env, timeout: 60_000 }).catch(
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
   return { code: 'code' in done ? done.code : 0, stdout: done.stdout, stderr: done.stderr };
 }
 
@@ -27,7 +34,10 @@ describe('scripts/require-node.mjs', () => {
   it(`lets this Node (${process.version}) through silently, and npm run conformance then runs`, async () => {
     expect(await run(process.execPath, ['scripts/require-node.mjs'])).toEqual({ code: 0, stdout: '', stderr: '' });
     const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
-    const conformance = await run('npm', ['run', '--silent', 'conformance', '--', '--help'], { ...process.env, PATH: path });
+    const conformance = await run('npm', ['run', '--silent', 'conformance', '--', '--help'], {
+      ...process.env,
+      PATH: path,
+    });
     expect(conformance.code).toBe(0);
     expect(conformance.stdout).toMatch(/^Usage: jes-conformance/);
   });
@@ -39,7 +49,11 @@ describe('scripts/require-node.mjs', () => {
 
     it('prints one line naming the Node needed, the Node it has and how to get it, and exits 1', async () => {
       const version = execFileSync(oldNode!, ['--version'], { encoding: 'utf8' }).trim();
-      expect(await run(oldNode!, ['scripts/require-node.mjs'])).toEqual({ code: 1, stdout: '', stderr: `${line(version)}\n` });
+      expect(await run(oldNode!, ['scripts/require-node.mjs'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `${line(version)}\n`,
+      });
     });
 
     for (const script of [['start'], ['run', 'sandbox'], ['run', 'conformance', '--', '--help']]) {

@@ -8,7 +8,8 @@ export const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Why the browser tests cannot run here, or undefined when they can (throws in CI). */
 export function chromiumMissing(what: string): string | undefined {
   if (existsSync(executablePath)) return undefined;
-  if (process.env.CI) throw new Error(`Chromium not found at ${executablePath}; .ci/run installs Debian's chromium package`);
+  if (process.env.CI)
+    throw new Error(`Chromium not found at ${executablePath}; .ci/run installs Debian's chromium package`);
   const reason = `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
   console.warn(`skipping ${what}: ${reason}`);
   return reason;
@@ -18,6 +19,13 @@ export function chromiumMissing(what: string): string | undefined {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }

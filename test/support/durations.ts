@@ -7,7 +7,10 @@ export function durations(value: unknown, where = ''): [string, number][] {
   if (Array.isArray(value)) return value.flatMap((v, i) => durations(v, `${where}/${i}`));
   if (!value || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, v]): [string, number][] =>
-    key.endsWith('_seconds') && !key.includes('time_limit') && typeof v === 'number' ? [[`${where}/${key}`, v]] : durations(v, `${where}/${key}`));
+    key.endsWith('_seconds') && !key.includes('time_limit') && typeof v === 'number'
+      ? [[`${where}/${key}`, v]]
+      : durations(v, `${where}/${key}`),
+  );
 }
 
 /** Every duration in `body` is whole milliseconds; there are at least `atLeast` of them. */

@@ -9,7 +9,8 @@ export function positiveInteger(value: string): number {
 
 export function positiveNumber(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number of seconds above 0');
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError('expected a number of seconds above 0');
   return n;
 }
 
@@ -19,7 +20,8 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /** An Idempotency-Key as the contract allows it: 1 to 255 printable ASCII characters, no space at either end. */
 export function idempotencyKey(value: string): string {
-  if (!/^[!-~]([ -~]*[!-~])?$/.test(value) || value.length > 255) throw new InvalidArgumentError('expected 1 to 255 printable ASCII characters, no space at either end');
+  if (!/^[!-~]([ -~]*[!-~])?$/.test(value) || value.length > 255)
+    throw new InvalidArgumentError('expected 1 to 255 printable ASCII characters, no space at either end');
   return value;
 }
 

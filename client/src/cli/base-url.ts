@@ -22,7 +22,8 @@ export function serviceUrl(value: string, source: string): string {
     if (port !== undefined && Number(port) > 65535) throw wrong(`has the port ${port}: expected 1 to 65535`);
     throw wrong(`is not a URL: ${expected}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw wrong(`has the scheme ${url.protocol.slice(0, -1)}: expected http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw wrong(`has the scheme ${url.protocol.slice(0, -1)}: expected http or https`);
   if (url.username || url.password) throw wrong('carries a user name or password: log in with jes login instead');
   if (url.search || url.hash) throw wrong("has a query or a fragment: give the service's root URL");
   return url.href.replace(/\/+$/, '');

@@ -54,10 +54,11 @@ export function context(command: Command): Context {
  * A commander action that gets the context, a client with the token, then what commander passes but the
  * command itself: the command's arguments, then its options.
  */
-export function withClient<A extends unknown[]>(handler: (ctx: Context, client: JesClient, ...args: A) => Promise<void>) {
+export function withClient<A extends unknown[]>(
+  handler: (ctx: Context, client: JesClient, ...args: A) => Promise<void>,
+) {
   return async (...received: unknown[]) => {
     const ctx = context(received.at(-1) as Command);
     await handler(ctx, await ctx.client(), ...(received.slice(0, -1) as A));
   };
 }
-

@@ -39,19 +39,32 @@ const pointerHints: Record<string, string> = {
 /** A hint naming the jes command that helps with `problem`, if there is one. */
 export function hintFor(problem: Failure, { job = '<job-id>' }: Subject = {}): string | undefined {
   switch (problem.code) {
-    case 'missing_token': return 'log in with: jes login --username NAME (or set JES_TOKEN)';
-    case 'invalid_token': return 'log in again with: jes login --username NAME';
-    case 'job_not_found': return 'jes jobs lists your jobs';
-    case 'data_file_not_found': return 'jes data-files list lists your data files';
-    case 'solver_not_found': return "jes problems lists each use case's solvers";
-    case 'job_not_finished': return `wait for it to end with: jes wait ${job} (or stop it with: jes cancel ${job})`;
-    case 'data_file_in_use': return 'jes jobs lists your jobs; wait for those using it to end, or stop them with: jes cancel <job-id>';
-    case 'too_many_active_jobs': return 'jes jobs lists your jobs; wait for one to end, or stop one with: jes cancel <job-id>';
-    case 'idempotency_key_reused': return 'that key belongs to a different request: leave out --idempotency-key, or give a new one';
-    case 'connection_failed': return 'start the server (npm start) or the sandbox (npm run sandbox), or pass --base-url';
-    case 'rate_limited': return 'run the command again in a few seconds';
-    case 'invalid_request': return problem.errors?.map((e) => pointerHints[e.pointer]).find((hint) => hint !== undefined);
-    default: return undefined;
+    case 'missing_token':
+      return 'log in with: jes login --username NAME (or set JES_TOKEN)';
+    case 'invalid_token':
+      return 'log in again with: jes login --username NAME';
+    case 'job_not_found':
+      return 'jes jobs lists your jobs';
+    case 'data_file_not_found':
+      return 'jes data-files list lists your data files';
+    case 'solver_not_found':
+      return "jes problems lists each use case's solvers";
+    case 'job_not_finished':
+      return `wait for it to end with: jes wait ${job} (or stop it with: jes cancel ${job})`;
+    case 'data_file_in_use':
+      return 'jes jobs lists your jobs; wait for those using it to end, or stop them with: jes cancel <job-id>';
+    case 'too_many_active_jobs':
+      return 'jes jobs lists your jobs; wait for one to end, or stop one with: jes cancel <job-id>';
+    case 'idempotency_key_reused':
+      return 'that key belongs to a different request: leave out --idempotency-key, or give a new one';
+    case 'connection_failed':
+      return 'start the server (npm start) or the sandbox (npm run sandbox), or pass --base-url';
+    case 'rate_limited':
+      return 'run the command again in a few seconds';
+    case 'invalid_request':
+      return problem.errors?.map((e) => pointerHints[e.pointer]).find((hint) => hint !== undefined);
+    default:
+      return undefined;
   }
 }
 

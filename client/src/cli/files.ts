@@ -12,7 +12,8 @@ export async function fileSize(path: string): Promise<number> {
     if (!info.isFile()) throw usageError(`${path} is not a file`);
     return info.size;
   } catch (error) {
-    if (error instanceof Error && 'code' in error) throw usageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code}`);
+    if (error instanceof Error && 'code' in error)
+      throw usageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code}`);
     throw error;
   }
 }
@@ -22,7 +23,12 @@ export async function looksLikeJson(path: string): Promise<boolean> {
   const handle = await open(path);
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(1024), 0, 1024, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart().startsWith('{');
+    return buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+      .startsWith('{');
   } finally {
     await handle.close();
   }
@@ -45,7 +51,12 @@ export interface UploadChoices {
 }
 
 /** Uploads the file as a data file (streamed from disk), named after it unless `name` is given. */
-export async function uploadFromPath(client: JesClient, problemId: ProblemId, path: string, choices: UploadChoices = {}): Promise<DataFile> {
+export async function uploadFromPath(
+  client: JesClient,
+  problemId: ProblemId,
+  path: string,
+  choices: UploadChoices = {},
+): Promise<DataFile> {
   await fileSize(path);
   const { file, name } = await fromPath(path);
   const { name: given, showProgress = false, ...options } = choices;

@@ -3,7 +3,11 @@
 /** Columns separated by two spaces, each as wide as its widest cell. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n') + '\n';
 }
 
@@ -11,7 +15,11 @@ export function table(headers: string[], rows: string[][]): string {
 export function fields(pairs: [string, string | undefined][]): string {
   const shown = pairs.filter((pair): pair is [string, string] => pair[1] !== undefined);
   const width = Math.max(...shown.map(([label]) => label.length));
-  return shown.map(([label, value]) => `${label.padEnd(width)}  ${value.replaceAll('\n', `\n${' '.repeat(width + 2)}`)}`).join('\n') + '\n';
+  return (
+    shown
+      .map(([label, value]) => `${label.padEnd(width)}  ${value.replaceAll('\n', `\n${' '.repeat(width + 2)}`)}`)
+      .join('\n') + '\n'
+  );
 }
 
 export const none = '-';

@@ -17,7 +17,11 @@ async function interrupted(client: JesClient, id: string, cancel: boolean): Prom
  * progress line). After an interrupt, rejects with the ExitError that reports it.
  */
 export async function interruptible<T>(
-  client: JesClient, id: string, cancel: boolean, wait: (signal: AbortSignal) => Promise<T>, settle: () => void,
+  client: JesClient,
+  id: string,
+  cancel: boolean,
+  wait: (signal: AbortSignal) => Promise<T>,
+  settle: () => void,
 ): Promise<T> {
   const controller = new AbortController();
   const abort = () => controller.abort();

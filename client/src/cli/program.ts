@@ -14,16 +14,24 @@ import { packageVersion } from './version.ts';
 /** The program; `quiet()` true silences commander's own error output (run() prints the error as JSON instead). */
 export function program(quiet: () => boolean = () => false): Command {
   const jes = new Command('jes')
-    .description('The Job Execution Service from the command line: log in, submit max-cut jobs, follow them, read their cuts.')
+    .description(
+      'The Job Execution Service from the command line: log in, submit max-cut jobs, follow them, read their cuts.',
+    )
     .version(packageVersion(), '-v, --version', 'print the version of jes (@jes/client)')
-    .option('--base-url <url>', `the service's URL; host:port means http://host:port (default: $JES_BASE_URL, else ${defaultBaseUrl})`)
+    .option(
+      '--base-url <url>',
+      `the service's URL; host:port means http://host:port (default: $JES_BASE_URL, else ${defaultBaseUrl})`,
+    )
     .addOption(new Option('--sandbox', `use the sandbox at ${sandboxUrl()} (npm run sandbox)`).conflicts('baseUrl'))
     .option('--json', 'print JSON for scripts instead of tables (errors too, on stderr)')
     // Before the commands are added: they take the help and output settings from the program.
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({ writeErr: (text) => quiet() || process.stderr.write(text) })
     .showHelpAfterError('(run jes --help for usage)')
-    .addHelpText('after', '\nExit codes: 0 ok, 1 the job ended in ERROR or CANCELLED, 2 usage, 3 HTTP or problem error (printed as "code: detail"), 130 interrupted.\nThe token comes from $JES_TOKEN, else from jes login (kept per service URL).');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok, 1 the job ended in ERROR or CANCELLED, 2 usage, 3 HTTP or problem error (printed as "code: detail"), 130 interrupted.\nThe token comes from $JES_TOKEN, else from jes login (kept per service URL).',
+    );
   loginCommand(jes);
   problemsCommand(jes);
   submitCommand(jes);
@@ -65,7 +73,8 @@ export async function run(args: string[]): Promise<number> {
     }
     if (!known) throw error;
     if (known.failure && asJson()) process.stderr.write(json(known.failure));
-    else if (known.failure) process.stderr.write(`${failureText(known.failure)}\n` + (known.hint ? `hint: ${known.hint}\n` : ''));
+    else if (known.failure)
+      process.stderr.write(`${failureText(known.failure)}\n` + (known.hint ? `hint: ${known.hint}\n` : ''));
     return known.exitCode;
   }
 }

@@ -25,7 +25,11 @@ export interface UploadProgress {
 }
 
 /** Redraws at most every `everyMs`, and always the last state, so that the line ends at what was sent. */
-export function uploadProgress(stream: NodeJS.WritableStream & { isTTY?: boolean }, name: string, everyMs = 100): UploadProgress | undefined {
+export function uploadProgress(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  name: string,
+  everyMs = 100,
+): UploadProgress | undefined {
   if (!stream.isTTY) return undefined;
   const started = Date.now();
   let drawn = -Infinity;

@@ -35,7 +35,13 @@ export function clientSuite(servers: Servers): void {
 
     it('after a 401 invalid_token logs in again and retries once', async () => {
       const { fetch, exchanges } = recordingFetch();
-      const client = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice, token: forgedToken, fetch });
+      const client = createJesClient({
+        baseUrl: servers.main,
+        username: 'alice',
+        password: users.alice,
+        token: forgedToken,
+        fetch,
+      });
       const result = await client.listProblems();
       expect(result.data?.map((u) => u.id)).toContain('maxcut');
       expect(exchanges.map((e) => `${e.path} ${e.status}`)).toEqual(['/problem 401', '/login 200', '/problem 200']);
@@ -43,11 +49,18 @@ export function clientSuite(servers: Servers): void {
     });
 
     it('never loops: a token refused again after the new login is returned as the problem', async () => {
-      const { fetch, exchanges } = recordingFetch((request) => (request.headers.has('authorization') ? withHeader(request, 'authorization', `Bearer ${forgedToken}`) : request));
+      const { fetch, exchanges } = recordingFetch((request) =>
+        request.headers.has('authorization') ? withHeader(request, 'authorization', `Bearer ${forgedToken}`) : request,
+      );
       const client = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice, fetch });
       const result = await client.getJob('K7Q2M9X4TB1R');
       expect(result.error?.code).toBe('invalid_token');
-      expect(exchanges.map((e) => `${e.path} ${e.status}`)).toEqual(['/login 200', '/job/K7Q2M9X4TB1R 401', '/login 200', '/job/K7Q2M9X4TB1R 401']);
+      expect(exchanges.map((e) => `${e.path} ${e.status}`)).toEqual([
+        '/login 200',
+        '/job/K7Q2M9X4TB1R 401',
+        '/login 200',
+        '/job/K7Q2M9X4TB1R 401',
+      ]);
     });
 
     it('without credentials or a token, the call answers missing_token', async () => {
@@ -69,11 +82,18 @@ export function clientSuite(servers: Servers): void {
   describe('jobs', () => {
     it('starts the 6-node example inline with the chosen solvers, waits for it and reads the maximum cut 53', async () => {
       const progress: string[] = [];
-      const started = await alice.startJob('maxcut', sixNodes, { solvers: ['exact', 'local-search'], timeLimitSeconds: 0.3 });
+      const started = await alice.startJob('maxcut', sixNodes, {
+        solvers: ['exact', 'local-search'],
+        timeLimitSeconds: 0.3,
+      });
       expect(started.data).toEqual({ id: expect.stringMatching(/^[A-Z0-9]{12}$/), detail: 'Job created' });
       const id = started.data!.id;
       const ended = await alice.waitForJob(id, { onProgress: (job) => progress.push(job.status) });
-      expect(ended.data).toMatchObject({ id, status: 'FINISHED', input: { mode: 'inline', bytes: JSON.stringify(sixNodes).length } });
+      expect(ended.data).toMatchObject({
+        id,
+        status: 'FINISHED',
+        input: { mode: 'inline', bytes: JSON.stringify(sixNodes).length },
+      });
       expect(Object.keys(ended.data!.executions).sort()).toEqual(['exact', 'local-search']);
       expect(progress.at(-1)).toBe('FINISHED');
       const output = await alice.getOutput(id);
@@ -87,20 +107,37 @@ export function clientSuite(servers: Servers): void {
       expect(mistyped.error).toMatchObject({ status: 400, code: 'invalid_request' });
       // @ts-expect-error an unknown use case id is a compile error too.
       expect((await alice.startJob('tsp', sixNodes)).error?.code).toBe('problem_not_found');
-      const asymmetric = await alice.startJob('maxcut', { num_nodes: 2, adj_matrix: [[0, 1], [2, 0]] });
-      expect(asymmetric.error).toMatchObject({ status: 422, code: 'invalid_input', errors: [expect.objectContaining({ pointer: expect.any(String) })] });
+      const asymmetric = await alice.startJob('maxcut', {
+        num_nodes: 2,
+        adj_matrix: [
+          [0, 1],
+          [2, 0],
+        ],
+      });
+      expect(asymmetric.error).toMatchObject({
+        status: 422,
+        code: 'invalid_input',
+        errors: [expect.objectContaining({ pointer: expect.any(String) })],
+      });
     });
 
     it('sends solver parameters in a body, so such an input goes through a data file', async () => {
-      const started = await alice.startJob('maxcut', sixNodes, { solvers: [{ name: 'local-search', params: { seed: 7 } }], timeLimitSeconds: 0.2 });
+      const started = await alice.startJob('maxcut', sixNodes, {
+        solvers: [{ name: 'local-search', params: { seed: 7 } }],
+        timeLimitSeconds: 0.2,
+      });
       expect(started.data?.dataFile).toMatchObject({ problem_id: 'maxcut', name: 'maxcut-input.json' });
       const ended = await alice.waitForJob(started.data!.id);
-      expect(ended.data).toMatchObject({ status: 'FINISHED', input: { mode: 'data_file', data_file_identifier: started.data!.dataFile!.id } });
+      expect(ended.data).toMatchObject({
+        status: 'FINISHED',
+        input: { mode: 'data_file', data_file_identifier: started.data!.dataFile!.id },
+      });
       expect(Object.keys(ended.data!.executions)).toEqual(['local-search']);
     });
 
     it('cancels a running job; its output before the end is job_not_finished, a second cancel job_already_terminal', async () => {
-      const id = (await alice.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 30 })).data!.id;
+      const id = (await alice.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 30 })).data!
+        .id;
       expect((await alice.getOutput(id)).error).toMatchObject({ status: 409, code: 'job_not_finished' });
       const cancel = await alice.cancelJob(id);
       expect(cancel.data).toMatchObject({ id, cancel_requested_at: expect.any(String) });
@@ -111,7 +148,8 @@ export function clientSuite(servers: Servers): void {
     });
 
     it('deletes an ended job (then 404 job_not_found); a job still running is job_not_finished', async () => {
-      const running = (await alice.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 30 })).data!.id;
+      const running = (await alice.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 30 }))
+        .data!.id;
       expect((await alice.deleteJob(running)).error).toMatchObject({ status: 409, code: 'job_not_finished' });
       await alice.cancelJob(running);
       await alice.waitForJob(running);
@@ -123,13 +161,15 @@ export function clientSuite(servers: Servers): void {
     it('lists jobs newest first, page after page', async () => {
       const bob = createJesClient({ baseUrl: servers.main, username: 'bob', password: users.bob });
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.unshift((await bob.startJob('maxcut', sixNodes, { solvers: ['exact'] })).data!.id);
+      for (let i = 0; i < 5; i++)
+        ids.unshift((await bob.startJob('maxcut', sixNodes, { solvers: ['exact'] })).data!.id);
       const pages: Job[][] = [];
       for await (const page of bob.listJobs({ limit: 2 })) pages.push(page.data!.items);
       expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
       expect(pages.flat().map((job) => job.id)).toEqual(ids);
       const finished: string[] = [];
-      for await (const page of bob.listJobs({ status: 'CANCELLED' })) finished.push(...page.data!.items.map((j) => j.id));
+      for await (const page of bob.listJobs({ status: 'CANCELLED' }))
+        finished.push(...page.data!.items.map((j) => j.id));
       expect(finished).toEqual([]);
     });
   });

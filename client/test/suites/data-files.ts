@@ -26,21 +26,48 @@ export function dataFilesSuite(servers: Servers): void {
 
   describe('uploading', () => {
     it('uploads an edge list as text, then as a Blob and as a stream: one file, identified by the SHA-1 of its bytes', async () => {
-      const text = await carol.uploadDataFile({ problemId: 'maxcut', file: sixNodesEdgeList, name: 'six.txt', description: 'the 6-node example' });
+      const text = await carol.uploadDataFile({
+        problemId: 'maxcut',
+        file: sixNodesEdgeList,
+        name: 'six.txt',
+        description: 'the 6-node example',
+      });
       expect(text.response.status).toBe(201);
-      expect(text.data).toMatchObject({ id: sha1(sixNodesEdgeList), name: 'six.txt', description: 'the 6-node example', bytes: sixNodesEdgeList.length });
-      const blob = await carol.uploadDataFile({ problemId: 'maxcut', file: new Blob([sixNodesEdgeList]), name: 'six.txt' });
-      const stream = await carol.uploadDataFile({ problemId: 'maxcut', file: new Blob([sixNodesEdgeList]).stream(), name: 'six.txt' });
+      expect(text.data).toMatchObject({
+        id: sha1(sixNodesEdgeList),
+        name: 'six.txt',
+        description: 'the 6-node example',
+        bytes: sixNodesEdgeList.length,
+      });
+      const blob = await carol.uploadDataFile({
+        problemId: 'maxcut',
+        file: new Blob([sixNodesEdgeList]),
+        name: 'six.txt',
+      });
+      const stream = await carol.uploadDataFile({
+        problemId: 'maxcut',
+        file: new Blob([sixNodesEdgeList]).stream(),
+        name: 'six.txt',
+      });
       for (const again of [blob, stream]) {
         expect(again.response.status).toBe(200);
         expect(again.data?.id).toBe(sha1(sixNodesEdgeList));
       }
-      expect(await validated(text.data!.id)).toMatchObject({ status: 'READY', format: 'edge_list', num_nodes: 6, num_edges: 12 });
+      expect(await validated(text.data!.id)).toMatchObject({
+        status: 'READY',
+        format: 'edge_list',
+        num_nodes: 6,
+        num_edges: 12,
+      });
     });
 
     it('streams Gset G22 (examples/graphs) from a Node stream and from its path', async () => {
       const path = exampleGraph('G22.txt');
-      const fromStream = await carol.uploadDataFile({ problemId: 'maxcut', file: createReadStream(path), name: 'G22.txt' });
+      const fromStream = await carol.uploadDataFile({
+        problemId: 'maxcut',
+        file: createReadStream(path),
+        name: 'G22.txt',
+      });
       expect(fromStream.data?.id).toBe(sha1(readFileSync(path)));
       const fromFile = await carol.uploadDataFile({ problemId: 'maxcut', ...(await fromPath(path)) });
       expect(fromFile.data).toMatchObject({ id: fromStream.data!.id, name: 'G22.txt' });
@@ -51,10 +78,23 @@ export function dataFilesSuite(servers: Servers): void {
       const path = exampleGraph('G22.txt');
       const size = readFileSync(path).length;
       const seen = { blob: [] as [number, number | undefined][], stream: [] as [number, number | undefined][] };
-      const fromBlob = await carol.uploadDataFile({ problemId: 'maxcut', ...(await fromPath(path)), onProgress: (sent, total) => seen.blob.push([sent, total]) });
-      const fromStream = await carol.uploadDataFile({ problemId: 'maxcut', file: createReadStream(path), name: 'G22.txt', onProgress: (sent, total) => seen.stream.push([sent, total]) });
-      for (const upload of [fromBlob, fromStream]) expect(upload.data).toMatchObject({ id: sha1(readFileSync(path)), name: 'G22.txt', bytes: size });
-      for (const [calls, total] of [[seen.blob, size], [seen.stream, undefined]] as const) {
+      const fromBlob = await carol.uploadDataFile({
+        problemId: 'maxcut',
+        ...(await fromPath(path)),
+        onProgress: (sent, total) => seen.blob.push([sent, total]),
+      });
+      const fromStream = await carol.uploadDataFile({
+        problemId: 'maxcut',
+        file: createReadStream(path),
+        name: 'G22.txt',
+        onProgress: (sent, total) => seen.stream.push([sent, total]),
+      });
+      for (const upload of [fromBlob, fromStream])
+        expect(upload.data).toMatchObject({ id: sha1(readFileSync(path)), name: 'G22.txt', bytes: size });
+      for (const [calls, total] of [
+        [seen.blob, size],
+        [seen.stream, undefined],
+      ] as const) {
         expect(calls[0]).toEqual([0, total]);
         expect(calls.at(-1)).toEqual([size, total]);
         expect(calls.length).toBeGreaterThan(2); // 217,827 bytes come in several chunks
@@ -81,12 +121,21 @@ export function dataFilesSuite(servers: Servers): void {
       const atJob = (await carol.getJob(at.data!.id)).data!;
       expect(belowJob.input).toEqual({ mode: 'inline', bytes: 4_194_303 });
       expect(atJob.input).toEqual({ mode: 'data_file', data_file_identifier: at.data!.dataFile!.id, bytes: 4_194_304 });
-      for (const id of [below.data!.id, at.data!.id]) expect((await carol.waitForJob(id)).data?.status).toBe('FINISHED');
+      for (const id of [below.data!.id, at.data!.id])
+        expect((await carol.waitForJob(id)).data?.status).toBe('FINISHED');
     });
 
     it('uploads when the service answers 413 although the body is under the client limit', async () => {
-      const optimistic = createJesClient({ baseUrl: servers.main, username: 'carol', password: users.carol, maxInlineBytes: 10_000_000 });
-      const started = await optimistic.startJob('maxcut', inputOfSize(4_194_304), { solvers: ['local-search'], timeLimitSeconds: 0.1 });
+      const optimistic = createJesClient({
+        baseUrl: servers.main,
+        username: 'carol',
+        password: users.carol,
+        maxInlineBytes: 10_000_000,
+      });
+      const started = await optimistic.startJob('maxcut', inputOfSize(4_194_304), {
+        solvers: ['local-search'],
+        timeLimitSeconds: 0.1,
+      });
       expect(started.data?.dataFile?.bytes).toBe(4_194_304);
     });
   });
@@ -99,7 +148,8 @@ export function dataFilesSuite(servers: Servers): void {
       const first = (await carol.listDataFiles({ limit: 1 }).next()).value;
       expect(first?.data?.items.map((f) => f.id)).toEqual([uploaded.id]);
       const ready: string[] = [];
-      for await (const page of carol.listDataFiles({ status: 'READY', limit: 2 })) ready.push(...page.data!.items.map((f) => f.id));
+      for await (const page of carol.listDataFiles({ status: 'READY', limit: 2 }))
+        ready.push(...page.data!.items.map((f) => f.id));
       expect(ready).toContain(uploaded.id);
       expect((await carol.deleteDataFile(uploaded.id)).data).toEqual({ deleted: uploaded.id });
       expect((await carol.getDataFile(uploaded.id)).error).toMatchObject({ status: 404, code: 'data_file_not_found' });

@@ -28,9 +28,13 @@ export function retriesSuite(servers: Servers): void {
   const keyed = (url: string) => {
     const keys: (string | null)[] = [];
     const client = createJesClient({
-      baseUrl: url, username: 'demo', password: users.demo, retry: { delayMs: 50 },
+      baseUrl: url,
+      username: 'demo',
+      password: users.demo,
+      retry: { delayMs: 50 },
       fetch: (request) => {
-        if (request.method === 'POST' && !request.url.endsWith('/login')) keys.push(request.headers.get('idempotency-key'));
+        if (request.method === 'POST' && !request.url.endsWith('/login'))
+          keys.push(request.headers.get('idempotency-key'));
         return fetch(request);
       },
     });
@@ -58,7 +62,11 @@ export function retriesSuite(servers: Servers): void {
       proxy = await droppingProxy(servers.main, /^POST \/data_file/);
       const { client, keys } = keyed(proxy.url);
       const text = `${sixNodesEdgeList}# retried upload ${Date.now()}\n`;
-      const uploaded = await client.uploadDataFile({ problemId: 'maxcut', file: new Blob([text]), name: 'retried.txt' });
+      const uploaded = await client.uploadDataFile({
+        problemId: 'maxcut',
+        file: new Blob([text]),
+        name: 'retried.txt',
+      });
       expect(uploaded.error).toBeUndefined();
       expect(proxy.dropped).toHaveLength(1);
       expect(keys).toEqual([keys[0], keys[0]]);
@@ -70,9 +78,17 @@ export function retriesSuite(servers: Servers): void {
     it('a caller that retries with its own key gets the first job, even from a new client', async () => {
       const key = `caller-chosen-${Date.now()}`;
       const first = await demo.startJob('maxcut', sixNodes, { idempotencyKey: key });
-      const again = await createJesClient({ baseUrl: servers.main, username: 'demo', password: users.demo }).startJob('maxcut', sixNodes, { idempotencyKey: key });
+      const again = await createJesClient({ baseUrl: servers.main, username: 'demo', password: users.demo }).startJob(
+        'maxcut',
+        sixNodes,
+        { idempotencyKey: key },
+      );
       expect(again.data?.id).toBe(first.data?.id);
-      const other = await demo.startJob('maxcut', { ...sixNodes, num_nodes: 6, adj_matrix: sixNodes.adj_matrix.map((row) => row.map((w) => w + 1)) }, { idempotencyKey: key });
+      const other = await demo.startJob(
+        'maxcut',
+        { ...sixNodes, num_nodes: 6, adj_matrix: sixNodes.adj_matrix.map((row) => row.map((w) => w + 1)) },
+        { idempotencyKey: key },
+      );
       expect(other.error?.code).toBe('idempotency_key_reused');
       await demo.cancelJob(first.data!.id);
     });
@@ -81,7 +97,9 @@ export function retriesSuite(servers: Servers): void {
       let unavailable = 1;
       const keys: (string | null)[] = [];
       const client = createJesClient({
-        baseUrl: servers.main, username: 'demo', password: users.demo,
+        baseUrl: servers.main,
+        username: 'demo',
+        password: users.demo,
         // A gateway in front of the real server, briefly unavailable.
         fetch: async (request) => {
           if (request.url.endsWith('/login')) return fetch(request);
@@ -103,7 +121,9 @@ export function retriesSuite(servers: Servers): void {
     it('gives up after its tries and throws the network error, as fetch does', async () => {
       proxy = await droppingProxy(servers.main, /^POST \/problem\/maxcut/, 3);
       const { client, keys } = keyed(proxy.url);
-      await expect(client.startJob('maxcut', sixNodes, { retry: { tries: 3, delayMs: 10 } })).rejects.toThrow(TypeError);
+      await expect(client.startJob('maxcut', sixNodes, { retry: { tries: 3, delayMs: 10 } })).rejects.toThrow(
+        TypeError,
+      );
       expect(keys).toHaveLength(3);
       const [job] = await jobIds();
       if (job) await demo.cancelJob(job);

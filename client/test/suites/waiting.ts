@@ -6,14 +6,16 @@ import { recordingFetch, withHeader } from '../support/fetches.ts';
 import { sixNodes } from '../support/graphs.ts';
 import { type Servers, users } from '../support/processes.ts';
 
-const jobGets = <E extends { method: string; path: string }>(exchanges: E[]) => exchanges.filter((e) => e.method === 'GET' && e.path.startsWith('/job/'));
+const jobGets = <E extends { method: string; path: string }>(exchanges: E[]) =>
+  exchanges.filter((e) => e.method === 'GET' && e.path.startsWith('/job/'));
 
 export function waitingSuite(servers: Servers): void {
   describe('waiting', () => {
     it('long-polls: a few requests for a job of half a second', async () => {
       const { fetch, exchanges } = recordingFetch();
       const client = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice, fetch });
-      const id = (await client.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 0.5 })).data!.id;
+      const id = (await client.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 0.5 })).data!
+        .id;
       expect((await client.waitForJob(id)).data?.status).toBe('FINISHED');
       const gets = jobGets(exchanges);
       expect(gets.every((e) => e.headers.get('preference-applied') === 'wait=30')).toBe(true);
@@ -23,7 +25,8 @@ export function waitingSuite(servers: Servers): void {
     it('polls with a growing interval when the long poll is not honoured (a proxy dropped Prefer)', async () => {
       const { fetch, exchanges } = recordingFetch((request) => withHeader(request, 'prefer', undefined));
       const client = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice, fetch });
-      const id = (await client.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 1.2 })).data!.id;
+      const id = (await client.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 1.2 })).data!
+        .id;
       expect((await client.waitForJob(id, { minIntervalMs: 50, maxIntervalMs: 400 })).data?.status).toBe('FINISHED');
       const gets = jobGets(exchanges);
       expect(gets.some((e) => e.headers.has('preference-applied'))).toBe(false);
@@ -37,7 +40,8 @@ export function waitingSuite(servers: Servers): void {
 
     it('stops when its signal aborts', async () => {
       const alice = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice });
-      const id = (await alice.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 20 })).data!.id;
+      const id = (await alice.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 20 })).data!
+        .id;
       const waiting = alice.waitForJob(id, { signal: AbortSignal.timeout(300) });
       await expect(waiting).rejects.toMatchObject({ name: 'TimeoutError' });
       await alice.cancelJob(id);
@@ -45,8 +49,14 @@ export function waitingSuite(servers: Servers): void {
 
     it('waits Retry-After seconds after a 429, then carries on to the end of the job', async () => {
       const { fetch, exchanges } = recordingFetch();
-      const limited = createJesClient({ baseUrl: servers.rateLimited, username: 'alice', password: users.alice, fetch });
-      const id = (await limited.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 0.5 })).data!.id;
+      const limited = createJesClient({
+        baseUrl: servers.rateLimited,
+        username: 'alice',
+        password: users.alice,
+        fetch,
+      });
+      const id = (await limited.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 0.5 }))
+        .data!.id;
       // Use up the quota, so that the first long poll is refused (the quota renews every second).
       let burnt = 0;
       while ((await limited.getJob(id)).error?.code !== 'rate_limited') expect(++burnt).toBeLessThan(10);

@@ -20,9 +20,14 @@ export const configHome = () => mkdtempSync(join(tmpdir(), 'jes-cli-'));
 export function jes(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('JES_')));
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [jesBin, ...args], { cwd: repoRoot, env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [jesBin, ...args],
+      { cwd: repoRoot, env: { ...base, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end(input ?? '');
   });
 }
@@ -37,26 +42,37 @@ export interface Running {
 /** Starts `jes args…` as `jes()` does, for a test that acts while it runs (sends it a signal). */
 export function startJes(args: string[], env: Record<string, string>): Running {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('JES_')));
-  const child = spawn(process.execPath, [jesBin, ...args], { cwd: repoRoot, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [jesBin, ...args], {
+    cwd: repoRoot,
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const ended = new Promise<Run>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal ? -1 : 0), stdout, stderr })));
+  const ended = new Promise<Run>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? -1 : 0), stdout, stderr })),
+  );
   return {
     child,
     ended,
-    stderrMatch: (pattern) => new Promise((resolve, reject) => {
-      const look = () => {
-        const match = pattern.exec(stderr);
-        if (!match) return false;
-        child.stderr!.off('data', look);
-        resolve(match);
-        return true;
-      };
-      if (look()) return;
-      child.stderr!.on('data', look);
-      void ended.then((run) => reject(new Error(`jes ${args.join(' ')} ended (${run.code}) before stderr matched ${pattern}:\n${run.stderr}`)));
-    }),
+    stderrMatch: (pattern) =>
+      new Promise((resolve, reject) => {
+        const look = () => {
+          const match = pattern.exec(stderr);
+          if (!match) return false;
+          child.stderr!.off('data', look);
+          resolve(match);
+          return true;
+        };
+        if (look()) return;
+        child.stderr!.on('data', look);
+        void ended.then((run) =>
+          reject(
+            new Error(`jes ${args.join(' ')} ended (${run.code}) before stderr matched ${pattern}:\n${run.stderr}`),
+          ),
+        );
+      }),
   };
 }

@@ -20,7 +20,13 @@ export async function droppingProxy(target: string, matches: RegExp, drops = 1):
     let dropNext: string | undefined;
     client.on('data', (chunk: Buffer) => {
       const line = chunk.toString('latin1').split('\r\n', 1)[0]!;
-      if (dropNext === undefined && /^[A-Z]+ \S+ HTTP\/1\.1$/.test(line) && matches.test(line) && dropped.length < drops) dropNext = line;
+      if (
+        dropNext === undefined &&
+        /^[A-Z]+ \S+ HTTP\/1\.1$/.test(line) &&
+        matches.test(line) &&
+        dropped.length < drops
+      )
+        dropNext = line;
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
@@ -44,9 +50,10 @@ export async function droppingProxy(target: string, matches: RegExp, drops = 1):
   return {
     url: `http://127.0.0.1:${address.port}`,
     dropped,
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -18,7 +18,14 @@ export function recordingFetch(rewrite: (request: Request) => Request = (request
     const request = rewrite(input);
     const sentAt = performance.now();
     const response = await fetch(request);
-    exchanges.push({ method: request.method, path: new URL(request.url).pathname, sentAt, status: response.status, headers: response.headers, authorization: request.headers.get('authorization') });
+    exchanges.push({
+      method: request.method,
+      path: new URL(request.url).pathname,
+      sentAt,
+      status: response.status,
+      headers: response.headers,
+      authorization: request.headers.get('authorization'),
+    });
     return response;
   };
   return { fetch: fetcher, exchanges };
@@ -35,6 +42,14 @@ export function withHeader(request: Request, name: string, value: string | undef
 /** A well-formed HS256 JWT that no server signed: the service answers 401 `invalid_token`. */
 export const forgedToken = [
   Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url'),
-  Buffer.from(JSON.stringify({ sub: 'alice', env: 'production', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600, jti: 'forged' })).toString('base64url'),
+  Buffer.from(
+    JSON.stringify({
+      sub: 'alice',
+      env: 'production',
+      iat: Math.floor(Date.now() / 1000),
+      exp: Math.floor(Date.now() / 1000) + 3600,
+      jti: 'forged',
+    }),
+  ).toString('base64url'),
   Buffer.from('not the signature').toString('base64url'),
 ].join('.');

@@ -12,7 +12,8 @@ export function exampleGraph(name: string): string {
 
 /** The contract's 6-node example, as examples/graphs/six-node.json holds it: maximum cut 53. */
 export const sixNodes: MaxCutInput = JSON.parse(readFileSync(exampleGraph('six-node.json'), 'utf8'));
-export const sixNodesEdgeList = '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
+export const sixNodesEdgeList =
+  '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
 
 /**
  * A valid max-cut input whose JSON is exactly `bytes` long: a path graph of `n` nodes (weights 1) whose
@@ -20,7 +21,9 @@ export const sixNodesEdgeList = '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\
  */
 export function inputOfSize(bytes: number): MaxCutInput {
   const n = Math.floor(Math.sqrt(bytes / 2)) - 1;
-  const adj_matrix: number[][] = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (Math.abs(i - j) === 1 ? 1 : 0)));
+  const adj_matrix: number[][] = Array.from({ length: n }, (_, i) =>
+    Array.from({ length: n }, (_, j) => (Math.abs(i - j) === 1 ? 1 : 0)),
+  );
   let missing = bytes - JSON.stringify({ num_nodes: n, adj_matrix }).length;
   for (let i = 0; missing > 0; i++) {
     const digits = Math.min(missing, 6);
@@ -28,6 +31,7 @@ export function inputOfSize(bytes: number): MaxCutInput {
     missing -= digits;
   }
   const input = { num_nodes: n, adj_matrix };
-  if (JSON.stringify(input).length !== bytes) throw new Error(`inputOfSize(${bytes}) made ${JSON.stringify(input).length} bytes`);
+  if (JSON.stringify(input).length !== bytes)
+    throw new Error(`inputOfSize(${bytes}) made ${JSON.stringify(input).length} bytes`);
   return input;
 }

@@ -5,7 +5,12 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const repoRoot = join(import.meta.dirname, '../../..');
-export const users = { alice: 'alice-password-1', bob: 'bob-password-2', carol: 'carol-password-3', demo: 'correct-horse-battery-staple' };
+export const users = {
+  alice: 'alice-password-1',
+  bob: 'bob-password-2',
+  carol: 'carol-password-3',
+  demo: 'correct-horse-battery-staple',
+};
 export const jwtSecret = 'client-tests-secret-that-is-at-least-32-bytes';
 
 /** The URLs of the servers a test file started (filled in by its beforeAll, read by the suites' tests). */
@@ -60,17 +65,24 @@ function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, wha
 
 /** The reference server on a free port and an in-memory database, with the users above. */
 export function startServer(env: Record<string, string> = {}): Promise<Started> {
-  return startProcess(['server/src/cli.ts'], {
-    ...process.env,
-    PORT: '0',
-    JES_DATA_DIR: 'memory:',
-    JES_USERS: Object.entries(users).map(([name, password]) => `${name}:${password}`).join(','),
-    JES_JWT_SECRET: jwtSecret,
-    JES_WORKERS: '1',
-    JES_RATE_LIMITS: 'off',
-    LOG_LEVEL: 'silent',
-    ...env,
-  }, /listening on (http:\/\/\S+)/, 'the reference server');
+  return startProcess(
+    ['server/src/cli.ts'],
+    {
+      ...process.env,
+      PORT: '0',
+      JES_DATA_DIR: 'memory:',
+      JES_USERS: Object.entries(users)
+        .map(([name, password]) => `${name}:${password}`)
+        .join(','),
+      JES_JWT_SECRET: jwtSecret,
+      JES_WORKERS: '1',
+      JES_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
+    /listening on (http:\/\/\S+)/,
+    'the reference server',
+  );
 }
 
 /** A port nothing listens on (just now). */
@@ -85,5 +97,10 @@ export async function freePort(): Promise<number> {
 /** The Prism sandbox (`npm run sandbox`) on a free port. */
 export async function startSandbox(): Promise<Started> {
   const port = await freePort();
-  return startProcess([join(repoRoot, 'sandbox/src/cli.ts')], { ...process.env, SANDBOX_PORT: String(port) }, /listening on (http:\/\/\S+)/, 'the Prism sandbox');
+  return startProcess(
+    [join(repoRoot, 'sandbox/src/cli.ts')],
+    { ...process.env, SANDBOX_PORT: String(port) },
+    /listening on (http:\/\/\S+)/,
+    'the Prism sandbox',
+  );
 }

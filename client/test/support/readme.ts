@@ -22,7 +22,11 @@ export function runBash(script: string, env: Record<string, string>): Promise<Ru
   return new Promise((resolve) => {
     // Node 24 first on PATH, so that npx and the jes bin run on it.
     const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: repoRoot, env: { ...process.env, PATH: path, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: repoRoot,
+      env: { ...process.env, PATH: path, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -36,7 +40,11 @@ export function runBash(script: string, env: Record<string, string>): Promise<Ru
  * examples/graphs/G22.txt, which ships with the repository), or why it cannot run here: it needs bash and jq.
  * By default client/README.md's; the root README's is the block after "tested: root-walkthrough".
  */
-export function walkthrough(marker = 'tested: cli-walkthrough', document = 'client/README.md'): { script: string; skip?: undefined } | { script?: undefined; skip: string } {
-  for (const tool of ['bash', 'jq']) if (spawnSync(tool, ['--version']).error) return { skip: `no ${tool} on PATH (apt-get install ${tool})` };
+export function walkthrough(
+  marker = 'tested: cli-walkthrough',
+  document = 'client/README.md',
+): { script: string; skip?: undefined } | { script?: undefined; skip: string } {
+  for (const tool of ['bash', 'jq'])
+    if (spawnSync(tool, ['--version']).error) return { skip: `no ${tool} on PATH (apt-get install ${tool})` };
   return { script: blockAfter(marker, 'sh', document) };
 }

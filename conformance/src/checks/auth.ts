@@ -11,7 +11,19 @@ import { maxBytes, padded } from './limits.ts';
 import { fillPath, pathValues, probe } from './probes.ts';
 
 const secured = (ctx: CheckContext) => ctx.contract.operations.filter((op) => isSecured(ctx.contract.doc, op));
-const securedIds = ['listProblems', 'getProblem', 'startJob', 'listJobs', 'getJob', 'cancelJob', 'getJobOutput', 'listDataFiles', 'uploadDataFile', 'getDataFile', 'deleteDataFile'];
+const securedIds = [
+  'listProblems',
+  'getProblem',
+  'startJob',
+  'listJobs',
+  'getJob',
+  'cancelJob',
+  'getJobOutput',
+  'listDataFiles',
+  'uploadDataFile',
+  'getDataFile',
+  'deleteDataFile',
+];
 
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
@@ -22,7 +34,11 @@ function signed(header: object, payload: object): string {
 }
 
 /** Tokens that must be refused, made from the user's real token where that makes them more convincing. */
-function badTokens(realToken: string, username: string, password: string): { name: string; authorization: string; codes: string[] }[] {
+function badTokens(
+  realToken: string,
+  username: string,
+  password: string,
+): { name: string; authorization: string; codes: string[] }[] {
   const [, payloadPart = ''] = realToken.split('.');
   let payload: Record<string, unknown> = {};
   try {
@@ -31,11 +47,27 @@ function badTokens(realToken: string, username: string, password: string): { nam
   const now = Math.floor(Date.now() / 1000);
   const invalid = ['invalid_token'];
   return [
-    { name: 'a bad signature', authorization: `Bearer ${signed({ alg: 'HS256', typ: 'JWT' }, payload)}`, codes: invalid },
-    { name: 'alg: none', authorization: `Bearer ${base64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${payloadPart}.`, codes: invalid },
+    {
+      name: 'a bad signature',
+      authorization: `Bearer ${signed({ alg: 'HS256', typ: 'JWT' }, payload)}`,
+      codes: invalid,
+    },
+    {
+      name: 'alg: none',
+      authorization: `Bearer ${base64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${payloadPart}.`,
+      codes: invalid,
+    },
     { name: 'garbage', authorization: 'Bearer not-a-token', codes: invalid },
-    { name: 'an expired token', authorization: `Bearer ${signed({ alg: 'HS256', typ: 'JWT' }, { ...payload, iat: now - 7200, exp: now - 3600 })}`, codes: invalid },
-    { name: 'the password as Basic credentials', authorization: `Basic ${base64url(`${username}:${password}`).replaceAll('-', '+').replaceAll('_', '/')}`, codes: ['invalid_token', 'missing_token'] },
+    {
+      name: 'an expired token',
+      authorization: `Bearer ${signed({ alg: 'HS256', typ: 'JWT' }, { ...payload, iat: now - 7200, exp: now - 3600 })}`,
+      codes: invalid,
+    },
+    {
+      name: 'the password as Basic credentials',
+      authorization: `Basic ${base64url(`${username}:${password}`).replaceAll('-', '+').replaceAll('_', '/')}`,
+      codes: ['invalid_token', 'missing_token'],
+    },
   ];
 }
 
@@ -46,32 +78,68 @@ function badTokens(realToken: string, username: string, password: string): { nam
  * (a deployment may close the connection on it) and once.
  */
 function unreadBodies(ctx: CheckContext): { what: string; spec: RequestSpec }[] {
-  const startJob = { method: 'POST', path: fillPath(ctx.contract.byId('startJob').path, pathValues(ctx)), query: { time_limit_seconds: 1 } };
+  const startJob = {
+    method: 'POST',
+    path: fillPath(ctx.contract.byId('startJob').path, pathValues(ctx)),
+    query: { time_limit_seconds: 1 },
+  };
   const json = { 'content-type': 'application/json' };
   const limit = maxBytes(ctx, 'startJob');
   const boundary = ctx.unique('boundary');
   const unfinished = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${ctx.unique('probe.txt')}"\r\nContent-Type: text/plain\r\n\r\n2 1\n1 2 1\n`;
   return [
-    { what: 'startJob with a malformed JSON body', spec: { ...startJob, headers: json, body: '{"num_nodes": 2, "adj_matrix": [[0, 1], [1,' } },
-    { what: 'uploadDataFile with a multipart body that never ends', spec: { method: 'POST', path: ctx.contract.byId('uploadDataFile').path, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: unfinished } },
-    { what: `startJob with a body of ${limit} bytes (the inline limit)`, spec: { ...startJob, headers: json, body: padded(ctx.fixtures.exampleGraph(ctx), limit), timeoutMs: 120_000 } },
+    {
+      what: 'startJob with a malformed JSON body',
+      spec: { ...startJob, headers: json, body: '{"num_nodes": 2, "adj_matrix": [[0, 1], [1,' },
+    },
+    {
+      what: 'uploadDataFile with a multipart body that never ends',
+      spec: {
+        method: 'POST',
+        path: ctx.contract.byId('uploadDataFile').path,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: unfinished,
+      },
+    },
+    {
+      what: `startJob with a body of ${limit} bytes (the inline limit)`,
+      spec: { ...startJob, headers: json, body: padded(ctx.fixtures.exampleGraph(ctx), limit), timeoutMs: 120_000 },
+    },
   ];
 }
 
 function expectRefusal(ctx: CheckContext, reply: Reply, what: string, codes: string[], challenge: RegExp): void {
-  if (!ctx.expect(reply.status === 401 && codes.includes(reply.json?.code), `${what}: expected 401 ${codes.join(' or ')}, got ${answered(reply)}`, reply.exchange)) return;
+  if (
+    !ctx.expect(
+      reply.status === 401 && codes.includes(reply.json?.code),
+      `${what}: expected 401 ${codes.join(' or ')}, got ${answered(reply)}`,
+      reply.exchange,
+    )
+  )
+    return;
   const header = reply.headers['www-authenticate'];
-  ctx.expect(challenge.test(header ?? ''), `${what}: WWW-Authenticate is ${shown(header)}, expected to match ${challenge}`, reply.exchange);
+  ctx.expect(
+    challenge.test(header ?? ''),
+    `${what}: WWW-Authenticate is ${shown(header)}, expected to match ${challenge}`,
+    reply.exchange,
+  );
 }
 
 export const missingAuth: Check = {
   name: 'missing_auth',
-  description: 'Every secured operation answers a request without Authorization with 401 missing_token and WWW-Authenticate: Bearer realm="jes", before it reads the body: a malformed or oversized (4 MiB) job body and an unfinished multipart upload get 401 too, not 400 or 413.',
+  description:
+    'Every secured operation answers a request without Authorization with 401 missing_token and WWW-Authenticate: Bearer realm="jes", before it reads the body: a malformed or oversized (4 MiB) job body and an unfinished multipart upload get 401 too, not 400 or 413.',
   operations: securedIds,
   async run(ctx) {
     for (const op of secured(ctx)) {
       const reply = await ctx.send({ ...probe(ctx, op), auth: 'none' });
-      expectRefusal(ctx, reply, `${op.operation.operationId} without a token`, ['missing_token'], /^Bearer realm="jes"/);
+      expectRefusal(
+        ctx,
+        reply,
+        `${op.operation.operationId} without a token`,
+        ['missing_token'],
+        /^Bearer realm="jes"/,
+      );
     }
     for (const { what, spec } of unreadBodies(ctx)) {
       const reply = await ctx.send({ ...spec, auth: 'none' });
@@ -82,13 +150,19 @@ export const missingAuth: Check = {
 
 export const ignoredAuth: Check = {
   name: 'ignored_auth',
-  description: 'Every secured operation refuses a bad signature, alg: none, garbage, an expired token and Basic credentials with 401 invalid_token (error="invalid_token" in WWW-Authenticate).',
+  description:
+    'Every secured operation refuses a bad signature, alg: none, garbage, an expired token and Basic credentials with 401 invalid_token (error="invalid_token" in WWW-Authenticate).',
   operations: securedIds,
-  skip: ({ profile }) => (profile === 'sandbox' ? 'the sandbox accepts any well-formed bearer token by design (it checks that one is present, not what it holds)' : undefined),
+  skip: ({ profile }) =>
+    profile === 'sandbox'
+      ? 'the sandbox accepts any well-formed bearer token by design (it checks that one is present, not what it holds)'
+      : undefined,
   async run(ctx) {
     const real = await ctx.http.tokenOf('user', ctx.name);
     for (const token of badTokens(real, ctx.options.username, ctx.options.password)) {
-      const challenge = token.codes.includes('missing_token') ? /^Bearer realm="jes"/ : /^Bearer realm="jes".*error="invalid_token"/;
+      const challenge = token.codes.includes('missing_token')
+        ? /^Bearer realm="jes"/
+        : /^Bearer realm="jes".*error="invalid_token"/;
       for (const op of secured(ctx)) {
         const reply = await ctx.send({ ...probe(ctx, op), auth: { authorization: token.authorization } });
         expectRefusal(ctx, reply, `${op.operation.operationId} with ${token.name}`, token.codes, challenge);

@@ -14,24 +14,45 @@ export const longGraph = graphOf(60, (i, j) => ((i * 7 + j * 13) % 5) - 1);
 async function cancelRunningJob(ctx: CheckContext, heuristic: string): Promise<void> {
   const id = await startLongJob(ctx, heuristic, longGraph);
   const running = await pollJob(ctx, id, { timeoutMs: 30_000, done: (job) => job.status !== 'PENDING' });
-  ctx.expect(running.job.status === 'RUNNING', `a job with a 60 s time limit is ${running.job.status} soon after it started`, running.reply.exchange);
+  ctx.expect(
+    running.job.status === 'RUNNING',
+    `a job with a 60 s time limit is ${running.job.status} soon after it started`,
+    running.reply.exchange,
+  );
 
   const early = await ctx.send({ method: 'GET', path: `/job/${id}/output` });
   ctx.expectStatus(early, 409, 'the output of a running job', 'job_not_finished');
 
   // Timed on the monotonic clock: a step of the wall clock during the poll must not pass or fail it.
   const asked = performance.now();
-  const polled = await ctx.send({ method: 'GET', path: `/job/${id}`, headers: { prefer: 'wait=1' }, timeoutMs: 15_000 });
+  const polled = await ctx.send({
+    method: 'GET',
+    path: `/job/${id}`,
+    headers: { prefer: 'wait=1' },
+    timeoutMs: 15_000,
+  });
   const waited = Math.round(performance.now() - asked);
   if (ctx.expectStatus(polled, 200, 'a long poll (Prefer: wait=1) on a running job')) {
-    ctx.expect(polled.headers['preference-applied'] === 'wait=1', `a long poll answered with Preference-Applied ${shown(polled.headers['preference-applied'])}, expected "wait=1"`, polled.exchange);
+    ctx.expect(
+      polled.headers['preference-applied'] === 'wait=1',
+      `a long poll answered with Preference-Applied ${shown(polled.headers['preference-applied'])}, expected "wait=1"`,
+      polled.exchange,
+    );
     const unchanged = jobOf(polled)?.job.status === 'RUNNING';
-    ctx.expect(!unchanged || (waited >= 900 && waited < 10_000), `a long poll of 1 s on a job whose status did not change answered after ${waited} ms`, polled.exchange);
+    ctx.expect(
+      !unchanged || (waited >= 900 && waited < 10_000),
+      `a long poll of 1 s on a job whose status did not change answered after ${waited} ms`,
+      polled.exchange,
+    );
   }
 
   const cancel = await ctx.send({ method: 'POST', path: `/job/${id}/cancel` });
   if (ctx.expectStatus(cancel, 202, 'cancelling a running job')) {
-    ctx.expect(typeof jobOf(cancel)?.job.cancel_requested_at === 'string', 'the 202 of a cancel does not show cancel_requested_at', cancel.exchange);
+    ctx.expect(
+      typeof jobOf(cancel)?.job.cancel_requested_at === 'string',
+      'the 202 of a cancel does not show cancel_requested_at',
+      cancel.exchange,
+    );
   }
   const ended = await pollJob(ctx, id, { timeoutMs: 15_000 });
   ctx.expect(ended.job.status === 'CANCELLED', `a cancelled job ended ${ended.job.status}`, ended.reply.exchange);
@@ -41,13 +62,32 @@ async function cancelRunningJob(ctx: CheckContext, heuristic: string): Promise<v
 
 async function refusals(ctx: CheckContext, heuristic: string): Promise<void> {
   const finished = await ctx.fixtures.finishedJob(ctx);
-  ctx.expectStatus(await ctx.send({ method: 'POST', path: `/job/${finished.id}/cancel` }), 409, 'cancelling a FINISHED job', 'job_already_terminal');
+  ctx.expectStatus(
+    await ctx.send({ method: 'POST', path: `/job/${finished.id}/cancel` }),
+    409,
+    'cancelling a FINISHED job',
+    'job_already_terminal',
+  );
 
   const file = await ctx.fixtures.dataFile(ctx);
-  const { id } = await startJob(ctx, { data_file_identifier: file.id, solvers: [{ name: heuristic }], time_limit_seconds: 60 }, undefined, 'starting a long job from the data file');
+  const { id } = await startJob(
+    ctx,
+    { data_file_identifier: file.id, solvers: [{ name: heuristic }], time_limit_seconds: 60 },
+    undefined,
+    'starting a long job from the data file',
+  );
   ctx.fixtures.atEnd(() => ctx.send({ method: 'POST', path: `/job/${id}/cancel` }));
-  ctx.expectStatus(await ctx.send({ method: 'DELETE', path: `/data_file/${file.id}` }), 409, 'deleting a data file a running job uses', 'data_file_in_use');
-  ctx.expectStatus(await ctx.send({ method: 'POST', path: `/job/${id}/cancel` }), 202, 'cancelling the job that uses the data file');
+  ctx.expectStatus(
+    await ctx.send({ method: 'DELETE', path: `/data_file/${file.id}` }),
+    409,
+    'deleting a data file a running job uses',
+    'data_file_in_use',
+  );
+  ctx.expectStatus(
+    await ctx.send({ method: 'POST', path: `/job/${id}/cancel` }),
+    202,
+    'cancelling the job that uses the data file',
+  );
   await pollJob(ctx, id, { timeoutMs: 15_000 });
 }
 

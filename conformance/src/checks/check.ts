@@ -14,4 +14,5 @@ export interface Check {
   run(ctx: CheckContext): Promise<void>;
 }
 
-export const statelessSkip = 'the sandbox is stateless: it answers every request with the same examples, so nothing it stores can be observed';
+export const statelessSkip =
+  'the sandbox is stateless: it answers every request with the same examples, so nothing it stores can be observed';

@@ -13,7 +13,11 @@ import { type Check, statelessSkip } from './check.ts';
 const replayedHeader = 'idempotent-replayed';
 
 /** Sends `spec` with the key; cancels a job it starts when the run ends. */
-async function keyed(ctx: CheckContext, key: string, spec: { path: string; json?: unknown; body?: FormData }): Promise<Reply> {
+async function keyed(
+  ctx: CheckContext,
+  key: string,
+  spec: { path: string; json?: unknown; body?: FormData },
+): Promise<Reply> {
   const reply = await ctx.send({ method: 'POST', ...spec, headers: { 'idempotency-key': key } });
   const job = reply.status === 200 && spec.path !== '/data_file' ? reply.json?.job : undefined;
   if (typeof job === 'string') ctx.fixtures.atEnd(() => ctx.send({ method: 'POST', path: `/job/${job}/cancel` }));
@@ -22,25 +26,53 @@ async function keyed(ctx: CheckContext, key: string, spec: { path: string; json?
 
 /** The first answer and its replay: same status, body and Location; only the replay is marked. */
 function expectReplay(ctx: CheckContext, first: Reply, again: Reply, what: string): void {
-  ctx.expect(first.headers[replayedHeader] === undefined, `${what}: the first request is marked Idempotent-Replayed`, first.exchange);
+  ctx.expect(
+    first.headers[replayedHeader] === undefined,
+    `${what}: the first request is marked Idempotent-Replayed`,
+    first.exchange,
+  );
   if (!ctx.expectStatus(again, first.status, `${what}, sent again with the same key`)) return;
-  ctx.expect(again.headers[replayedHeader] === 'true', `${what}, sent again with the same key: Idempotent-Replayed is ${shown(again.headers[replayedHeader])}, expected "true"`, again.exchange);
+  ctx.expect(
+    again.headers[replayedHeader] === 'true',
+    `${what}, sent again with the same key: Idempotent-Replayed is ${shown(again.headers[replayedHeader])}, expected "true"`,
+    again.exchange,
+  );
   // Compared as JSON: a deployment may store the answer in a form that does not keep the order of members.
-  ctx.expect(isDeepStrictEqual(again.json, first.json), `${what}, sent again with the same key: the body differs from the first answer's`, again.exchange);
-  ctx.expect(again.headers.location === first.headers.location, `${what}, sent again with the same key: Location is ${shown(again.headers.location)}, the first answer's ${shown(first.headers.location)}`, again.exchange);
+  ctx.expect(
+    isDeepStrictEqual(again.json, first.json),
+    `${what}, sent again with the same key: the body differs from the first answer's`,
+    again.exchange,
+  );
+  ctx.expect(
+    again.headers.location === first.headers.location,
+    `${what}, sent again with the same key: Location is ${shown(again.headers.location)}, the first answer's ${shown(first.headers.location)}`,
+    again.exchange,
+  );
 }
 
 async function startJobs(ctx: CheckContext): Promise<void> {
   const body = ctx.fixtures.uniqueGraph(ctx, 101);
   const key = ctx.unique('idempotency-start');
-  const first = ctx.require(await keyed(ctx, key, { path: '/problem/maxcut', json: body }), 200, 'starting a job with an Idempotency-Key');
+  const first = ctx.require(
+    await keyed(ctx, key, { path: '/problem/maxcut', json: body }),
+    200,
+    'starting a job with an Idempotency-Key',
+  );
   const again = await keyed(ctx, key, { path: '/problem/maxcut', json: body });
   expectReplay(ctx, first, again, 'starting a job');
-  ctx.expect(again.json?.job === first.json?.job, `starting a job twice with one key answered jobs ${first.json?.job} and ${again.json?.job}`, again.exchange);
+  ctx.expect(
+    again.json?.job === first.json?.job,
+    `starting a job twice with one key answered jobs ${first.json?.job} and ${again.json?.job}`,
+    again.exchange,
+  );
 
   const quoted = await keyed(ctx, `"${key}"`, { path: '/problem/maxcut', json: body });
   if (ctx.expectStatus(quoted, 200, 'starting the job with the quoted form of its key')) {
-    ctx.expect(quoted.json?.job === first.json?.job, `the quoted key "${key}" started job ${quoted.json?.job}, not ${first.json?.job}`, quoted.exchange);
+    ctx.expect(
+      quoted.json?.job === first.json?.job,
+      `the quoted key "${key}" started job ${quoted.json?.job}, not ${first.json?.job}`,
+      quoted.exchange,
+    );
   }
 
   const other = await keyed(ctx, key, { path: '/problem/maxcut', json: ctx.fixtures.uniqueGraph(ctx, 102) });
@@ -48,7 +80,11 @@ async function startJobs(ctx: CheckContext): Promise<void> {
 
   const fresh = await keyed(ctx, ctx.unique('idempotency-other'), { path: '/problem/maxcut', json: body });
   if (ctx.expectStatus(fresh, 200, 'starting the same job with another key')) {
-    ctx.expect(fresh.json?.job !== first.json?.job && fresh.headers[replayedHeader] === undefined, `another key answered job ${shown(fresh.json?.job)} with Idempotent-Replayed ${shown(fresh.headers[replayedHeader])}; expected a job other than the first key's ${shown(first.json?.job)}, not marked replayed`, fresh.exchange);
+    ctx.expect(
+      fresh.json?.job !== first.json?.job && fresh.headers[replayedHeader] === undefined,
+      `another key answered job ${shown(fresh.json?.job)} with Idempotent-Replayed ${shown(fresh.headers[replayedHeader])}; expected a job other than the first key's ${shown(first.json?.job)}, not marked replayed`,
+      fresh.exchange,
+    );
   }
 }
 
@@ -61,14 +97,25 @@ async function uploads(ctx: CheckContext): Promise<void> {
   const id = first.json?.data_file_identifier;
   if (typeof id === 'string') ctx.fixtures.atEnd(() => ctx.send({ method: 'DELETE', path: `/data_file/${id}` }));
   // A new form, so a new multipart boundary: the same request all the same.
-  expectReplay(ctx, first, await keyed(ctx, key, { path: '/data_file', body: uploadForm(text, name) }), 'uploading a data file');
+  expectReplay(
+    ctx,
+    first,
+    await keyed(ctx, key, { path: '/data_file', body: uploadForm(text, name) }),
+    'uploading a data file',
+  );
   const renamed = await keyed(ctx, key, { path: '/data_file', body: uploadForm(text, `${name}.renamed`) });
-  ctx.expectStatus(renamed, 422, 'uploading the file under another name with the key of the first upload', 'idempotency_key_reused');
+  ctx.expectStatus(
+    renamed,
+    422,
+    'uploading the file under another name with the key of the first upload',
+    'idempotency_key_reused',
+  );
 }
 
 export const idempotency: Check = {
   name: 'idempotency',
-  description: 'A start or an upload sent again with the same Idempotency-Key answers the first answer (same status, body and Location) with Idempotent-Replayed: true and starts nothing new; the quoted key is the same key; another request under the key is 422 idempotency_key_reused; another key starts a new job.',
+  description:
+    'A start or an upload sent again with the same Idempotency-Key answers the first answer (same status, body and Location) with Idempotent-Replayed: true and starts nothing new; the quoted key is the same key; another request under the key is 422 idempotency_key_reused; another key starts a new job.',
   operations: ['startJob', 'uploadDataFile', 'cancelJob', 'deleteDataFile'],
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {

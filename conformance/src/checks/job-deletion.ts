@@ -13,37 +13,84 @@ async function refusedWhileRunning(ctx: CheckContext, heuristic: string): Promis
   const id = await startLongJob(ctx, heuristic, longGraph);
   const refused = await ctx.send({ method: 'DELETE', path: `/job/${id}` });
   if (ctx.expectStatus(refused, 409, 'deleting a job that has not ended', 'job_not_finished')) {
-    ctx.expect(/^\d+$/.test(refused.headers['retry-after'] ?? ''), `the 409 of deleting a job that has not ended has Retry-After ${shown(refused.headers['retry-after'])}, expected a number of seconds`, refused.exchange);
+    ctx.expect(
+      /^\d+$/.test(refused.headers['retry-after'] ?? ''),
+      `the 409 of deleting a job that has not ended has Retry-After ${shown(refused.headers['retry-after'])}, expected a number of seconds`,
+      refused.exchange,
+    );
   }
-  ctx.expectStatus(await ctx.send({ method: 'GET', path: `/job/${id}` }), 200, 'reading a job after its deletion was refused');
-  ctx.expectStatus(await ctx.send({ method: 'POST', path: `/job/${id}/cancel` }), 202, 'cancelling the job whose deletion was refused');
+  ctx.expectStatus(
+    await ctx.send({ method: 'GET', path: `/job/${id}` }),
+    200,
+    'reading a job after its deletion was refused',
+  );
+  ctx.expectStatus(
+    await ctx.send({ method: 'POST', path: `/job/${id}/cancel` }),
+    202,
+    'cancelling the job whose deletion was refused',
+  );
   await pollJob(ctx, id, { timeoutMs: 15_000 });
 }
 
 async function deletedOnceEnded(ctx: CheckContext, heuristic: string): Promise<void> {
   const file = await ctx.fixtures.dataFile(ctx);
   // A job of its own: the run's shared finished job is read by other checks.
-  const { id } = await startJob(ctx, { data_file_identifier: file.id, solvers: [{ name: heuristic }], time_limit_seconds: 0.2 }, undefined, 'starting a job from the data file');
+  const { id } = await startJob(
+    ctx,
+    { data_file_identifier: file.id, solvers: [{ name: heuristic }], time_limit_seconds: 0.2 },
+    undefined,
+    'starting a job from the data file',
+  );
   const ended = await pollJob(ctx, id, { timeoutMs: 30_000 });
   const deleted = await ctx.send({ method: 'DELETE', path: `/job/${id}` });
   if (!ctx.expectStatus(deleted, 204, `deleting an ended (${ended.job.status}) job`)) return;
-  ctx.expect(deleted.text === '', `the 204 of deleting a job has a body of ${deleted.text.length} characters`, deleted.exchange);
-  ctx.expectStatus(await ctx.send({ method: 'GET', path: `/job/${id}` }), 404, 'reading a deleted job', 'job_not_found');
-  ctx.expectStatus(await ctx.send({ method: 'GET', path: `/job/${id}/output` }), 404, "reading a deleted job's output", 'job_not_found');
-  ctx.expectStatus(await ctx.send({ method: 'DELETE', path: `/job/${id}` }), 404, 'deleting a deleted job again', 'job_not_found');
+  ctx.expect(
+    deleted.text === '',
+    `the 204 of deleting a job has a body of ${deleted.text.length} characters`,
+    deleted.exchange,
+  );
+  ctx.expectStatus(
+    await ctx.send({ method: 'GET', path: `/job/${id}` }),
+    404,
+    'reading a deleted job',
+    'job_not_found',
+  );
+  ctx.expectStatus(
+    await ctx.send({ method: 'GET', path: `/job/${id}/output` }),
+    404,
+    "reading a deleted job's output",
+    'job_not_found',
+  );
+  ctx.expectStatus(
+    await ctx.send({ method: 'DELETE', path: `/job/${id}` }),
+    404,
+    'deleting a deleted job again',
+    'job_not_found',
+  );
   const page = await ctx.send({ method: 'GET', path: '/job', query: { limit: 100 } });
-  if (ctx.expectStatus(page, 200, 'listing jobs after a deletion')) ctx.expect(!(page.json?.ids ?? []).includes(id), `GET /job still lists the deleted job ${id}`, page.exchange);
-  ctx.expectStatus(await ctx.send({ method: 'GET', path: `/data_file/${file.id}` }), 200, 'reading the data file of a deleted job (it is kept)');
+  if (ctx.expectStatus(page, 200, 'listing jobs after a deletion'))
+    ctx.expect(!(page.json?.ids ?? []).includes(id), `GET /job still lists the deleted job ${id}`, page.exchange);
+  ctx.expectStatus(
+    await ctx.send({ method: 'GET', path: `/data_file/${file.id}` }),
+    200,
+    'reading the data file of a deleted job (it is kept)',
+  );
 }
 
 export const jobDeletion: Check = {
   name: 'job_deletion',
-  description: 'DELETE /job/{job_id}: 409 job_not_finished with Retry-After while the job runs; 204 once it ended, then 404 job_not_found for the job, its output and a second delete, gone from the listing, its data file kept; 404 for an unknown id.',
+  description:
+    'DELETE /job/{job_id}: 409 job_not_finished with Retry-After while the job runs; 204 once it ended, then 404 job_not_found for the job, its output and a second delete, gone from the listing, its data file kept; 404 for an unknown id.',
   operations: ['deleteJob', 'startJob', 'getJob', 'getJobOutput', 'cancelJob', 'listJobs', 'getDataFile'],
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {
     const { heuristic } = await ctx.fixtures.useCase(ctx);
-    ctx.expectStatus(await ctx.send({ method: 'DELETE', path: `/job/${pathValues(ctx).job_id}` }), 404, 'deleting an unknown job', 'job_not_found');
+    ctx.expectStatus(
+      await ctx.send({ method: 'DELETE', path: `/job/${pathValues(ctx).job_id}` }),
+      404,
+      'deleting an unknown job',
+      'job_not_found',
+    );
     await refusedWhileRunning(ctx, heuristic.name);
     await deletedOnceEnded(ctx, heuristic.name);
   },

@@ -15,7 +15,7 @@ function fixedGraphs(ctx: CheckContext): [string, Graph][] {
   const loop = graphOf(4, (i, j) => (i + j) % 3);
   loop.adj_matrix[2]![2] = 50;
   return [
-    ['the contract\'s example graph', ctx.fixtures.exampleGraph(ctx)],
+    ["the contract's example graph", ctx.fixtures.exampleGraph(ctx)],
     ['a single node', { num_nodes: 1, adj_matrix: [[0]] }],
     ['only negative weights', graphOf(5, (i, j) => -(i + j + 1))],
     ['fractional weights', graphOf(6, (i, j) => ((i * 5 + j * 3) % 7) / 4 - 0.5)],
@@ -30,37 +30,72 @@ function checkExecutions(ctx: CheckContext, label: string, graph: Graph, job: an
     if (execution.status !== 'SUCCESS') continue;
     const { cut_value, partition, optimal, upper_bound } = execution.data ?? {};
     const where = `${label}, ${solver}`;
-    if (!ctx.expect(Array.isArray(partition) && partition.length === graph.num_nodes, `${where}: a partition of ${partition?.length} nodes for a graph of ${graph.num_nodes}`, reply.exchange)) continue;
+    if (
+      !ctx.expect(
+        Array.isArray(partition) && partition.length === graph.num_nodes,
+        `${where}: a partition of ${partition?.length} nodes for a graph of ${graph.num_nodes}`,
+        reply.exchange,
+      )
+    )
+      continue;
     const recomputed = cutValue(graph.adj_matrix, partition);
-    ctx.expect(sameValue(cut_value, recomputed), `${where}: cut_value ${shown(cut_value)}, but its partition cuts ${recomputed}`, reply.exchange);
-    if (optimal === true) ctx.expect(sameValue(cut_value, optimum), `${where}: claims optimal with ${shown(cut_value)}; the maximum cut is ${optimum}`, reply.exchange);
-    if (typeof upper_bound === 'number') ctx.expect(upper_bound >= optimum - 1e-6 * Math.max(1, Math.abs(optimum)), `${where}: upper_bound ${shown(upper_bound)} is below the maximum cut ${optimum}`, reply.exchange);
+    ctx.expect(
+      sameValue(cut_value, recomputed),
+      `${where}: cut_value ${shown(cut_value)}, but its partition cuts ${recomputed}`,
+      reply.exchange,
+    );
+    if (optimal === true)
+      ctx.expect(
+        sameValue(cut_value, optimum),
+        `${where}: claims optimal with ${shown(cut_value)}; the maximum cut is ${optimum}`,
+        reply.exchange,
+      );
+    if (typeof upper_bound === 'number')
+      ctx.expect(
+        upper_bound >= optimum - 1e-6 * Math.max(1, Math.abs(optimum)),
+        `${where}: upper_bound ${shown(upper_bound)} is below the maximum cut ${optimum}`,
+        reply.exchange,
+      );
     best = Math.max(best, cut_value);
   }
   if (!ctx.expect(best > -Infinity, `${label}: no execution succeeded (job ${job.status})`, reply.exchange)) return;
-  ctx.expect(sameValue(best, optimum), `${label}: the best execution found ${best}; the maximum cut is ${optimum}`, reply.exchange);
+  ctx.expect(
+    sameValue(best, optimum),
+    `${label}: the best execution found ${best}; the maximum cut is ${optimum}`,
+    reply.exchange,
+  );
 }
 
 export const maxcutSemantics: Check = {
   name: 'maxcut_semantics',
-  description: "Each SUCCESS execution's cut_value equals the cut of its partition; on graphs of up to 16 nodes (negative and fractional weights, a self-loop) the best execution reaches the optimum by enumeration, and optimal: true and upper_bound are true.",
+  description:
+    "Each SUCCESS execution's cut_value equals the cut of its partition; on graphs of up to 16 nodes (negative and fractional weights, a self-loop) the best execution reaches the optimum by enumeration, and optimal: true and upper_bound are true.",
   operations: ['startJob', 'getJob'],
   async run(ctx) {
     const { solvers } = await ctx.fixtures.useCase(ctx);
     let graphs = fixedGraphs(ctx);
     if (ctx.sandbox) {
       graphs = graphs.slice(0, 1);
-      ctx.note("skipped in the sandbox profile: every graph but the contract's example (the sandbox answers the example's cut whatever the input)");
+      ctx.note(
+        "skipped in the sandbox profile: every graph but the contract's example (the sandbox answers the example's cut whatever the input)",
+      );
     } else {
       const count = Math.max(2, Math.ceil(ctx.runs / 2));
       const generated = fc.sample(graphArbitrary(2, 16), { seed: ctx.seed, numRuns: count });
-      graphs.push(...generated.map((g, i): [string, Graph] => [`generated graph ${i + 1} of seed ${ctx.seed} (${g.num_nodes} nodes)`, g]));
+      graphs.push(
+        ...generated.map((g, i): [string, Graph] => [
+          `generated graph ${i + 1} of seed ${ctx.seed} (${g.num_nodes} nodes)`,
+          g,
+        ]),
+      );
     }
-    const jobs = await Promise.all(graphs.map(async ([label, graph]) => {
-      const solver = solvers.filter((s) => (s.max_nodes ?? Infinity) >= graph.num_nodes).map((s) => s.name);
-      const { id } = await startJob(ctx, graph, { solver, time_limit_seconds: 0.3 }, `starting a job on ${label}`);
-      return { label, graph, id };
-    }));
+    const jobs = await Promise.all(
+      graphs.map(async ([label, graph]) => {
+        const solver = solvers.filter((s) => (s.max_nodes ?? Infinity) >= graph.num_nodes).map((s) => s.name);
+        const { id } = await startJob(ctx, graph, { solver, time_limit_seconds: 0.3 }, `starting a job on ${label}`);
+        return { label, graph, id };
+      }),
+    );
     for (const { label, graph, id } of jobs) {
       const { job, reply } = await pollJob(ctx, id);
       checkExecutions(ctx, `${label} (job ${id})`, graph, job, reply);

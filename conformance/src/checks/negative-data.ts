@@ -19,15 +19,30 @@ const isPointer = (p: unknown) => typeof p === 'string' && (p === '' || p.starts
 
 /** Undefined when the reply is the expected refusal, else what is wrong with it. */
 export function refusalProblem(reply: Reply, status: number, code: string, pointer?: string): Failure | undefined {
-  if (reply.status !== status || reply.json?.code !== code) return { message: `expected ${status} ${code}, got ${answered(reply)}`, exchange: reply.exchange };
+  if (reply.status !== status || reply.json?.code !== code)
+    return { message: `expected ${status} ${code}, got ${answered(reply)}`, exchange: reply.exchange };
   if (code !== 'invalid_request' && code !== 'invalid_input') return undefined;
   const errors = reply.json.errors;
-  if (!Array.isArray(errors) || !errors.length) return { message: `a ${code} problem without errors[]`, exchange: reply.exchange };
+  if (!Array.isArray(errors) || !errors.length)
+    return { message: `a ${code} problem without errors[]`, exchange: reply.exchange };
   const bad = errors.filter((e: { pointer?: unknown }) => !isPointer(e?.pointer));
-  if (bad.length) return { message: `errors[] holds pointers that are not JSON pointers: ${JSON.stringify(bad.slice(0, 3))}`, exchange: reply.exchange };
+  if (bad.length)
+    return {
+      message: `errors[] holds pointers that are not JSON pointers: ${JSON.stringify(bad.slice(0, 3))}`,
+      exchange: reply.exchange,
+    };
   const lower = pointer?.toLowerCase();
-  if (lower && !errors.some((e: { pointer: string }) => e.pointer.toLowerCase().startsWith(lower) || (lower.startsWith(e.pointer.toLowerCase()) && e.pointer !== '/'))) {
-    return { message: `no entry of errors[] points at ${pointer} (pointers: ${errors.map((e: { pointer: string }) => e.pointer).join(', ')})`, exchange: reply.exchange };
+  if (
+    lower &&
+    !errors.some(
+      (e: { pointer: string }) =>
+        e.pointer.toLowerCase().startsWith(lower) || (lower.startsWith(e.pointer.toLowerCase()) && e.pointer !== '/'),
+    )
+  ) {
+    return {
+      message: `no entry of errors[] points at ${pointer} (pointers: ${errors.map((e: { pointer: string }) => e.pointer).join(', ')})`,
+      exchange: reply.exchange,
+    };
   }
   return undefined;
 }
@@ -42,22 +57,40 @@ async function fixedCases(ctx: CheckContext): Promise<void> {
     const failure = refusalProblem(await ctx.send(await c.request(ctx)), c.status, c.code, c.pointer);
     if (failure) ctx.fail(`${c.what}: ${failure.message}`, failure.exchange);
   }
-  for (const [reason, cases] of Object.entries(left)) ctx.note(`skipped in the sandbox profile (${reason}): ${cases.join('; ')}`);
+  for (const [reason, cases] of Object.entries(left))
+    ctx.note(`skipped in the sandbox profile (${reason}): ${cases.join('; ')}`);
 }
 
 async function generatedBodies(ctx: CheckContext): Promise<void> {
   const schema = ctx.contract.requestSchema('startJob');
   const invalid = (s: Node) => (value: unknown) => ctx.contract.validate(s, value).length > 0;
   const file = await ctx.fixtures.dataFile(ctx);
-  const fromFile = arbitraryOf(ctx.contract, ctx.contract.schema('DataFileJobRequest')).map((v) => ({ ...(v as object), data_file_identifier: file.id }));
+  const fromFile = arbitraryOf(ctx.contract, ctx.contract.schema('DataFileJobRequest')).map((v) => ({
+    ...(v as object),
+    data_file_identifier: file.id,
+  }));
   const targets: [string, string, fc.Arbitrary<unknown>, Node][] = [
     ['an inline job body with one thing wrong', '/problem/maxcut', graphArbitrary(1, 5), schema],
     ['a data-file job body with one thing wrong', '/problem/maxcut', fromFile, schema],
-    ['a login body with one thing wrong', '/login', arbitraryOf(ctx.contract, ctx.contract.schema('LoginRequest')), ctx.contract.requestSchema('login')],
+    [
+      'a login body with one thing wrong',
+      '/login',
+      arbitraryOf(ctx.contract, ctx.contract.schema('LoginRequest')),
+      ctx.contract.requestSchema('login'),
+    ],
   ];
   for (const [label, path, valid, target] of targets) {
     await forAll(ctx, label, mutantArbitrary(valid, invalid(target)), async (mutant) => {
-      const failure = refusalProblem(await ctx.send({ method: 'POST', path, body: JSON.stringify(mutant.value), headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+      const failure = refusalProblem(
+        await ctx.send({
+          method: 'POST',
+          path,
+          body: JSON.stringify(mutant.value),
+          headers: { 'content-type': 'application/json' },
+        }),
+        400,
+        'invalid_request',
+      );
       return failure && { ...failure, message: `${mutant.how}: ${failure.message}` };
     });
   }
@@ -65,8 +98,14 @@ async function generatedBodies(ctx: CheckContext): Promise<void> {
 
 async function generatedParameters(ctx: CheckContext): Promise<void> {
   const targets: [string, string][] = [
-    ['listJobs', 'limit'], ['listJobs', 'status'], ['listJobs', 'starting_after'], ['listDataFiles', 'problem_id'],
-    ['startJob', 'time_limit_seconds'], ['startJob', 'solver'], ['getJob', 'job_id'], ['getDataFile', 'data_file_identifier'],
+    ['listJobs', 'limit'],
+    ['listJobs', 'status'],
+    ['listJobs', 'starting_after'],
+    ['listDataFiles', 'problem_id'],
+    ['startJob', 'time_limit_seconds'],
+    ['startJob', 'solver'],
+    ['getJob', 'job_id'],
+    ['getDataFile', 'data_file_identifier'],
   ];
   for (const [operationId, name] of targets) {
     const op = ctx.contract.byId(operationId);
@@ -76,7 +115,11 @@ async function generatedParameters(ctx: CheckContext): Promise<void> {
     const invalid = text.filter((raw) => ctx.contract.validate(schema, coerce(schema, raw)).length > 0);
     await forAll(ctx, `${operationId} with a bad ${name}`, invalid, async (raw) => {
       const values = { ...pathValues(ctx), ...(parameter.in === 'path' ? { [name]: raw } : {}) };
-      const spec: Omit<RequestSpec, 'auth'> = { method: op.method.toUpperCase(), path: fillPath(op.path, values), ...(parameter.in === 'query' ? { query: { [name]: raw } } : {}) };
+      const spec: Omit<RequestSpec, 'auth'> = {
+        method: op.method.toUpperCase(),
+        path: fillPath(op.path, values),
+        ...(parameter.in === 'query' ? { query: { [name]: raw } } : {}),
+      };
       if (operationId === 'startJob') spec.json = ctx.fixtures.exampleGraph(ctx);
       const failure = refusalProblem(await ctx.send(spec), 400, 'invalid_request', `/${parameter.in}/${name}`);
       return failure && { ...failure, message: `${name}=${JSON.stringify(raw)}: ${failure.message}` };
@@ -86,8 +129,21 @@ async function generatedParameters(ctx: CheckContext): Promise<void> {
 
 export const negativeDataRejection: Check = {
   name: 'negative_data_rejection',
-  description: 'Malformed, truncated, wrong-typed and wrong-shaped bodies and parameters are refused with the documented 4xx problem and code (malformed_json, invalid_request with pointers, unsupported_media_type, invalid_input, *_not_found).',
-  operations: ['login', 'startJob', 'getProblem', 'getJob', 'getJobOutput', 'cancelJob', 'listJobs', 'listDataFiles', 'uploadDataFile', 'getDataFile', 'deleteDataFile'],
+  description:
+    'Malformed, truncated, wrong-typed and wrong-shaped bodies and parameters are refused with the documented 4xx problem and code (malformed_json, invalid_request with pointers, unsupported_media_type, invalid_input, *_not_found).',
+  operations: [
+    'login',
+    'startJob',
+    'getProblem',
+    'getJob',
+    'getJobOutput',
+    'cancelJob',
+    'listJobs',
+    'listDataFiles',
+    'uploadDataFile',
+    'getDataFile',
+    'deleteDataFile',
+  ],
   async run(ctx) {
     await fixedCases(ctx);
     await generatedBodies(ctx);

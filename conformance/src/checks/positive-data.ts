@@ -21,20 +21,35 @@ const refusals = new Set([400, 413, 415, 422]);
 function accepted(reply: Reply, ok: number[], what: string): Failure | undefined {
   if (ok.includes(reply.status)) return undefined;
   const verdict = refusals.has(reply.status) ? 'refused as invalid' : 'not accepted';
-  return { message: `${what} was ${verdict}: ${answered(reply)}${reply.json?.detail ? ` (${reply.json.detail})` : ''}`, exchange: reply.exchange };
+  return {
+    message: `${what} was ${verdict}: ${answered(reply)}${reply.json?.detail ? ` (${reply.json.detail})` : ''}`,
+    exchange: reply.exchange,
+  };
 }
 
 /** An arbitrary of query objects from an operation's query parameters (each present or not). */
-function queryArbitrary(ctx: CheckContext, operationId: string, overrides: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arbitrary<Record<string, any>> {
+function queryArbitrary(
+  ctx: CheckContext,
+  operationId: string,
+  overrides: Record<string, fc.Arbitrary<unknown>> = {},
+): fc.Arbitrary<Record<string, any>> {
   const params = ctx.contract.byId(operationId).parameters.filter((p) => p.in === 'query');
-  return fc.record(Object.fromEntries(params.map((p) => [p.name, overrides[p.name] ?? arbitraryOf(ctx.contract, p.schema)])), { requiredKeys: [] });
+  return fc.record(
+    Object.fromEntries(params.map((p) => [p.name, overrides[p.name] ?? arbitraryOf(ctx.contract, p.schema)])),
+    { requiredKeys: [] },
+  );
 }
 
 /** Starts a job, expects it accepted, and cancels it at once. */
-async function startAndCancel(ctx: CheckContext, spec: Omit<RequestSpec, 'auth'>, what: string): Promise<Failure | undefined> {
+async function startAndCancel(
+  ctx: CheckContext,
+  spec: Omit<RequestSpec, 'auth'>,
+  what: string,
+): Promise<Failure | undefined> {
   const reply = await ctx.send(spec);
   const failure = accepted(reply, [200], what);
-  if (!failure && typeof reply.json?.job === 'string') await ctx.send({ method: 'POST', path: `/job/${reply.json.job}/cancel` });
+  if (!failure && typeof reply.json?.job === 'string')
+    await ctx.send({ method: 'POST', path: `/job/${reply.json.job}/cancel` });
   return failure;
 }
 
@@ -43,61 +58,131 @@ function pageProblem(reply: Reply, query: Record<string, any>, key: 'job' | 'dat
   const ids: string[] = reply.json?.ids ?? [];
   const items = reply.json?.[key] ?? {};
   const wrong = (message: string) => ({ message, exchange: reply.exchange });
-  if (ids.length > (query.limit ?? 20)) return wrong(`a page of ${ids.length} items for limit ${query.limit ?? '(default 20)'}`);
-  if (ids.some((id) => !(id in items)) || Object.keys(items).length !== ids.length) return wrong('ids and the keyed items differ');
+  if (ids.length > (query.limit ?? 20))
+    return wrong(`a page of ${ids.length} items for limit ${query.limit ?? '(default 20)'}`);
+  if (ids.some((id) => !(id in items)) || Object.keys(items).length !== ids.length)
+    return wrong('ids and the keyed items differ');
   for (const id of ids) {
-    if (query.status && items[id].status !== query.status) return wrong(`${id} is ${items[id].status} on a page filtered by status=${query.status}`);
-    if (query.problem_id && items[id].problem_id !== query.problem_id) return wrong(`${id} is of ${items[id].problem_id} on a page filtered by problem_id=${query.problem_id}`);
+    if (query.status && items[id].status !== query.status)
+      return wrong(`${id} is ${items[id].status} on a page filtered by status=${query.status}`);
+    if (query.problem_id && items[id].problem_id !== query.problem_id)
+      return wrong(`${id} is of ${items[id].problem_id} on a page filtered by problem_id=${query.problem_id}`);
   }
   return undefined;
 }
 
 export const positiveDataAcceptance: Check = {
   name: 'positive_data_acceptance',
-  description: 'Requests generated from the schemas (inline graphs with any weights, solver choices and parameters, paging and filters, Prefer values, credentials, upload fields) are accepted: never a 400, 413, 415 or 422.',
+  description:
+    'Requests generated from the schemas (inline graphs with any weights, solver choices and parameters, paging and filters, Prefer values, credentials, upload fields) are accepted: never a 400, 413, 415 or 422.',
   operations: ['startJob', 'listJobs', 'listDataFiles', 'getJob', 'getProblem', 'login', 'uploadDataFile'],
   async run(ctx) {
     const { solvers } = await ctx.fixtures.useCase(ctx);
     const names = solvers.map((s) => s.name);
     const quick = deref(ctx.contract.doc, ctx.contract.schema('TimeLimitSeconds'))!;
     const timeLimit = arbitraryOf(ctx.contract, { ...quick, maximum: 0.5 });
-    const inline = fc.record({ graph: graphArbitrary(1, 8), query: queryArbitrary(ctx, 'startJob', { solver: fc.shuffledSubarray(names, { minLength: 1 }), time_limit_seconds: timeLimit }) });
+    const inline = fc.record({
+      graph: graphArbitrary(1, 8),
+      query: queryArbitrary(ctx, 'startJob', {
+        solver: fc.shuffledSubarray(names, { minLength: 1 }),
+        time_limit_seconds: timeLimit,
+      }),
+    });
     await forAll(ctx, 'startJob with an inline graph', inline, ({ graph, query }) =>
-      startAndCancel(ctx, { method: 'POST', path: '/problem/maxcut', json: graph, query: { time_limit_seconds: 0.5, ...query } }, `a ${graph.num_nodes}-node graph with ${JSON.stringify(query)}`));
+      startAndCancel(
+        ctx,
+        { method: 'POST', path: '/problem/maxcut', json: graph, query: { time_limit_seconds: 0.5, ...query } },
+        `a ${graph.num_nodes}-node graph with ${JSON.stringify(query)}`,
+      ),
+    );
 
     const file = await ctx.fixtures.dataFile(ctx);
-    const body = fc.tuple(arbitraryOf(ctx.contract, ctx.contract.schema('DataFileJobRequest')) as fc.Arbitrary<Record<string, any>>, fc.shuffledSubarray(names, { minLength: 1 }), timeLimit).map(([value, chosen, limit]) => {
-      const request: Record<string, any> = { ...value, data_file_identifier: file.id, time_limit_seconds: limit };
-      if (request.solvers) request.solvers = chosen.slice(0, request.solvers.length).map((name, i) => ({ ...request.solvers[i], name }));
-      return request;
-    });
-    await forAll(ctx, 'startJob from a data file', body, (request) => startAndCancel(ctx, { method: 'POST', path: '/problem/maxcut', json: request }, `the body ${JSON.stringify(request)}`));
-
-    for (const [operationId, path, key] of [['listJobs', '/job', 'job'], ['listDataFiles', '/data_file', 'data_file']] as const) {
-      await forAll(ctx, `${operationId} with generated paging and filters`, queryArbitrary(ctx, operationId), async (query) => {
-        const reply = await ctx.send({ method: 'GET', path, query });
-        return accepted(reply, [200], `the query ${JSON.stringify(query)}`) ?? (ctx.sandbox ? undefined : pageProblem(reply, query, key));
+    const body = fc
+      .tuple(
+        arbitraryOf(ctx.contract, ctx.contract.schema('DataFileJobRequest')) as fc.Arbitrary<Record<string, any>>,
+        fc.shuffledSubarray(names, { minLength: 1 }),
+        timeLimit,
+      )
+      .map(([value, chosen, limit]) => {
+        const request: Record<string, any> = { ...value, data_file_identifier: file.id, time_limit_seconds: limit };
+        if (request.solvers)
+          request.solvers = chosen.slice(0, request.solvers.length).map((name, i) => ({ ...request.solvers[i], name }));
+        return request;
       });
+    await forAll(ctx, 'startJob from a data file', body, (request) =>
+      startAndCancel(
+        ctx,
+        { method: 'POST', path: '/problem/maxcut', json: request },
+        `the body ${JSON.stringify(request)}`,
+      ),
+    );
+
+    for (const [operationId, path, key] of [
+      ['listJobs', '/job', 'job'],
+      ['listDataFiles', '/data_file', 'data_file'],
+    ] as const) {
+      await forAll(
+        ctx,
+        `${operationId} with generated paging and filters`,
+        queryArbitrary(ctx, operationId),
+        async (query) => {
+          const reply = await ctx.send({ method: 'GET', path, query });
+          return (
+            accepted(reply, [200], `the query ${JSON.stringify(query)}`) ??
+            (ctx.sandbox ? undefined : pageProblem(reply, query, key))
+          );
+        },
+      );
     }
-    if (ctx.sandbox) ctx.note('skipped in the sandbox profile: that each page holds only what its filters ask for (the sandbox answers the same example page to every query)');
+    if (ctx.sandbox)
+      ctx.note(
+        'skipped in the sandbox profile: that each page holds only what its filters ask for (the sandbox answers the same example page to every query)',
+      );
 
     const finished = await ctx.fixtures.finishedJob(ctx);
     const prefer = arbitraryOf(ctx.contract, ctx.contract.parameter('getJob', 'Prefer').schema) as fc.Arbitrary<string>;
-    await forAll(ctx, 'getJob with a generated Prefer header', prefer.filter((p) => !/wait/i.test(p) && /^[\x20-\x7e]*$/.test(p)), async (value) => {
-      const reply = await ctx.send({ method: 'GET', path: `/job/${finished.id}`, headers: { prefer: value } });
-      return accepted(reply, [200], `Prefer: ${value}`) ?? (jobOf(reply) ? undefined : { message: 'the answer does not hold one job', exchange: reply.exchange });
-    });
-    await forAll(ctx, 'getProblem with a generated id', arbitraryOf(ctx.contract, ctx.contract.schema('ProblemId')) as fc.Arbitrary<string>, async (id) =>
-      accepted(await ctx.send({ method: 'GET', path: `/problem/${id}` }), [200, 404], `the use case "${id}"`));
-    await forAll(ctx, 'login with generated credentials', arbitraryOf(ctx.contract, ctx.contract.requestSchema('login')), async (credentials) =>
-      accepted(await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: credentials }), [200, 401], `the credentials ${JSON.stringify(credentials)}`));
+    await forAll(
+      ctx,
+      'getJob with a generated Prefer header',
+      prefer.filter((p) => !/wait/i.test(p) && /^[\x20-\x7e]*$/.test(p)),
+      async (value) => {
+        const reply = await ctx.send({ method: 'GET', path: `/job/${finished.id}`, headers: { prefer: value } });
+        return (
+          accepted(reply, [200], `Prefer: ${value}`) ??
+          (jobOf(reply) ? undefined : { message: 'the answer does not hold one job', exchange: reply.exchange })
+        );
+      },
+    );
+    await forAll(
+      ctx,
+      'getProblem with a generated id',
+      arbitraryOf(ctx.contract, ctx.contract.schema('ProblemId')) as fc.Arbitrary<string>,
+      async (id) =>
+        accepted(await ctx.send({ method: 'GET', path: `/problem/${id}` }), [200, 404], `the use case "${id}"`),
+    );
+    await forAll(
+      ctx,
+      'login with generated credentials',
+      arbitraryOf(ctx.contract, ctx.contract.requestSchema('login')),
+      async (credentials) =>
+        accepted(
+          await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: credentials }),
+          [200, 401],
+          `the credentials ${JSON.stringify(credentials)}`,
+        ),
+    );
 
     const upload = arbitraryOf(ctx.contract, ctx.contract.schema('DataFileUpload')) as fc.Arbitrary<Node>;
     let salt = 100;
     await forAll(ctx, 'uploadDataFile with generated fields', upload, async (fields) => {
-      const form = uploadForm(edgeList(ctx.fixtures.uniqueGraph(ctx, salt++)), String(fields.name), { problem_id: 'maxcut', name: String(fields.name), ...(fields.description !== undefined ? { description: String(fields.description) } : {}) });
+      const form = uploadForm(edgeList(ctx.fixtures.uniqueGraph(ctx, salt++)), String(fields.name), {
+        problem_id: 'maxcut',
+        name: String(fields.name),
+        ...(fields.description !== undefined ? { description: String(fields.description) } : {}),
+      });
       const reply = await ctx.send({ method: 'POST', path: '/data_file', body: form });
-      if (typeof reply.json?.data_file_identifier === 'string') await ctx.send({ method: 'DELETE', path: `/data_file/${reply.json.data_file_identifier}` });
+      if (typeof reply.json?.data_file_identifier === 'string')
+        await ctx.send({ method: 'DELETE', path: `/data_file/${reply.json.data_file_identifier}` });
       return accepted(reply, [201, 200], `the fields ${JSON.stringify(fields)}`);
     });
   },

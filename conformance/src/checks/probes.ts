@@ -12,7 +12,11 @@ export function pathValues(ctx: CheckContext): Record<string, string> {
   const digest = createHash('sha1').update(ctx.runId).digest('hex');
   return {
     problem_id: 'maxcut',
-    job_id: BigInt(`0x${digest.slice(0, 15)}`).toString(36).toUpperCase().padStart(12, 'Z').slice(-12),
+    job_id: BigInt(`0x${digest.slice(0, 15)}`)
+      .toString(36)
+      .toUpperCase()
+      .padStart(12, 'Z')
+      .slice(-12),
     data_file_identifier: digest,
   };
 }
@@ -25,8 +29,11 @@ export function fillPath(template: string, values: Record<string, string>): stri
 export function probe(ctx: CheckContext, op: Operation): Omit<RequestSpec, 'auth'> {
   const path = fillPath(op.path, pathValues(ctx));
   const spec = { method: op.method.toUpperCase(), path };
-  if (op.operation.operationId === 'startJob') return { ...spec, json: ctx.fixtures.exampleGraph(ctx), query: { time_limit_seconds: 1 } };
-  if (op.operation.operationId === 'uploadDataFile') return { ...spec, body: uploadForm('2 1\n1 2 1\n', ctx.unique('probe.txt')) };
-  if (op.operation.operationId === 'login') return { ...spec, json: { username: ctx.options.username, password: ctx.options.password } };
+  if (op.operation.operationId === 'startJob')
+    return { ...spec, json: ctx.fixtures.exampleGraph(ctx), query: { time_limit_seconds: 1 } };
+  if (op.operation.operationId === 'uploadDataFile')
+    return { ...spec, body: uploadForm('2 1\n1 2 1\n', ctx.unique('probe.txt')) };
+  if (op.operation.operationId === 'login')
+    return { ...spec, json: { username: ctx.options.username, password: ctx.options.password } };
   return spec;
 }

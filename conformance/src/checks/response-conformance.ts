@@ -2,7 +2,13 @@
 // whichever check asked for it, after a tour of every operation: a response that breaks the contract fails
 // the response check it breaks, with the request that got it.
 import type { Contract } from '../contract/contract.ts';
-import { contentTypeViolations, documentedResponse, documentedStatuses, headerViolations, schemaViolations } from '../contract/responses.ts';
+import {
+  contentTypeViolations,
+  documentedResponse,
+  documentedStatuses,
+  headerViolations,
+  schemaViolations,
+} from '../contract/responses.ts';
 import type { Exchange } from '../types.ts';
 import type { Check } from './check.ts';
 import { tour } from './tour.ts';
@@ -13,7 +19,11 @@ export function exchangeLabel(exchange: Exchange): string {
   return `${exchange.operationId ?? 'no operation'} (${exchange.request.method} ${url.pathname}${url.search})${answer}`;
 }
 
-function responseCheck(name: string, description: string, violations: (contract: Contract, exchange: Exchange) => string[]): Check {
+function responseCheck(
+  name: string,
+  description: string,
+  violations: (contract: Contract, exchange: Exchange) => string[],
+): Check {
   return {
     name,
     description,
@@ -21,10 +31,13 @@ function responseCheck(name: string, description: string, violations: (contract:
     async run(ctx) {
       await tour(ctx);
       for (const exchange of ctx.exchanges) {
-        for (const violation of violations(ctx.contract, exchange)) ctx.fail(`${exchangeLabel(exchange)}: ${violation}`, exchange);
+        for (const violation of violations(ctx.contract, exchange))
+          ctx.fail(`${exchangeLabel(exchange)}: ${violation}`, exchange);
       }
       const exercised = new Set(ctx.exchanges.map((e) => e.operationId));
-      const missed = ctx.contract.operations.map((op) => op.operation.operationId as string).filter((id) => !exercised.has(id));
+      const missed = ctx.contract.operations
+        .map((op) => op.operation.operationId as string)
+        .filter((id) => !exercised.has(id));
       if (missed.length) ctx.note(`not exercised in this run: ${missed.join(', ')}`);
       ctx.note(`${ctx.exchanges.length} responses checked`);
     },
@@ -35,11 +48,33 @@ export const responseChecks: Check[] = [
   responseCheck('not_a_server_error', 'Every request gets an answer, and none is a 5xx.', (_contract, exchange) => {
     if (exchange.error) return [`no response: ${exchange.error}`];
     const status = exchange.response!.status;
-    return status >= 500 ? [`a server error (${status}${(exchange.response!.json as { code?: string } | undefined)?.code ? ` ${(exchange.response!.json as { code: string }).code}` : ''})`] : [];
+    return status >= 500
+      ? [
+          `a server error (${status}${(exchange.response!.json as { code?: string } | undefined)?.code ? ` ${(exchange.response!.json as { code: string }).code}` : ''})`,
+        ]
+      : [];
   }),
-  responseCheck('status_code_conformance', 'Every status code is one the contract documents for the operation (or its 404/405 conventions).', (contract, exchange) =>
-    exchange.response && !documentedResponse(contract, exchange) ? [`${exchange.response.status} is not documented (documented: ${documentedStatuses(contract, exchange)})`] : []),
-  responseCheck('content_type_conformance', 'Every Content-Type is one documented for the status (application/json, application/problem+json), and a 204 has no body.', contentTypeViolations),
-  responseCheck('response_headers_conformance', "Every documented required header is present (X-Request-Id, Location, Retry-After, WWW-Authenticate, Allow, Cache-Control…), every documented header present matches its schema, and X-Request-Id equals a problem's request_id.", headerViolations),
-  responseCheck('response_schema_conformance', "Every body validates against the documented schema (JSON Schema 2020-12), and a problem's type and status match its code and the response.", schemaViolations),
+  responseCheck(
+    'status_code_conformance',
+    'Every status code is one the contract documents for the operation (or its 404/405 conventions).',
+    (contract, exchange) =>
+      exchange.response && !documentedResponse(contract, exchange)
+        ? [`${exchange.response.status} is not documented (documented: ${documentedStatuses(contract, exchange)})`]
+        : [],
+  ),
+  responseCheck(
+    'content_type_conformance',
+    'Every Content-Type is one documented for the status (application/json, application/problem+json), and a 204 has no body.',
+    contentTypeViolations,
+  ),
+  responseCheck(
+    'response_headers_conformance',
+    "Every documented required header is present (X-Request-Id, Location, Retry-After, WWW-Authenticate, Allow, Cache-Control…), every documented header present matches its schema, and X-Request-Id equals a problem's request_id.",
+    headerViolations,
+  ),
+  responseCheck(
+    'response_schema_conformance',
+    "Every body validates against the documented schema (JSON Schema 2020-12), and a problem's type and status match its code and the response.",
+    schemaViolations,
+  ),
 ];

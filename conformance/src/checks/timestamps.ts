@@ -16,7 +16,8 @@ function records(exchange: Exchange): { kind: 'job' | 'data_file'; id: string; r
   for (const kind of ['job', 'data_file'] as const) {
     const members = body?.[kind];
     if (!members || typeof members !== 'object') continue;
-    for (const [id, record] of Object.entries(members)) if (record && typeof record === 'object' && 'status' in record) found.push({ kind, id, record });
+    for (const [id, record] of Object.entries(members))
+      if (record && typeof record === 'object' && 'status' in record) found.push({ kind, id, record });
   }
   return found;
 }
@@ -24,7 +25,9 @@ function records(exchange: Exchange): { kind: 'job' | 'data_file'; id: string; r
 async function probes(ctx: CheckContext): Promise<void> {
   if (ctx.sandbox) {
     const id = ctx.contract.parameter('getJob', 'job_id').example as string;
-    for (const example of Object.keys(ctx.contract.response('getJob', 200)?.content?.['application/json']?.examples ?? {})) {
+    for (const example of Object.keys(
+      ctx.contract.response('getJob', 200)?.content?.['application/json']?.examples ?? {},
+    )) {
       await ctx.send({ method: 'GET', path: `/job/${id}`, headers: { prefer: `example=${example}` } });
     }
     ctx.note('skipped in the sandbox profile: that a job started now says now (the examples carry fixed instants)');
@@ -32,19 +35,27 @@ async function probes(ctx: CheckContext): Promise<void> {
   }
   const { heuristic } = await ctx.fixtures.useCase(ctx);
   const id = await startLongJob(ctx, heuristic.name, longGraph);
-  const started = ctx.exchanges.findLast((e) => e.request.method === 'POST' && (e.response?.json as { job?: unknown } | undefined)?.job === id);
+  const started = ctx.exchanges.findLast(
+    (e) => e.request.method === 'POST' && (e.response?.json as { job?: unknown } | undefined)?.job === id,
+  );
   const read = await ctx.send({ method: 'GET', path: `/job/${id}` });
   const job = jobOf(read)?.job;
   const serverNow = Date.parse(started?.response?.headers.date ?? '') || Date.now();
   const at = parseTimestamp(job?.started_at);
-  if (at !== undefined) ctx.expect(Math.abs(at - serverNow) <= 120_000, `job ${id} started at ${job.started_at}, but the server's Date header said ${new Date(serverNow).toUTCString()}; the timestamps are in UTC`, read.exchange);
+  if (at !== undefined)
+    ctx.expect(
+      Math.abs(at - serverNow) <= 120_000,
+      `job ${id} started at ${job.started_at}, but the server's Date header said ${new Date(serverNow).toUTCString()}; the timestamps are in UTC`,
+      read.exchange,
+    );
   await ctx.send({ method: 'POST', path: `/job/${id}/cancel` });
   await pollJob(ctx, id, { timeoutMs: 15_000 });
 }
 
 export const timestamps: Check = {
   name: 'timestamps',
-  description: 'Every started_at, end_at and created_at the run sees is MM/DD/YYYY, HH:MM:SS in UTC (the same instant as its RFC 3339 twin, and a new job says now); end_at is "" until the record ends and never before started_at.',
+  description:
+    'Every started_at, end_at and created_at the run sees is MM/DD/YYYY, HH:MM:SS in UTC (the same instant as its RFC 3339 twin, and a new job says now); end_at is "" until the record ends and never before started_at.',
   operations: ['getJob', 'listJobs', 'cancelJob', 'getDataFile', 'listDataFiles', 'uploadDataFile'],
   async run(ctx) {
     await ctx.fixtures.finishedJob(ctx);
@@ -55,7 +66,9 @@ export const timestamps: Check = {
     for (const exchange of ctx.exchanges) {
       for (const { kind, id, record } of records(exchange)) {
         count++;
-        for (const problem of kind === 'job' ? jobTimestampProblems(id, record) : dataFileTimestampProblems(id, record)) {
+        for (const problem of kind === 'job'
+          ? jobTimestampProblems(id, record)
+          : dataFileTimestampProblems(id, record)) {
           if (!seen.has(problem)) ctx.fail(problem, exchange);
           seen.add(problem);
         }

@@ -22,7 +22,8 @@ export function tour(ctx: CheckContext): Promise<void> {
     await ctx.send({ method: 'DELETE', path: `/job/${pathValues(ctx).job_id}` });
     const page = await ctx.send({ method: 'GET', path: '/job', query: { limit: 1 } });
     const last = page.json?.ids?.[0];
-    if (typeof last === 'string') await ctx.send({ method: 'GET', path: '/job', query: { limit: 1, starting_after: last } });
+    if (typeof last === 'string')
+      await ctx.send({ method: 'GET', path: '/job', query: { limit: 1, starting_after: last } });
     const file = await ctx.fixtures.dataFile(ctx);
     await ctx.send({ method: 'GET', path: '/data_file', query: { limit: 1, problem_id: 'maxcut' } });
     await ctx.send({ method: 'GET', path: `/data_file/${file.id}` });

@@ -20,7 +20,8 @@ const asked: { auth: Auth; how: string }[] = [
 
 export const unsupportedMethod: Check = {
   name: 'unsupported_method',
-  description: 'Each method a path does not document (of GET, PUT, POST, DELETE, PATCH, PROPFIND) answers 405 method_not_allowed with Allow listing the documented ones, and a path without operations answers 404 not_found, with a token and without one.',
+  description:
+    'Each method a path does not document (of GET, PUT, POST, DELETE, PATCH, PROPFIND) answers 405 method_not_allowed with Allow listing the documented ones, and a path without operations answers 404 not_found, with a token and without one.',
   operations: ['*'],
   async run(ctx) {
     for (const [template, item] of Object.entries<Record<string, unknown>>(ctx.contract.doc.paths)) {

@@ -1,5 +1,15 @@
 // The contract the suite holds a deployment to: the parsed document, its operations, and a validator.
-import { defaultContractPath, deref, findOperation, loadContract, type Node, type Operation, operationById, operations, response } from './document.ts';
+import {
+  defaultContractPath,
+  deref,
+  findOperation,
+  loadContract,
+  type Node,
+  type Operation,
+  operationById,
+  operations,
+  response,
+} from './document.ts';
 import { schemaValidator, type Validate } from './validator.ts';
 
 export class Contract {
@@ -48,7 +58,10 @@ export class Contract {
 
   /** Every problem `code` the contract documents for this operation and status. */
   problemCodes(operationId: string, status: number): string[] {
-    const schema = this.response(operationId, status)?.content?.['application/problem+json']?.schema as Node | undefined;
-    return (schema?.allOf ?? []).flatMap((part: Node) => (deref(this.doc, part)?.properties?.code?.enum ?? []) as string[]);
+    const schema = this.response(operationId, status)?.content?.['application/problem+json']?.schema as
+      Node | undefined;
+    return (schema?.allOf ?? []).flatMap(
+      (part: Node) => (deref(this.doc, part)?.properties?.code?.enum ?? []) as string[],
+    );
   }
 }

@@ -13,7 +13,9 @@ function conventionResponse(code: string, extraHeaders: Node = {}): Node {
     headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...extraHeaders },
     content: {
       'application/problem+json': {
-        schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { enum: [code] } } }] },
+        schema: {
+          allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { enum: [code] } } }],
+        },
       },
     },
   };
@@ -46,13 +48,22 @@ export function contentTypeViolations(contract: Contract, exchange: Exchange): s
   const received = exchange.response;
   if (!documented || !received) return [];
   const types = Object.keys(documented.content ?? {});
-  if (!types.length) return received.text === '' ? [] : [`a ${received.status} has no body by the contract, but ${received.text.length} characters came`];
+  if (!types.length)
+    return received.text === ''
+      ? []
+      : [`a ${received.status} has no body by the contract, but ${received.text.length} characters came`];
   const type = mediaType(received);
-  return types.includes(type) ? [] : [`Content-Type is "${received.headers['content-type'] ?? '(none)'}"; the contract documents ${types.join(' or ')} for ${received.status}`];
+  return types.includes(type)
+    ? []
+    : [
+        `Content-Type is "${received.headers['content-type'] ?? '(none)'}"; the contract documents ${types.join(' or ')} for ${received.status}`,
+      ];
 }
 
 function headerValue(schema: Node, raw: string): unknown {
-  return (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+  return (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(raw.trim())
+    ? Number(raw)
+    : raw;
 }
 
 export function headerViolations(contract: Contract, exchange: Exchange): string[] {
@@ -68,11 +79,18 @@ export function headerViolations(contract: Contract, exchange: Exchange): string
       continue;
     }
     const schema = deref(contract.doc, header.schema) ?? {};
-    for (const error of contract.validate(schema, headerValue(schema, value))) problems.push(`header ${name}: "${value}" ${error.replace(/^\/ /, '')}`);
+    for (const error of contract.validate(schema, headerValue(schema, value)))
+      problems.push(`header ${name}: "${value}" ${error.replace(/^\/ /, '')}`);
   }
   const requestId = (received.json as { request_id?: unknown } | undefined)?.request_id;
-  if (requestId !== undefined && received.headers['x-request-id'] !== undefined && requestId !== received.headers['x-request-id']) {
-    problems.push(`X-Request-Id is "${received.headers['x-request-id']}" but the problem's request_id is "${String(requestId)}"`);
+  if (
+    requestId !== undefined &&
+    received.headers['x-request-id'] !== undefined &&
+    requestId !== received.headers['x-request-id']
+  ) {
+    problems.push(
+      `X-Request-Id is "${received.headers['x-request-id']}" but the problem's request_id is "${String(requestId)}"`,
+    );
   }
   return problems;
 }
@@ -87,8 +105,10 @@ export function schemaViolations(contract: Contract, exchange: Exchange): string
   const problems = contract.validate(media.schema, received.json).map((e) => `body ${e}`);
   if (mediaType(received) === 'application/problem+json' && typeof received.json === 'object' && received.json) {
     const body = received.json as { type?: unknown; code?: unknown; status?: unknown };
-    if (body.status !== received.status) problems.push(`the problem's status is ${String(body.status)}, the response's ${received.status}`);
-    if (typeof body.code === 'string' && body.type !== `urn:jes:problem:${body.code}`) problems.push(`the problem's type is "${String(body.type)}", not urn:jes:problem:${body.code}`);
+    if (body.status !== received.status)
+      problems.push(`the problem's status is ${String(body.status)}, the response's ${received.status}`);
+    if (typeof body.code === 'string' && body.type !== `urn:jes:problem:${body.code}`)
+      problems.push(`the problem's type is "${String(body.type)}", not urn:jes:problem:${body.code}`);
   }
   return problems;
 }

@@ -10,7 +10,13 @@ export type Validate = (schema: Node, value: unknown) => string[];
 
 /** Strict mode stays on for schema keywords, so a misspelt keyword fails instead of being ignored. */
 export function schemaValidator(doc: Node): Validate {
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, strictTypes: false, strictTuples: false, allErrors: true });
+  const ajv = new Ajv2020({
+    strict: true,
+    strictRequired: false,
+    strictTypes: false,
+    strictTuples: false,
+    allErrors: true,
+  });
   addFormats.default(ajv);
   ajv.addFormat('binary', true);
   ajv.addVocabulary(['components', 'example', 'discriminator', 'xml', 'externalDocs']);

@@ -16,7 +16,8 @@ type Path = (string | number)[];
 function locations(value: unknown, path: Path = []): Path[] {
   const here = [path];
   if (Array.isArray(value)) return here.concat(value.flatMap((item, i) => locations(item, [...path, i])));
-  if (value && typeof value === 'object') return here.concat(Object.entries(value).flatMap(([k, v]) => locations(v, [...path, k])));
+  if (value && typeof value === 'object')
+    return here.concat(Object.entries(value).flatMap(([k, v]) => locations(v, [...path, k])));
   return here;
 }
 
@@ -31,7 +32,8 @@ function mutate(value: unknown, path: Path, operation: number, replacement: unkn
   let parent: any = copy;
   for (const step of parentPath) parent = parent[step];
   const pointer = toPointer(path) || '/';
-  if (key === undefined) return { value: replacement, pointer, how: `the body replaced by ${JSON.stringify(replacement)}` };
+  if (key === undefined)
+    return { value: replacement, pointer, how: `the body replaced by ${JSON.stringify(replacement)}` };
   if (operation === 1 && !Array.isArray(parent)) {
     delete parent[key];
     return { value: copy, pointer, how: `${pointer} removed` };
@@ -41,7 +43,11 @@ function mutate(value: unknown, path: Path, operation: number, replacement: unkn
     for (const step of path) target = target[step];
     if (target && typeof target === 'object' && !Array.isArray(target)) {
       target.unexpected_member = 1;
-      return { value: copy, pointer: `${toPointer(path)}/unexpected_member`, how: `an unknown member added at ${pointer}` };
+      return {
+        value: copy,
+        pointer: `${toPointer(path)}/unexpected_member`,
+        how: `an unknown member added at ${pointer}`,
+      };
     }
   }
   parent[key] = replacement;
@@ -49,7 +55,10 @@ function mutate(value: unknown, path: Path, operation: number, replacement: unkn
 }
 
 /** Mutants of the values of `valid` that `isInvalid` confirms the schema refuses. */
-export function mutantArbitrary(valid: fc.Arbitrary<unknown>, isInvalid: (value: unknown) => boolean): fc.Arbitrary<Mutant> {
+export function mutantArbitrary(
+  valid: fc.Arbitrary<unknown>,
+  isInvalid: (value: unknown) => boolean,
+): fc.Arbitrary<Mutant> {
   return fc
     .tuple(valid, fc.nat(), fc.integer({ min: 0, max: 2 }), fc.constantFrom(...wrongValues))
     .map(([value, pick, operation, replacement]) => {

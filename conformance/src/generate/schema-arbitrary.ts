@@ -15,18 +15,30 @@ function numberArbitrary(schema: Node, integer: boolean): fc.Arbitrary<number> {
     const max = Math.min(maxInt, Math.floor(schema.exclusiveMaximum !== undefined ? high - 1 : high));
     return fc.integer({ min, max });
   }
-  return fc.double({ min: low, max: high, noNaN: true, noDefaultInfinity: true, minExcluded: schema.exclusiveMinimum !== undefined, maxExcluded: schema.exclusiveMaximum !== undefined });
+  return fc.double({
+    min: low,
+    max: high,
+    noNaN: true,
+    noDefaultInfinity: true,
+    minExcluded: schema.exclusiveMinimum !== undefined,
+    maxExcluded: schema.exclusiveMaximum !== undefined,
+  });
 }
 
 function stringArbitrary(schema: Node): fc.Arbitrary<string> {
   const minLength = schema.minLength ?? 0;
   const maxLength = Math.min(schema.maxLength ?? 24, Math.max(minLength, 24));
-  if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity));
+  if (schema.pattern)
+    return fc
+      .stringMatching(new RegExp(schema.pattern))
+      .filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity));
   return fc.string({ minLength, maxLength });
 }
 
 function objectArbitrary(contract: Contract, schema: Node): fc.Arbitrary<Record<string, unknown>> {
-  const properties = Object.fromEntries(Object.entries<Node>(schema.properties ?? {}).map(([name, sub]) => [name, arbitraryOf(contract, sub)]));
+  const properties = Object.fromEntries(
+    Object.entries<Node>(schema.properties ?? {}).map(([name, sub]) => [name, arbitraryOf(contract, sub)]),
+  );
   return fc.record(properties, { requiredKeys: (schema.required ?? []) as string[] });
 }
 
@@ -52,7 +64,9 @@ export function arbitraryOf(contract: Contract, raw: Node): fc.Arbitrary<unknown
         case 'array': {
           const items = arbitraryOf(contract, schema.items ?? {});
           const constraints = { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) };
-          return schema.uniqueItems ? fc.uniqueArray(items, { ...constraints, selector: (v) => JSON.stringify(v) }) : fc.array(items, constraints);
+          return schema.uniqueItems
+            ? fc.uniqueArray(items, { ...constraints, selector: (v) => JSON.stringify(v) })
+            : fc.array(items, constraints);
         }
         default:
           return objectArbitrary(contract, schema);

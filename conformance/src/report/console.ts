@@ -10,7 +10,13 @@ export const maxFailuresShown = 5;
 /** The lines that send a failure's request again (login lines not in `given` yet first); see curl.ts. */
 export type Reproduce = (exchange: Exchange, given: Set<string>) => string[];
 
-export function heading(options: { baseUrl: string; profile: string; seed: number; runs: number; rateLimit?: string }): string {
+export function heading(options: {
+  baseUrl: string;
+  profile: string;
+  seed: number;
+  runs: number;
+  rateLimit?: string;
+}): string {
   const pace = options.rateLimit ? `; at most ${options.rateLimit}` : '';
   return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace})`;
 }
@@ -21,7 +27,9 @@ export function resultText(result: CheckResult, reproduce?: Reproduce, given: Se
   if (result.status === 'skipped') return `skipped  ${result.name}: ${result.reason}`;
   if (result.status === 'error' && !result.requests) return `error    ${result.name}: ${result.reason}`;
   const counts = `${seconds(result.ms)}, ${result.requests} requests${result.failures.length ? `, ${result.failures.length} failure${result.failures.length > 1 ? 's' : ''}` : ''}`;
-  const lines = [`${result.status.padEnd(7)}  ${result.name} [${operations}] (${counts})${result.status === 'error' ? `: ${result.reason}` : ''}`];
+  const lines = [
+    `${result.status.padEnd(7)}  ${result.name} [${operations}] (${counts})${result.status === 'error' ? `: ${result.reason}` : ''}`,
+  ];
   for (const note of result.notes) lines.push(`           · ${note}`);
   for (const failure of result.failures.slice(0, maxFailuresShown)) {
     lines.push(`           ✗ ${failure.message}`);
@@ -29,7 +37,8 @@ export function resultText(result: CheckResult, reproduce?: Reproduce, given: Se
     lines.push(...exchangeLines(failure.exchange, 400).map((line) => `               ${line}`));
     if (reproduce) lines.push(...reproduce(failure.exchange, given).map((line) => `               ${line}`));
   }
-  if (result.failures.length > maxFailuresShown) lines.push(`           … and ${result.failures.length - maxFailuresShown} more (--report writes them all)`);
+  if (result.failures.length > maxFailuresShown)
+    lines.push(`           … and ${result.failures.length - maxFailuresShown} more (--report writes them all)`);
   return lines.join('\n');
 }
 
@@ -43,14 +52,21 @@ export function coverageLines(coverage: Coverage): string[] {
   const seen = coverage.operations.reduce((n, op) => n + op.seen.length, 0);
   const width = Math.max(...coverage.operations.map((op) => op.operationId.length));
   const labelWidth = Math.max(...coverage.operations.map((op) => op.label.length));
-  const lines = [`coverage: ${called.length} of ${coverage.operations.length} operations called; ${seen} of ${documented} documented statuses seen, the others never provoked`];
+  const lines = [
+    `coverage: ${called.length} of ${coverage.operations.length} operations called; ${seen} of ${documented} documented statuses seen, the others never provoked`,
+  ];
   for (const op of coverage.operations) {
     const never = op.documented.filter((s) => !op.seen.includes(s));
     const other = op.undocumented.length ? `   undocumented ${statuses(op.undocumented)}` : '';
     const what = op.requests ? `seen ${statuses(op.seen)}   never ${statuses(never)}${other}` : 'never called';
-    lines.push(`  ${op.operationId.padEnd(width)}  ${op.label.padEnd(labelWidth)}  ${String(op.requests).padStart(4)} ${op.requests === 1 ? 'request ' : 'requests'}  ${what}`);
+    lines.push(
+      `  ${op.operationId.padEnd(width)}  ${op.label.padEnd(labelWidth)}  ${String(op.requests).padStart(4)} ${op.requests === 1 ? 'request ' : 'requests'}  ${what}`,
+    );
   }
-  if (coverage.elsewhere.requests) lines.push(`  ${coverage.elsewhere.requests} requests to methods and paths the contract lacks, answered ${statuses(coverage.elsewhere.statuses)}`);
+  if (coverage.elsewhere.requests)
+    lines.push(
+      `  ${coverage.elsewhere.requests} requests to methods and paths the contract lacks, answered ${statuses(coverage.elsewhere.statuses)}`,
+    );
   return lines;
 }
 

@@ -11,7 +11,9 @@ export type User = 'user' | 'user2';
 export interface ReproduceSetup {
   baseUrl: string;
   /** The users the run logged in as, each password with the shell expression that gives it and where that comes from (none: it is no secret). */
-  users: Partial<Record<User, { username: string; password: string; passwordExpression?: string; passwordFrom?: string }>>;
+  users: Partial<
+    Record<User, { username: string; password: string; passwordExpression?: string; passwordFrom?: string }>
+  >;
   /** Writes a body too long for a command line; returns the path the command names. */
   writeBody(name: string, content: string | Uint8Array): string;
 }
@@ -40,27 +42,44 @@ export function passwordSecrets(password: string, expression: string): { value: 
 }
 
 export function createReproducer(setup: ReproduceSetup): Reproducer {
-  const secrets = Object.values(setup.users).flatMap((u) => (u?.passwordExpression ? passwordSecrets(u.password, u.passwordExpression) : []));
+  const secrets = Object.values(setup.users).flatMap((u) =>
+    u?.passwordExpression ? passwordSecrets(u.password, u.passwordExpression) : [],
+  );
   const commands = new Map<Exchange, { command: string; users: User[] }>();
   let files = 0;
 
   /** Writes the pieces of text of `segments` to files; the shell words that print the whole body. */
   function fromFiles(check: string, segments: Segment[], extension: string): { stdin?: string; path?: string } {
     const base = `${++files}-${check}`;
-    if (segments.length === 1 && typeof segments[0] === 'string') return { path: setup.writeBody(`${base}.${extension}`, segments[0]) };
+    if (segments.length === 1 && typeof segments[0] === 'string')
+      return { path: setup.writeBody(`${base}.${extension}`, segments[0]) };
     let part = 0;
-    const printed = segments.filter((s) => s !== '').map((s) => (typeof s === 'string' ? `cat ${quote(setup.writeBody(`${base}.part${++part}`, s))}` : `printf %s "${s.expression}"`));
+    const printed = segments
+      .filter((s) => s !== '')
+      .map((s) =>
+        typeof s === 'string'
+          ? `cat ${quote(setup.writeBody(`${base}.part${++part}`, s))}`
+          : `printf %s "${s.expression}"`,
+      );
     return { stdin: `{ ${printed.join('; ')}; }` };
   }
 
-  function bodyArguments(check: string, body: SentBody, headers: Record<string, string>): { stdin?: string; args: string[] } {
-    if ('bytes' in body) return { args: ['--data-binary', `@${quote(setup.writeBody(`${++files}-${check}.bin`, body.bytes))}`] };
+  function bodyArguments(
+    check: string,
+    body: SentBody,
+    headers: Record<string, string>,
+  ): { stdin?: string; args: string[] } {
+    if ('bytes' in body)
+      return { args: ['--data-binary', `@${quote(setup.writeBody(`${++files}-${check}.bin`, body.bytes))}`] };
     if ('text' in body) {
       const segments = segmentsOf(body.text, secrets);
-      if (body.text.length <= inlineMax && !body.text.includes('\u0000')) return { args: ['--data-binary', word(segments)] };
+      if (body.text.length <= inlineMax && !body.text.includes('\u0000'))
+        return { args: ['--data-binary', word(segments)] };
       const written = fromFiles(check, segments, /json/.test(headers['content-type'] ?? '') ? 'json' : 'txt');
       // curl asks a server for 100-continue before a large body; fetch never does.
-      return written.path ? { args: ['-H', quote('expect:'), '--data-binary', `@${quote(written.path)}`] } : { stdin: written.stdin!, args: ['-H', quote('expect:'), '--data-binary', '@-'] };
+      return written.path
+        ? { args: ['-H', quote('expect:'), '--data-binary', `@${quote(written.path)}`] }
+        : { stdin: written.stdin!, args: ['-H', quote('expect:'), '--data-binary', '@-'] };
     }
     return formArguments(check, body.form);
   }
@@ -78,7 +97,10 @@ export function createReproducer(setup: ReproduceSetup): Reproducer {
         stdin = `printf %s ${word([part.content])}`;
         args.push('-F', quote(`${part.name}=@-;${filename}`));
       } else {
-        args.push('-F', quote(`${part.name}=@${setup.writeBody(`${++files}-${check}-${part.name}.txt`, part.content)};${filename}`));
+        args.push(
+          '-F',
+          quote(`${part.name}=@${setup.writeBody(`${++files}-${check}-${part.name}.txt`, part.content)};${filename}`),
+        );
       }
     }
     return { ...(stdin ? { stdin } : {}), args };
@@ -91,7 +113,9 @@ export function createReproducer(setup: ReproduceSetup): Reproducer {
       // The password sent as Basic credentials (base64, padding dropped as the check sends it), rebuilt from its variable.
       const basic = Buffer.from(`${u?.username}:${u?.password}`).toString('base64');
       if (u?.passwordExpression && value === `Basic ${basic.replace(/=+$/, '')}`) {
-        return { arg: `"authorization: Basic $(printf %s ${word([`${u.username}:`, { expression: u.passwordExpression }])} | base64 | tr -d '\\n=')"` };
+        return {
+          arg: `"authorization: Basic $(printf %s ${word([`${u.username}:`, { expression: u.passwordExpression }])} | base64 | tr -d '\\n=')"`,
+        };
       }
     }
     return { arg: quote(`authorization: ${value}`) };
@@ -114,7 +138,8 @@ export function createReproducer(setup: ReproduceSetup): Reproducer {
       if (auth.user) users.push(auth.user);
     }
     // fetch labels a text body it is given without a Content-Type; curl would label it a form.
-    if (sent?.body && 'text' in sent.body && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) args.push('-H', quote('content-type: text/plain;charset=UTF-8'));
+    if (sent?.body && 'text' in sent.body && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      args.push('-H', quote('content-type: text/plain;charset=UTF-8'));
     const body = sent?.body ? bodyArguments(exchange.check, sent.body, headers) : { args: [] };
     const command = [...args, ...body.args].join(' ');
     return { command: body.stdin ? `${body.stdin} | ${command}` : command, users };
@@ -129,7 +154,17 @@ export function createReproducer(setup: ReproduceSetup): Reproducer {
       const u = setup.users[user];
       if (!u) return `# no credentials of a second user: ${tokenVariables[user]} cannot be set`;
       const credentials = segmentsOf(JSON.stringify({ username: u.username, password: u.password }), secrets);
-      const login = ['curl', '-sS', '-X', 'POST', quote(`${setup.baseUrl.replace(/\/+$/, '')}/login`), '-H', quote('content-type: application/json'), '--data-binary', word(credentials)].join(' ');
+      const login = [
+        'curl',
+        '-sS',
+        '-X',
+        'POST',
+        quote(`${setup.baseUrl.replace(/\/+$/, '')}/login`),
+        '-H',
+        quote('content-type: application/json'),
+        '--data-binary',
+        word(credentials),
+      ].join(' ');
       return `export ${tokenVariables[user]}="$(${login} | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')"`;
     },
   };
@@ -139,13 +174,21 @@ export function createReproducer(setup: ReproduceSetup): Reproducer {
  * The lines that reproduce a failure's request: for each token it needs that is not in `given` yet (added to
  * it) a comment and the line that sets it, then "Reproduce with: curl …".
  */
-export function reproduceLines(reproducer: Reproducer, setup: Pick<ReproduceSetup, 'users'>, exchange: Exchange, given: Set<User> = new Set()): string[] {
+export function reproduceLines(
+  reproducer: Reproducer,
+  setup: Pick<ReproduceSetup, 'users'>,
+  exchange: Exchange,
+  given: Set<User> = new Set(),
+): string[] {
   const { command, users } = reproducer.command(exchange);
   const lines: string[] = [];
   for (const user of users) {
     if (given.has(user)) continue;
     given.add(user);
-    lines.push(`# ${tokenVariables[user]}: a token of ${setup.users[user]?.username ?? 'the second user'}${passwordNote(setup, user)}`, reproducer.tokenLine(user));
+    lines.push(
+      `# ${tokenVariables[user]}: a token of ${setup.users[user]?.username ?? 'the second user'}${passwordNote(setup, user)}`,
+      reproducer.tokenLine(user),
+    );
   }
   lines.push(`Reproduce with: ${command}`);
   return lines;

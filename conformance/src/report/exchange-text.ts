@@ -1,7 +1,17 @@
 // An exchange as text for reports: the request (token shortened) and the response, bodies cut short.
 import type { Exchange } from '../types.ts';
 
-const shown = ['content-type', 'location', 'x-request-id', 'www-authenticate', 'allow', 'retry-after', 'preference-applied', 'cache-control', 'date'];
+const shown = [
+  'content-type',
+  'location',
+  'x-request-id',
+  'www-authenticate',
+  'allow',
+  'retry-after',
+  'preference-applied',
+  'cache-control',
+  'date',
+];
 
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
@@ -18,7 +28,8 @@ export function exchangeLines(exchange: Exchange, maxBody = 800): string[] {
   if (request.body !== undefined) lines.push(`  ${cut(request.body, maxBody)}`);
   if (!response) return [...lines, `← no response: ${exchange.error ?? 'unknown error'}`];
   lines.push(`← ${response.status} (${response.ms} ms)`);
-  for (const name of shown) if (response.headers[name] !== undefined) lines.push(`  ${name}: ${response.headers[name]}`);
+  for (const name of shown)
+    if (response.headers[name] !== undefined) lines.push(`  ${name}: ${response.headers[name]}`);
   if (response.text) lines.push(`  ${cut(response.text, maxBody)}`);
   return lines;
 }

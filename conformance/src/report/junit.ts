@@ -6,26 +6,43 @@ import type { Reproduce } from './console.ts';
 import { exchangeLines } from './exchange-text.ts';
 
 const escape = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  text
+    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 /** Every failure with its exchange and (each on its own, a CI shows one at a time) the lines that reproduce it. */
 function failureDetails(result: CheckResult, reproduce: Reproduce | undefined): string {
-  return result.failures.map((f) => {
-    if (!f.exchange) return f.message;
-    return [f.message, ...exchangeLines(f.exchange).map((l) => `  ${l}`), ...(reproduce ? reproduce(f.exchange, new Set()).map((l) => `  ${l}`) : [])].join('\n');
-  }).join('\n\n');
+  return result.failures
+    .map((f) => {
+      if (!f.exchange) return f.message;
+      return [
+        f.message,
+        ...exchangeLines(f.exchange).map((l) => `  ${l}`),
+        ...(reproduce ? reproduce(f.exchange, new Set()).map((l) => `  ${l}`) : []),
+      ].join('\n');
+    })
+    .join('\n\n');
 }
 
 export function junitXml(report: Report, reproduce?: Reproduce): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const cases = report.results.map((r) => {
     const open = `    <testcase classname="jes-conformance.${report.profile}" name="${escape(r.name)}" time="${seconds(r.ms)}">`;
-    const body: string[] = [`      <properties><property name="operations" value="${escape(r.operations.join(','))}"/></properties>`];
+    const body: string[] = [
+      `      <properties><property name="operations" value="${escape(r.operations.join(','))}"/></properties>`,
+    ];
     if (r.status === 'skipped') body.push(`      <skipped message="${escape(r.reason ?? '')}"/>`);
-    if (r.status === 'failed') body.push(`      <failure message="${escape(r.failures[0]?.message ?? 'failed')}" type="${escape(r.name)}">${escape(failureDetails(r, reproduce))}</failure>`);
+    if (r.status === 'failed')
+      body.push(
+        `      <failure message="${escape(r.failures[0]?.message ?? 'failed')}" type="${escape(r.name)}">${escape(failureDetails(r, reproduce))}</failure>`,
+      );
     if (r.status === 'error') {
-      const found = r.failures.length ? `Found before the deployment stopped answering:\n\n${failureDetails(r, reproduce)}` : '';
-      body.push(`      <error message="${escape(r.reason ?? 'error')}" type="unreachable">${escape([report.unreachable?.message ?? '', found].filter(Boolean).join('\n\n'))}</error>`);
+      const found = r.failures.length
+        ? `Found before the deployment stopped answering:\n\n${failureDetails(r, reproduce)}`
+        : '';
+      body.push(
+        `      <error message="${escape(r.reason ?? 'error')}" type="unreachable">${escape([report.unreachable?.message ?? '', found].filter(Boolean).join('\n\n'))}</error>`,
+      );
     }
     if (r.notes.length) body.push(`      <system-out>${escape(r.notes.join('\n'))}</system-out>`);
     return [open, ...body, '    </testcase>'].join('\n');

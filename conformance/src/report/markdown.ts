@@ -8,13 +8,25 @@ import { exchangeLines, seconds } from './exchange-text.ts';
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 function coverageTable(report: Report): string[] {
-  const lines = ['', '## Coverage', '', '| Operation | Requests | Documented statuses seen | Never provoked | Undocumented statuses |', '|---|---|---|---|---|'];
+  const lines = [
+    '',
+    '## Coverage',
+    '',
+    '| Operation | Requests | Documented statuses seen | Never provoked | Undocumented statuses |',
+    '|---|---|---|---|---|',
+  ];
   for (const op of report.coverage.operations) {
     const never = op.documented.filter((s) => !op.seen.includes(s));
-    lines.push(`| \`${op.operationId}\` ${op.label} | ${op.requests} | ${op.seen.join(', ') || '–'} | ${never.join(', ') || '–'} | ${op.undocumented.join(', ') || '–'} |`);
+    lines.push(
+      `| \`${op.operationId}\` ${op.label} | ${op.requests} | ${op.seen.join(', ') || '–'} | ${never.join(', ') || '–'} | ${op.undocumented.join(', ') || '–'} |`,
+    );
   }
   const { elsewhere } = report.coverage;
-  if (elsewhere.requests) lines.push('', `And ${elsewhere.requests} requests to methods and paths the contract lacks, answered ${elsewhere.statuses.join(', ')}.`);
+  if (elsewhere.requests)
+    lines.push(
+      '',
+      `And ${elsewhere.requests} requests to methods and paths the contract lacks, answered ${elsewhere.statuses.join(', ')}.`,
+    );
   return lines;
 }
 
@@ -23,20 +35,29 @@ export function markdownReport(report: Report, reproduce?: Reproduce): string {
     `# Conformance report: ${report.baseUrl}`,
     '',
     `Profile \`${report.profile}\`, fast-check seed ${report.seed} with ${report.runs} cases per target, ${seconds(report.ms)}. **${closingLine(report)}.**`,
-    ...(report.unreachable ? ['', `**The run stopped: ${report.unreachable.message}.** Its checks are errors, not failures.`] : []),
+    ...(report.unreachable
+      ? ['', `**The run stopped: ${report.unreachable.message}.** Its checks are errors, not failures.`]
+      : []),
     '',
     '| Check | Operations | Result | Detail |',
     '|---|---|---|---|',
   ];
   for (const r of report.results) {
-    const detail = r.status === 'skipped' || r.status === 'error'
-      ? r.reason ?? ''
-      : r.status === 'failed' ? `${r.failures.length} failure(s): ${r.failures[0]?.message ?? ''}` : `${r.requests} requests, ${seconds(r.ms)}`;
+    const detail =
+      r.status === 'skipped' || r.status === 'error'
+        ? (r.reason ?? '')
+        : r.status === 'failed'
+          ? `${r.failures.length} failure(s): ${r.failures[0]?.message ?? ''}`
+          : `${r.requests} requests, ${seconds(r.ms)}`;
     lines.push(`| \`${r.name}\` | ${cell(r.operations.join(', '))} | ${r.status} | ${cell(detail)} |`);
   }
   const failed = report.results.filter((r) => r.failures.length);
   if (failed.length) lines.push('', '## Failures');
-  if (failed.length && reproduce) lines.push('', 'Each request is followed by a command that sends it again (bash or zsh); the first that needs a token sets it first.');
+  if (failed.length && reproduce)
+    lines.push(
+      '',
+      'Each request is followed by a command that sends it again (bash or zsh); the first that needs a token sets it first.',
+    );
   const given = new Set<string>();
   for (const r of failed) {
     lines.push('', `### \`${r.name}\``, '', r.description, '');
@@ -44,7 +65,13 @@ export function markdownReport(report: Report, reproduce?: Reproduce): string {
       lines.push(`- ${failure.message}`);
       if (!failure.exchange) continue;
       lines.push('', '  ```', ...exchangeLines(failure.exchange).map((l) => `  ${l}`), '  ```', '');
-      if (reproduce) lines.push('  ```sh', ...reproduce(failure.exchange, given).map((l) => `  ${l.replace(/^Reproduce with: /, '')}`), '  ```', '');
+      if (reproduce)
+        lines.push(
+          '  ```sh',
+          ...reproduce(failure.exchange, given).map((l) => `  ${l.replace(/^Reproduce with: /, '')}`),
+          '  ```',
+          '',
+        );
     }
   }
   const noted = report.results.filter((r) => r.notes.length);

@@ -30,12 +30,16 @@ export function word(segments: readonly Segment[]): string {
 
 /** `text` split where a secret occurs, each occurrence replaced by its expression (the longest secret first). */
 export function segmentsOf(text: string, secrets: readonly { value: string; expression: string }[]): Segment[] {
-  const found = secrets.filter((s) => s.value !== '' && text.includes(s.value)).sort((a, b) => b.value.length - a.value.length);
+  const found = secrets
+    .filter((s) => s.value !== '' && text.includes(s.value))
+    .sort((a, b) => b.value.length - a.value.length);
   let segments: Segment[] = [text];
   for (const secret of found) {
     segments = segments.flatMap((segment) => {
       if (typeof segment !== 'string') return [segment];
-      return segment.split(secret.value).flatMap((piece, i) => (i === 0 ? [piece] : [{ expression: secret.expression }, piece]));
+      return segment
+        .split(secret.value)
+        .flatMap((piece, i) => (i === 0 ? [piece] : [{ expression: secret.expression }, piece]));
     });
   }
   return segments;

@@ -9,7 +9,19 @@ const alice = (tools: { token(user: string, password: string): Promise<string> }
 
 function problem(status: number, code: string, extra: Record<string, unknown> = {}): Answer {
   const requestId = 'broken-proxy-request';
-  return jsonAnswer(status, { type: `urn:jes:problem:${code}`, title: code, status, detail: 'from the broken proxy', code, request_id: requestId, ...extra }, { 'x-request-id': requestId });
+  return jsonAnswer(
+    status,
+    {
+      type: `urn:jes:problem:${code}`,
+      title: code,
+      status,
+      detail: 'from the broken proxy',
+      code,
+      request_id: requestId,
+      ...extra,
+    },
+    { 'x-request-id': requestId },
+  );
 }
 
 /** The 401 a deployment gives a request without a token. */
@@ -38,20 +50,24 @@ function bodyRefusal(r: Exchanged): Answer | undefined {
     }
   }
   const boundary = /boundary=([^;]+)/.exec(r.headers['content-type'] ?? '')?.[1];
-  if (pathOf(r) === '/data_file' && boundary && !r.body.includes(`--${boundary}--`)) return problem(400, 'invalid_request');
+  if (pathOf(r) === '/data_file' && boundary && !r.body.includes(`--${boundary}--`))
+    return problem(400, 'invalid_request');
   return undefined;
 }
 
 /** Every job object in a body (an envelope or a page), changed by `edit`. */
 function eachJob(answer: Answer, edit: (job: any) => void): Answer {
   return editJson(answer, (body) => {
-    for (const job of Object.values<any>(body?.job && typeof body.job === 'object' ? body.job : {})) if (job?.status) edit(job);
+    for (const job of Object.values<any>(body?.job && typeof body.job === 'object' ? body.job : {}))
+      if (job?.status) edit(job);
   });
 }
 
 /** Every max-cut answer in a body (executions' data and outputs), changed by `edit`. */
 function eachCut(answer: Answer, edit: (data: any) => void): Answer {
-  const answerWithJobs = eachJob(answer, (job) => Object.values<any>(job.executions ?? {}).forEach((e) => e.data && edit(e.data)));
+  const answerWithJobs = eachJob(answer, (job) =>
+    Object.values<any>(job.executions ?? {}).forEach((e) => e.data && edit(e.data)),
+  );
   return editJson(answerWithJobs, (body) => Object.values<any>(body?.outputs ?? {}).forEach((o) => o && edit(o)));
 }
 
@@ -78,76 +94,279 @@ export interface BrokenBehaviour {
 }
 
 export const brokenBehaviours: BrokenBehaviour[] = [
-  { what: 'answers 500 to GET /data_file', check: 'not_a_server_error', message: /server error \(500/, breakage: { request: (r) => (r.method === 'GET' && pathOf(r) === '/data_file' ? problem(500, 'internal_error') : r) } },
-  { what: 'answers GET /problem with 203', check: 'status_code_conformance', message: /203 is not documented/, breakage: { response: (r, a) => (pathOf(r) === '/problem' ? { ...a, status: 203 } : a) } },
-  { what: 'sends problems as application/json', check: 'content_type_conformance', message: /Content-Type is "application\/json"/, breakage: { response: (_, a) => (a.status >= 400 ? { ...a, headers: { ...a.headers, 'content-type': 'application/json' } } : a) } },
-  { what: 'leaves X-Request-Id out of its 404s', check: 'response_headers_conformance', message: /X-Request-Id is missing/, breakage: { response: (_, a) => (a.status === 404 ? { ...a, headers: Object.fromEntries(Object.entries(a.headers).filter(([k]) => k.toLowerCase() !== 'x-request-id')) } : a) } },
-  { what: 'leaves summary out of jobs', check: 'response_schema_conformance', message: /required property 'summary'/, breakage: { response: (_, a) => eachJob(a, (job) => delete job.summary) } },
   {
-    what: 'skips authentication on GET /problem', check: 'missing_auth', message: /listProblems without a token: expected 401 missing_token, got 200/,
-    breakage: { request: async (r, tools) => (pathOf(r) === '/problem' && !r.headers.authorization ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } } : r) },
+    what: 'answers 500 to GET /data_file',
+    check: 'not_a_server_error',
+    message: /server error \(500/,
+    breakage: {
+      request: (r) => (r.method === 'GET' && pathOf(r) === '/data_file' ? problem(500, 'internal_error') : r),
+    },
   },
   {
-    what: 'accepts any token on GET /job', check: 'ignored_auth', message: /listJobs with .*: expected 401 invalid_token, got 200/,
-    breakage: { request: async (r, tools) => (r.method === 'GET' && pathOf(r) === '/job' && r.headers.authorization ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } } : r) },
+    what: 'answers GET /problem with 203',
+    check: 'status_code_conformance',
+    message: /203 is not documented/,
+    breakage: { response: (r, a) => (pathOf(r) === '/problem' ? { ...a, status: 203 } : a) },
   },
   {
-    what: 'asks for a token before routing', check: 'unsupported_method',
-    message: /GET \/login without a token: expected 405 method_not_allowed, got 401 missing_token[\s\S]*PROPFIND \/job without a token: expected 405 method_not_allowed, got 401 missing_token[\s\S]*a path without operations without a token: expected 404 not_found, got 401 missing_token/,
-    breakage: { response: (r, a) => (!r.headers.authorization && (a.status === 405 || codeOf(a) === 'not_found') ? missingToken() : a) },
+    what: 'sends problems as application/json',
+    check: 'content_type_conformance',
+    message: /Content-Type is "application\/json"/,
+    breakage: {
+      response: (_, a) =>
+        a.status >= 400 ? { ...a, headers: { ...a.headers, 'content-type': 'application/json' } } : a,
+    },
   },
   {
-    what: 'reads the body before authenticating', check: 'missing_auth',
-    message: /startJob with a malformed JSON body, without a token: expected 401 missing_token, got 400 malformed_json[\s\S]*uploadDataFile with a multipart body that never ends, without a token: expected 401 missing_token, got 400 invalid_request[\s\S]*startJob with a body of 4194304 bytes \(the inline limit\), without a token: expected 401 missing_token, got 413 payload_too_large/,
+    what: 'leaves X-Request-Id out of its 404s',
+    check: 'response_headers_conformance',
+    message: /X-Request-Id is missing/,
+    breakage: {
+      response: (_, a) =>
+        a.status === 404
+          ? {
+              ...a,
+              headers: Object.fromEntries(
+                Object.entries(a.headers).filter(([k]) => k.toLowerCase() !== 'x-request-id'),
+              ),
+            }
+          : a,
+    },
+  },
+  {
+    what: 'leaves summary out of jobs',
+    check: 'response_schema_conformance',
+    message: /required property 'summary'/,
+    breakage: { response: (_, a) => eachJob(a, (job) => delete job.summary) },
+  },
+  {
+    what: 'skips authentication on GET /problem',
+    check: 'missing_auth',
+    message: /listProblems without a token: expected 401 missing_token, got 200/,
+    breakage: {
+      request: async (r, tools) =>
+        pathOf(r) === '/problem' && !r.headers.authorization
+          ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } }
+          : r,
+    },
+  },
+  {
+    what: 'accepts any token on GET /job',
+    check: 'ignored_auth',
+    message: /listJobs with .*: expected 401 invalid_token, got 200/,
+    breakage: {
+      request: async (r, tools) =>
+        r.method === 'GET' && pathOf(r) === '/job' && r.headers.authorization
+          ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } }
+          : r,
+    },
+  },
+  {
+    what: 'asks for a token before routing',
+    check: 'unsupported_method',
+    message:
+      /GET \/login without a token: expected 405 method_not_allowed, got 401 missing_token[\s\S]*PROPFIND \/job without a token: expected 405 method_not_allowed, got 401 missing_token[\s\S]*a path without operations without a token: expected 404 not_found, got 401 missing_token/,
+    breakage: {
+      response: (r, a) =>
+        !r.headers.authorization && (a.status === 405 || codeOf(a) === 'not_found') ? missingToken() : a,
+    },
+  },
+  {
+    what: 'reads the body before authenticating',
+    check: 'missing_auth',
+    message:
+      /startJob with a malformed JSON body, without a token: expected 401 missing_token, got 400 malformed_json[\s\S]*uploadDataFile with a multipart body that never ends, without a token: expected 401 missing_token, got 400 invalid_request[\s\S]*startJob with a body of 4194304 bytes \(the inline limit\), without a token: expected 401 missing_token, got 413 payload_too_large/,
     breakage: { request: (r) => (r.method === 'POST' && !r.headers.authorization && bodyRefusal(r)) || r },
   },
-  { what: 'names a method too many in Allow', check: 'unsupported_method', message: /GET \/login: Allow is "POST, PATCH": PATCH not documented for the path \(the path documents POST\)/, breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: { ...a.headers, allow: `${a.headers.allow}, PATCH` } } : a) } },
+  {
+    what: 'names a method too many in Allow',
+    check: 'unsupported_method',
+    message: /GET \/login: Allow is "POST, PATCH": PATCH not documented for the path \(the path documents POST\)/,
+    breakage: {
+      response: (_, a) =>
+        a.status === 405 ? { ...a, headers: { ...a.headers, allow: `${a.headers.allow}, PATCH` } } : a,
+    },
+  },
   // Regression: this failure read "expected 405 method_not_allowed, got 405", naming nothing that was wrong.
   {
-    what: 'answers 405 in plain text, not as a problem', check: 'unsupported_method', message: /GET \/login: expected 405 method_not_allowed, got 405 with a text\/plain body "Method Not Allowed", not a problem/,
-    breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: { ...a.headers, 'content-type': 'text/plain' }, body: Buffer.from('Method Not Allowed') } : a) },
+    what: 'answers 405 in plain text, not as a problem',
+    check: 'unsupported_method',
+    message:
+      /GET \/login: expected 405 method_not_allowed, got 405 with a text\/plain body "Method Not Allowed", not a problem/,
+    breakage: {
+      response: (_, a) =>
+        a.status === 405
+          ? { ...a, headers: { ...a.headers, 'content-type': 'text/plain' }, body: Buffer.from('Method Not Allowed') }
+          : a,
+    },
   },
   {
-    what: 'leaves Allow out of its 405s', check: 'unsupported_method', message: /GET \/login: Allow is missing; it must name POST/,
-    breakage: { response: (_, a) => (a.status === 405 ? { ...a, headers: Object.fromEntries(Object.entries(a.headers).filter(([k]) => k.toLowerCase() !== 'allow')) } : a) },
+    what: 'leaves Allow out of its 405s',
+    check: 'unsupported_method',
+    message: /GET \/login: Allow is missing; it must name POST/,
+    breakage: {
+      response: (_, a) =>
+        a.status === 405
+          ? {
+              ...a,
+              headers: Object.fromEntries(Object.entries(a.headers).filter(([k]) => k.toLowerCase() !== 'allow')),
+            }
+          : a,
+    },
   },
   {
-    what: 'answers contract mismatches of a job with 422', check: 'negative_data_rejection', message: /expected 400 invalid_request, got 422 invalid_input/,
-    breakage: { response: (r, a) => (r.method === 'POST' && pathOf(r) === '/problem/maxcut' && a.status === 400 ? editJson({ ...a, status: 422 }, (b) => Object.assign(b, { status: 422, code: 'invalid_input', type: 'urn:jes:problem:invalid_input' })) : a) },
+    what: 'answers contract mismatches of a job with 422',
+    check: 'negative_data_rejection',
+    message: /expected 400 invalid_request, got 422 invalid_input/,
+    breakage: {
+      response: (r, a) =>
+        r.method === 'POST' && pathOf(r) === '/problem/maxcut' && a.status === 400
+          ? editJson({ ...a, status: 422 }, (b) =>
+              Object.assign(b, { status: 422, code: 'invalid_input', type: 'urn:jes:problem:invalid_input' }),
+            )
+          : a,
+    },
   },
-  { what: 'refuses a status filter', check: 'positive_data_acceptance', message: /refused as invalid: 400 invalid_request/, breakage: { request: (r) => (pathOf(r) === '/job' && queryOf(r).has('status') ? problem(400, 'invalid_request', { errors: [{ pointer: '/query/status', detail: 'not here' }] }) : r) } },
-  { what: 'refuses job bodies from 4,000,000 bytes', check: 'limits', message: /4194303 bytes .*expected 200, got 413/, breakage: { request: (r) => (r.body.length >= 4_000_000 ? problem(413, 'payload_too_large', { max_bytes: 4_000_000 }) : r) } },
-  { what: 'refuses login bodies from 60,000 bytes', check: 'limits', message: /a login body of 65535 bytes: expected 200, got 413 payload_too_large/, breakage: { request: (r) => (pathOf(r) === '/login' && r.body.length >= 60_000 ? problem(413, 'payload_too_large', { max_bytes: 60_000 }) : r) } },
   {
-    what: 'refuses uploads with a description', check: 'positive_data_acceptance', message: /uploadDataFile with generated fields, case \d+ of seed \d+: the fields .* was refused as invalid: 422 invalid_input/,
-    breakage: { request: (r) => (r.method === 'POST' && pathOf(r) === '/data_file' && r.body.includes('name="description"') ? problem(422, 'invalid_input', { errors: [{ pointer: '/description', detail: 'not here' }] }) : r) },
+    what: 'refuses a status filter',
+    check: 'positive_data_acceptance',
+    message: /refused as invalid: 400 invalid_request/,
+    breakage: {
+      request: (r) =>
+        pathOf(r) === '/job' && queryOf(r).has('status')
+          ? problem(400, 'invalid_request', { errors: [{ pointer: '/query/status', detail: 'not here' }] })
+          : r,
+    },
   },
-  { what: 'leaves a solver out of the output', check: 'lifecycle', message: /output of .* differs/, breakage: { response: (r, a) => (/\/output$/.test(pathOf(r)) ? editJson(a, (b) => delete b.outputs?.[Object.keys(b.outputs ?? {})[0]!]) : a) } },
-  { what: 'does not delete data files', check: 'use_after_free', message: /reading a deleted data file: expected 404/, breakage: { request: (r) => (r.method === 'DELETE' ? { status: 204, headers: { 'x-request-id': 'broken-proxy' }, body: Buffer.alloc(0) } : r) } },
-  { what: 'cannot find a job at its first read', check: 'ensure_resource_availability', message: /right after it started: expected 200, got 404/, breakage: firstReadMissing() },
-  { what: 'adds 1 to every cut', check: 'maxcut_semantics', message: /but its partition cuts/, breakage: { response: (_, a) => eachCut(a, (d) => (d.cut_value += 1)) } },
-  { what: 'claims a cut of nothing optimal', check: 'maxcut_semantics', message: /claims optimal with 0/, breakage: { response: (_, a) => eachCut(a, (d) => Object.assign(d, { cut_value: 0, partition: d.partition.map(() => 0), optimal: true })) } },
   {
-    what: "shows bob alice's jobs", check: 'isolation', message: /reading the job of another user: expected 404 job_not_found, got 200/,
+    what: 'refuses job bodies from 4,000,000 bytes',
+    check: 'limits',
+    message: /4194303 bytes .*expected 200, got 413/,
+    breakage: {
+      request: (r) => (r.body.length >= 4_000_000 ? problem(413, 'payload_too_large', { max_bytes: 4_000_000 }) : r),
+    },
+  },
+  {
+    what: 'refuses login bodies from 60,000 bytes',
+    check: 'limits',
+    message: /a login body of 65535 bytes: expected 200, got 413 payload_too_large/,
+    breakage: {
+      request: (r) =>
+        pathOf(r) === '/login' && r.body.length >= 60_000
+          ? problem(413, 'payload_too_large', { max_bytes: 60_000 })
+          : r,
+    },
+  },
+  {
+    what: 'refuses uploads with a description',
+    check: 'positive_data_acceptance',
+    message:
+      /uploadDataFile with generated fields, case \d+ of seed \d+: the fields .* was refused as invalid: 422 invalid_input/,
+    breakage: {
+      request: (r) =>
+        r.method === 'POST' && pathOf(r) === '/data_file' && r.body.includes('name="description"')
+          ? problem(422, 'invalid_input', { errors: [{ pointer: '/description', detail: 'not here' }] })
+          : r,
+    },
+  },
+  {
+    what: 'leaves a solver out of the output',
+    check: 'lifecycle',
+    message: /output of .* differs/,
+    breakage: {
+      response: (r, a) =>
+        /\/output$/.test(pathOf(r)) ? editJson(a, (b) => delete b.outputs?.[Object.keys(b.outputs ?? {})[0]!]) : a,
+    },
+  },
+  {
+    what: 'does not delete data files',
+    check: 'use_after_free',
+    message: /reading a deleted data file: expected 404/,
+    breakage: {
+      request: (r) =>
+        r.method === 'DELETE' ? { status: 204, headers: { 'x-request-id': 'broken-proxy' }, body: Buffer.alloc(0) } : r,
+    },
+  },
+  {
+    what: 'cannot find a job at its first read',
+    check: 'ensure_resource_availability',
+    message: /right after it started: expected 200, got 404/,
+    breakage: firstReadMissing(),
+  },
+  {
+    what: 'adds 1 to every cut',
+    check: 'maxcut_semantics',
+    message: /but its partition cuts/,
+    breakage: { response: (_, a) => eachCut(a, (d) => (d.cut_value += 1)) },
+  },
+  {
+    what: 'claims a cut of nothing optimal',
+    check: 'maxcut_semantics',
+    message: /claims optimal with 0/,
+    breakage: {
+      response: (_, a) =>
+        eachCut(a, (d) => Object.assign(d, { cut_value: 0, partition: d.partition.map(() => 0), optimal: true })),
+    },
+  },
+  {
+    what: "shows bob alice's jobs",
+    check: 'isolation',
+    message: /reading the job of another user: expected 404 job_not_found, got 200/,
     breakage: {
       request: async (r, tools) => {
         const payload = r.headers.authorization?.split('.')[1];
         const user = payload ? JSON.parse(Buffer.from(payload, 'base64url').toString()).sub : undefined;
-        return user === 'bob' && /^\/job\/[A-Z0-9]{12}$/.test(pathOf(r)) ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } } : r;
+        return user === 'bob' && /^\/job\/[A-Z0-9]{12}$/.test(pathOf(r))
+          ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } }
+          : r;
       },
     },
   },
   {
-    what: 'ignores Idempotency-Key', check: 'idempotency', message: /starting a job twice with one key answered jobs [A-Z0-9]{12} and [A-Z0-9]{12}/,
-    breakage: { request: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([name]) => name.toLowerCase() !== 'idempotency-key')) }) },
+    what: 'ignores Idempotency-Key',
+    check: 'idempotency',
+    message: /starting a job twice with one key answered jobs [A-Z0-9]{12} and [A-Z0-9]{12}/,
+    breakage: {
+      request: (r) => ({
+        ...r,
+        headers: Object.fromEntries(
+          Object.entries(r.headers).filter(([name]) => name.toLowerCase() !== 'idempotency-key'),
+        ),
+      }),
+    },
   },
   {
-    what: 'answers 204 to DELETE /job without deleting anything', check: 'job_deletion', message: /reading a deleted job: expected 404 job_not_found, got 200/,
-    breakage: { request: (r) => (r.method === 'DELETE' && /^\/job\/[^/]+$/.test(pathOf(r)) ? { status: 204, headers: { 'x-request-id': 'broken-proxy' }, body: Buffer.alloc(0) } : r) },
+    what: 'answers 204 to DELETE /job without deleting anything',
+    check: 'job_deletion',
+    message: /reading a deleted job: expected 404 job_not_found, got 200/,
+    breakage: {
+      request: (r) =>
+        r.method === 'DELETE' && /^\/job\/[^/]+$/.test(pathOf(r))
+          ? { status: 204, headers: { 'x-request-id': 'broken-proxy' }, body: Buffer.alloc(0) }
+          : r,
+    },
   },
-  { what: 'writes timestamps as YYYY-MM-DD HH:MM:SS', check: 'timestamps', message: /is not MM\/DD\/YYYY, HH:MM:SS/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = job.started_at.replace(/^(\d\d)\/(\d\d)\/(\d{4}),/, '$3-$1-$2'))) } },
-  { what: 'writes local time (UTC+2), not UTC', check: 'timestamps', message: /are 7200 s apart/, breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = shiftHours(job.started_at, 2))) } },
-  { what: 'sets end_at before a job ends', check: 'timestamps', message: /end_at is ".*" while it is (PENDING|RUNNING)/, breakage: { response: (_, a) => eachJob(a, (job) => job.end_at || (job.end_at = job.started_at)) } },
+  {
+    what: 'writes timestamps as YYYY-MM-DD HH:MM:SS',
+    check: 'timestamps',
+    message: /is not MM\/DD\/YYYY, HH:MM:SS/,
+    breakage: {
+      response: (_, a) =>
+        eachJob(a, (job) => (job.started_at = job.started_at.replace(/^(\d\d)\/(\d\d)\/(\d{4}),/, '$3-$1-$2'))),
+    },
+  },
+  {
+    what: 'writes local time (UTC+2), not UTC',
+    check: 'timestamps',
+    message: /are 7200 s apart/,
+    breakage: { response: (_, a) => eachJob(a, (job) => (job.started_at = shiftHours(job.started_at, 2))) },
+  },
+  {
+    what: 'sets end_at before a job ends',
+    check: 'timestamps',
+    message: /end_at is ".*" while it is (PENDING|RUNNING)/,
+    breakage: { response: (_, a) => eachJob(a, (job) => job.end_at || (job.end_at = job.started_at)) },
+  },
 ];
 
 function firstReadMissing(): Breakage {

@@ -33,7 +33,14 @@ export interface Tools {
   stop(): void;
 }
 
-const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'content-encoding']);
+const hopByHop = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'content-encoding',
+]);
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -53,13 +60,24 @@ export function editJson(answer: Answer, edit: (body: any) => void): Answer {
 }
 
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
-  return { status, headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)) };
+  return {
+    status,
+    headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+  };
 }
 
-export async function startBrokenProxy(target: string, breakage: Breakage): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBrokenProxy(
+  target: string,
+  breakage: Breakage,
+): Promise<{ url: string; close(): Promise<void> }> {
   const tokens = new Map<string, Promise<string>>();
   const forward = async (request: Exchanged): Promise<Answer> => {
-    const res = await fetch(target + request.url, { method: request.method, headers: request.headers, ...(request.body.length ? { body: new Uint8Array(request.body) } : {}) });
+    const res = await fetch(target + request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body.length ? { body: new Uint8Array(request.body) } : {}),
+    });
     const headers = Object.fromEntries([...res.headers].filter(([k]) => !hopByHop.has(k.toLowerCase())));
     return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
   };
@@ -71,16 +89,32 @@ export async function startBrokenProxy(target: string, breakage: Breakage): Prom
     },
     token(user, password) {
       if (!tokens.has(user)) {
-        tokens.set(user, forward({ method: 'POST', url: '/login', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ username: user, password })) })
-          .then((answer) => JSON.parse(answer.body.toString()).access_token as string));
+        tokens.set(
+          user,
+          forward({
+            method: 'POST',
+            url: '/login',
+            headers: { 'content-type': 'application/json' },
+            body: Buffer.from(JSON.stringify({ username: user, password })),
+          }).then((answer) => JSON.parse(answer.body.toString()).access_token as string),
+        );
       }
       return tokens.get(user)!;
     },
   };
   const server = createServer(async (req, res) => {
     try {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !hopByHop.has(k)).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-      const request: Exchanged = { method: req.method ?? 'GET', url: req.url ?? '/', headers, body: await readBody(req) };
+      const headers = Object.fromEntries(
+        Object.entries(req.headers)
+          .filter(([k]) => !hopByHop.has(k))
+          .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      );
+      const request: Exchanged = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers,
+        body: await readBody(req),
+      };
       const changed = breakage.request ? await breakage.request(request, tools) : request;
       let answer = 'status' in changed ? changed : await forward(changed);
       if (breakage.response && !('status' in changed)) answer = await breakage.response(changed, answer, tools);
@@ -97,9 +131,10 @@ export async function startBrokenProxy(target: string, breakage: Breakage): Prom
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -10,7 +10,12 @@ export type { Started };
 export { users };
 
 /** alice runs the suite, bob is the second user. */
-export const credentials = { username: 'alice', password: users.alice, username2: 'bob', password2: users.bob } satisfies Partial<ConformanceOptions>;
+export const credentials = {
+  username: 'alice',
+  password: users.alice,
+  username2: 'bob',
+  password2: users.bob,
+} satisfies Partial<ConformanceOptions>;
 
 /** The reference server with two solver threads, no rate limits, an in-memory database unless `env` names one. */
 export function startReference(env: Record<string, string> = {}): Promise<Started> {

@@ -18,8 +18,11 @@ export function authenticate(tokens: TokenIssuer) {
     const header = req.get('authorization');
     const match = header ? /^Bearer +([^\s]+) *$/i.exec(header) : null;
     if (!match) {
-      const detail = header ? 'The Authorization header must be "Bearer <access_token>".' : 'This operation needs an Authorization: Bearer <access_token> header; get a token with POST /login.';
-      if (!header) return next(new HttpProblem('missing_token', detail, { headers: { 'WWW-Authenticate': challenge } }));
+      const detail = header
+        ? 'The Authorization header must be "Bearer <access_token>".'
+        : 'This operation needs an Authorization: Bearer <access_token> header; get a token with POST /login.';
+      if (!header)
+        return next(new HttpProblem('missing_token', detail, { headers: { 'WWW-Authenticate': challenge } }));
       return next(refused(detail));
     }
     try {
@@ -33,5 +36,7 @@ export function authenticate(tokens: TokenIssuer) {
 
 function refused(detail: string): HttpProblem {
   const description = detail.replaceAll('"', "'").replace(/[^\x20-\x7e]/g, '');
-  return new HttpProblem('invalid_token', detail, { headers: { 'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="${description}"` } });
+  return new HttpProblem('invalid_token', detail, {
+    headers: { 'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="${description}"` },
+  });
 }

@@ -12,7 +12,8 @@ export function hashingGate(slots: number, maxWaiting: number): HashingGate {
   const waiting: (() => void)[] = [];
   return async (fn) => {
     if (running < slots) running++;
-    else if (waiting.length >= maxWaiting) throw new HashingBusyError('Too many logins are being checked; try again in a second.');
+    else if (waiting.length >= maxWaiting)
+      throw new HashingBusyError('Too many logins are being checked; try again in a second.');
     // A slot handed over by a finishing hash: `running` stays counted for this one.
     else await new Promise<void>((resolve) => waiting.push(resolve));
     try {

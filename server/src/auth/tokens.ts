@@ -32,7 +32,11 @@ export interface TokenOptions {
  */
 const rememberedTokens = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
 
-export function tokenIssuer(secret: Uint8Array, env: string, { tokenVersion, now = Date.now }: TokenOptions): TokenIssuer {
+export function tokenIssuer(
+  secret: Uint8Array,
+  env: string,
+  { tokenVersion, now = Date.now }: TokenOptions,
+): TokenIssuer {
   const verified = boundedCache<string, { user: string; version: number; expires: number }>({
     ...rememberedTokens,
     sizeOf: (token, entry) => 2 * (token.length + entry.user.length) + 100,
@@ -50,8 +54,12 @@ export function tokenIssuer(secret: Uint8Array, env: string, { tokenVersion, now
         clockTolerance: clockSkewSeconds,
         currentDate: new Date(now()),
       });
-      if (payload.env !== env) throw new InvalidTokenError(`The token was issued for the ${String(payload.env)} environment, not ${env}`);
-      if (payload.exp! - payload.iat! > tokenLifetimeSeconds) throw new InvalidTokenError(`The token claims a lifetime longer than the ${tokenLifetimeSeconds} s this service issues`);
+      if (payload.env !== env)
+        throw new InvalidTokenError(`The token was issued for the ${String(payload.env)} environment, not ${env}`);
+      if (payload.exp! - payload.iat! > tokenLifetimeSeconds)
+        throw new InvalidTokenError(
+          `The token claims a lifetime longer than the ${tokenLifetimeSeconds} s this service issues`,
+        );
       const version = payload.ver ?? 0;
       if (!Number.isSafeInteger(version)) throw new InvalidTokenError('The token is malformed or not acceptable');
       const entry = { user: payload.sub!, version: version as number, expires: payload.exp! * 1000 };
@@ -59,9 +67,16 @@ export function tokenIssuer(secret: Uint8Array, env: string, { tokenVersion, now
       return entry;
     } catch (error) {
       if (error instanceof InvalidTokenError) throw error;
-      if (error instanceof errors.JWTExpired) throw new InvalidTokenError(/"iat"/.test(error.message) ? 'The token is older than the lifetime this service issues' : 'The token has expired');
-      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'iat' && error.reason === 'check_failed') throw new InvalidTokenError('The token was issued in the future');
-      if (error instanceof errors.JWSSignatureVerificationFailed) throw new InvalidTokenError('The token signature is invalid');
+      if (error instanceof errors.JWTExpired)
+        throw new InvalidTokenError(
+          /"iat"/.test(error.message)
+            ? 'The token is older than the lifetime this service issues'
+            : 'The token has expired',
+        );
+      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'iat' && error.reason === 'check_failed')
+        throw new InvalidTokenError('The token was issued in the future');
+      if (error instanceof errors.JWSSignatureVerificationFailed)
+        throw new InvalidTokenError('The token signature is invalid');
       throw new InvalidTokenError('The token is malformed or not acceptable');
     }
   }
@@ -79,7 +94,8 @@ export function tokenIssuer(secret: Uint8Array, env: string, { tokenVersion, now
       const { user, version } = await signature(token);
       const current = await tokenVersion(user);
       if (current === undefined) throw new InvalidTokenError('The user of this token no longer exists or is disabled');
-      if (current !== version) throw new InvalidTokenError('The token was revoked (the password changed or the user was disabled)');
+      if (current !== version)
+        throw new InvalidTokenError('The token was revoked (the password changed or the user was disabled)');
       return user;
     },
   };

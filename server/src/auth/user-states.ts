@@ -13,7 +13,11 @@ export interface UserStates {
 
 export async function userStates(db: Database, ttlMs = 2000, capacity = 10_000): Promise<UserStates> {
   // Names are at most 128 characters (JES_USERS): bytes bound it as much as the count does, said here anyway.
-  const known = boundedCache<string, { version: number | undefined; at: number }>({ maxEntries: capacity, maxBytes: capacity * 400, sizeOf: (name) => 2 * name.length + 100 });
+  const known = boundedCache<string, { version: number | undefined; at: number }>({
+    maxEntries: capacity,
+    maxBytes: capacity * 400,
+    sizeOf: (name) => 2 * name.length + 100,
+  });
   // A read that raced an announcement may have seen the state before it: such a read is not remembered.
   let epoch = 0;
   const forget = () => {

@@ -13,42 +13,61 @@ export const userChannel = 'jes_user';
 const upsert = `INSERT INTO users (name, password_hash) VALUES ($1, $2)
   ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, disabled_at = NULL, token_version = users.token_version + 1`;
 
-export async function ensureUsers(db: Database, users: { name: string; password: string }[]): Promise<{ name: string; password: string } | undefined> {
+export async function ensureUsers(
+  db: Database,
+  users: { name: string; password: string }[],
+): Promise<{ name: string; password: string } | undefined> {
   if (users.length === 0) {
-    const [{ count } = { count: 0 }] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM users WHERE disabled_at IS NULL');
+    const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM users WHERE disabled_at IS NULL',
+    );
     if (count > 0) return undefined;
     const demo = { name: 'demo', password: randomBytes(12).toString('base64url') };
     await db.query(upsert, [demo.name, await hashPassword(demo.password)]);
     return demo;
   }
   for (const user of users) {
-    const [row] = await db.query<{ password_hash: string; disabled: boolean }>('SELECT password_hash, disabled_at IS NOT NULL AS disabled FROM users WHERE name = $1', [user.name]);
+    const [row] = await db.query<{ password_hash: string; disabled: boolean }>(
+      'SELECT password_hash, disabled_at IS NOT NULL AS disabled FROM users WHERE name = $1',
+      [user.name],
+    );
     // Unchanged users keep their tokens: every process of a deployment starts with the same list.
     if (row && !row.disabled && (await verifyPassword(user.password, row.password_hash))) continue;
     await db.query(upsert, [user.name, await hashPassword(user.password)]);
   }
-  await db.query('UPDATE users SET disabled_at = now(), token_version = token_version + 1 WHERE disabled_at IS NULL AND NOT (name = ANY($1))', [users.map((u) => u.name)]);
+  await db.query(
+    'UPDATE users SET disabled_at = now(), token_version = token_version + 1 WHERE disabled_at IS NULL AND NOT (name = ANY($1))',
+    [users.map((u) => u.name)],
+  );
   await db.query('SELECT pg_notify($1, $2)', [userChannel, '']);
   return undefined;
 }
 
 /** The token version of an enabled user whose name and password match; as slow for unknown users as for known ones. */
 export async function checkCredentials(db: Database, name: string, password: string): Promise<number | undefined> {
-  const [row] = await db.query<{ password_hash: string; token_version: number }>('SELECT password_hash, token_version FROM users WHERE name = $1 AND disabled_at IS NULL', [name]);
+  const [row] = await db.query<{ password_hash: string; token_version: number }>(
+    'SELECT password_hash, token_version FROM users WHERE name = $1 AND disabled_at IS NULL',
+    [name],
+  );
   const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash));
   return matches && row ? row.token_version : undefined;
 }
 
 /** The current token version of an enabled user; undefined for a user that is disabled or does not exist. */
 export async function tokenVersion(db: Database, name: string): Promise<number | undefined> {
-  const [row] = await db.query<{ token_version: number }>('SELECT token_version FROM users WHERE name = $1 AND disabled_at IS NULL', [name]);
+  const [row] = await db.query<{ token_version: number }>(
+    'SELECT token_version FROM users WHERE name = $1 AND disabled_at IS NULL',
+    [name],
+  );
   return row?.token_version;
 }
 
 /** The HS256 key: JES_JWT_SECRET, or one generated once and stored, shared by every process on the database. */
 export async function signingKey(db: Database, configured: string | undefined): Promise<Uint8Array> {
   if (configured) return new TextEncoder().encode(configured);
-  await db.query(`INSERT INTO settings (key, value) VALUES ('jwt_secret', $1) ON CONFLICT (key) DO NOTHING`, [randomBytes(48).toString('base64url')]);
+  await db.query(`INSERT INTO settings (key, value) VALUES ('jwt_secret', $1) ON CONFLICT (key) DO NOTHING`, [
+    randomBytes(48).toString('base64url'),
+  ]);
   const [row] = await db.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'jwt_secret'`);
   return new TextEncoder().encode(row!.value);
 }

@@ -13,9 +13,12 @@ export async function validateDataFile(db: Database, owner: string, id: string, 
     const { format, graph } = await graphFromDataFile(readChunks(db, owner, id));
     validation = { format, numNodes: graph.n, numEdges: graph.edges };
   } catch (error) {
-    if (!(error instanceof InputError)) log.error({ err: error, dataFile: id }, 'data file validation failed unexpectedly');
+    if (!(error instanceof InputError))
+      log.error({ err: error, dataFile: id }, 'data file validation failed unexpectedly');
     const detail = error instanceof InputError ? error.message : 'The data file could not be read.';
-    validation = { error: problemBody('data_file_invalid', detail, error instanceof InputError ? { errors: error.errors } : {}) };
+    validation = {
+      error: problemBody('data_file_invalid', detail, error instanceof InputError ? { errors: error.errors } : {}),
+    };
   }
   await recordValidation(db, owner, id, validation);
 }

@@ -7,20 +7,25 @@ import { problemBody, type ProblemCode } from '../problems.ts';
 
 function problemFor(code: string | undefined): [ProblemCode, string] {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['request_timeout', 'The request did not arrive in time.'];
-  if (code === 'HPE_HEADER_OVERFLOW') return ['headers_too_large', 'The request headers are larger than this server accepts (16 KiB).'];
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return ['headers_too_large', 'The request headers are larger than this server accepts (16 KiB).'];
   return ['invalid_request', 'The request is not well-formed HTTP/1.1.'];
 }
 
 export function answerClientErrors(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
-    // A connection the client already dropped, or one whose answer has begun, cannot be answered.
-    if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) return void socket.destroy();
-    const problem = { ...problemBody(...problemFor(error.code)), request_id: randomUUID() };
-    const { status, request_id: id } = problem;
-    const body = JSON.stringify(problem);
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  server.on(
+    'clientError',
+    (error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
+      // A connection the client already dropped, or one whose answer has begun, cannot be answered.
+      if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent)
+        return void socket.destroy();
+      const problem = { ...problemBody(...problemFor(error.code)), request_id: randomUUID() };
+      const { status, request_id: id } = problem;
+      const body = JSON.stringify(problem);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  );
 }

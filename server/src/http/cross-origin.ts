@@ -8,11 +8,24 @@ import type { Config } from '../config.ts';
 import type { ContractDocument } from '../contract.ts';
 
 /** Request headers a page may send beyond the CORS-safelisted ones: those the contract and the client use. */
-export const allowedHeaders = ['Authorization', 'Content-Type', 'Content-Encoding', 'Prefer', 'Idempotency-Key', 'X-Request-Id'];
+export const allowedHeaders = [
+  'Authorization',
+  'Content-Type',
+  'Content-Encoding',
+  'Prefer',
+  'Idempotency-Key',
+  'X-Request-Id',
+];
 
 /** Response headers of the contract a page may read beyond the safelisted ones (express-rate-limit's draft-8 names). */
 export const exposedHeaders = [
-  'X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Location', 'Preference-Applied', 'Idempotent-Replayed',
+  'X-Request-Id',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Location',
+  'Preference-Applied',
+  'Idempotent-Replayed',
 ];
 
 /** Seconds a browser may reuse a preflight's answer (Chromium caps it at 7200). */
@@ -20,9 +33,14 @@ const preflightMaxAge = 600;
 
 /** A CORS preflight as the Fetch standard defines it; any other OPTIONS is routed (and answered 405). */
 const isPreflight = (req: Request) =>
-  req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+  req.method === 'OPTIONS' &&
+  req.headers.origin !== undefined &&
+  req.headers['access-control-request-method'] !== undefined;
 
-export function crossOrigin(origins: NonNullable<Config['corsOrigins']>, paths: ContractDocument['paths']): RequestHandler {
+export function crossOrigin(
+  origins: NonNullable<Config['corsOrigins']>,
+  paths: ContractDocument['paths'],
+): RequestHandler {
   const used = (item: Record<string, unknown>) => ['get', 'put', 'post', 'delete', 'patch'].filter((m) => m in item);
   const methods = new Set(Object.values(paths).flatMap(used));
   const handler = cors({

@@ -23,10 +23,16 @@ interface ValidatorError {
 
 /** An http-errors error that blames the request (body-parser's), other than those mapped by their `type`. */
 const isClientError = (e: unknown): e is Error & { status: number } =>
-  e instanceof Error && (e as { expose?: unknown }).expose === true && [400, 415].includes((e as { status?: unknown }).status as number) && !('errors' in e);
+  e instanceof Error &&
+  (e as { expose?: unknown }).expose === true &&
+  [400, 415].includes((e as { status?: unknown }).status as number) &&
+  !('errors' in e);
 
 const isValidatorError = (e: unknown): e is ValidatorError =>
-  typeof e === 'object' && e !== null && typeof (e as ValidatorError).status === 'number' && Array.isArray((e as ValidatorError).errors);
+  typeof e === 'object' &&
+  e !== null &&
+  typeof (e as ValidatorError).status === 'number' &&
+  Array.isArray((e as ValidatorError).errors);
 
 const partsOf = (path: string) => path.replace(/^\./, '').split(/[./]/).filter(Boolean);
 
@@ -56,7 +62,8 @@ interface MatchedOperation {
 }
 
 /** The contract's operation the request was matched to by the validator (it sets `req.openapi` first). */
-const operation = (req: Request): MatchedOperation | undefined => (req as Request & { openapi?: { schema?: MatchedOperation } }).openapi?.schema;
+const operation = (req: Request): MatchedOperation | undefined =>
+  (req as Request & { openapi?: { schema?: MatchedOperation } }).openapi?.schema;
 const operationId = (req: Request): string | undefined => operation(req)?.operationId;
 
 function toProblem(error: unknown, req: Request): HttpProblem | undefined {
@@ -65,15 +72,21 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   if (type === 'entity.too.large') {
     const limit = (error as { limit: number }).limit + 1;
     const hint = req.path === '/login' ? '' : '; upload larger inputs with POST /data_file';
-    return new HttpProblem('payload_too_large', `The body must be smaller than ${limit} bytes${hint}.`, { max_bytes: limit });
+    return new HttpProblem('payload_too_large', `The body must be smaller than ${limit} bytes${hint}.`, {
+      max_bytes: limit,
+    });
   }
   if (type === 'entity.parse.failed') {
     // body-parser refuses JSON that is not an object or array (42, "text", null) the same way as broken
     // JSON; such a body is valid JSON of the wrong shape.
-    if (isJson((error as { body?: unknown }).body)) return new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [{ pointer: '/', detail: 'must be object' }] });
+    if (isJson((error as { body?: unknown }).body))
+      return new HttpProblem('invalid_request', 'The request does not match the API contract.', {
+        errors: [{ pointer: '/', detail: 'must be object' }],
+      });
     return new HttpProblem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`);
   }
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new HttpProblem('unsupported_media_type', (error as Error).message);
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return new HttpProblem('unsupported_media_type', (error as Error).message);
   if (isClientError(error)) {
     // body-parser's other refusals (a compressed body that does not decompress, an aborted or short body).
     const encoding = req.get('content-encoding');
@@ -85,22 +98,39 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   const raw = error.errors ?? [];
   const inBody = (e: { path: string }) => partsOf(e.path)[0] === 'body';
   const meant = operationId(req) === 'startJob' && raw.some(inBody) ? startJobBodyErrors(req.body) : [];
-  const found: FieldError[] = [...(meant.length ? raw.filter((e) => !inBody(e)) : raw).map((e) => ({ pointer: pointer(e.path), detail: e.message })), ...meant];
+  const found: FieldError[] = [
+    ...(meant.length ? raw.filter((e) => !inBody(e)) : raw).map((e) => ({
+      pointer: pointer(e.path),
+      detail: e.message,
+    })),
+    ...meant,
+  ];
   // Deepest first: the entry that is wrong (say /solvers/0/params/seed) says more than a missing member.
   const depth = (p: string) => p.split('/').length;
   const errors = found.sort((a, b) => depth(b.pointer) - depth(a.pointer)).slice(0, 20);
-  const byStatus: Record<number, ProblemCode> = { 400: 'invalid_request', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
+  const byStatus: Record<number, ProblemCode> = {
+    400: 'invalid_request',
+    404: 'not_found',
+    405: 'method_not_allowed',
+    413: 'payload_too_large',
+    415: 'unsupported_media_type',
+  };
   const code = byStatus[error.status];
   if (!code) return undefined;
   if (code === 'method_not_allowed') {
     const allow = error.headers?.Allow ?? '';
-    return new HttpProblem(code, `${req.method} is not supported on ${req.path}; use ${allow}.`, { headers: { Allow: allow } });
+    return new HttpProblem(code, `${req.method} is not supported on ${req.path}; use ${allow}.`, {
+      headers: { Allow: allow },
+    });
   }
   if (code === 'not_found') return new HttpProblem(code, `No operation at ${req.path}; see GET /openapi.yaml.`);
   if (code === 'unsupported_media_type') {
     const accepted = Object.keys(operation(req)?.requestBody?.content ?? {});
     if (accepted.length) return new HttpProblem(code, unsupportedMediaType(accepted, req.get('content-type')));
-    return new HttpProblem(code, `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`);
+    return new HttpProblem(
+      code,
+      `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`,
+    );
   }
   return new HttpProblem(code, `The request does not match the API contract.${useCaseHint(req, errors)}`, { errors });
 }
@@ -112,27 +142,46 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
 function useCaseHint(req: Request, errors: FieldError[]): string {
   const field = operationId(req) === 'uploadDataFile' ? '/problem_id' : undefined;
   const where = errors.find((e) => e.pointer === field || e.pointer === '/query/problem_id')?.pointer;
-  const value: unknown = where === '/problem_id' ? (req.body as { problem_id?: unknown } | undefined)?.problem_id
-    : where ? req.query.problem_id : undefined;
+  const value: unknown =
+    where === '/problem_id'
+      ? (req.body as { problem_id?: unknown } | undefined)?.problem_id
+      : where
+        ? req.query.problem_id
+        : undefined;
   return typeof value === 'string' && !useCases.has(value) ? ` ${noSuchUseCase(value)}` : '';
 }
 
 /** The request's path as a valid URI reference (`instance`): a stray `%` or a character a URI cannot hold is escaped. */
 function uriReference(path: string): string {
-  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) => (c === '%' ? '%25' : encodeURIComponent(c)));
+  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) =>
+    c === '%' ? '%25' : encodeURIComponent(c),
+  );
 }
 
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   let problem = toProblem(error, req);
   if (!problem && isTransient(error)) {
     req.log?.warn({ err: error }, 'the database failed for a moment; answered 503');
-    problem = new HttpProblem('service_unavailable', 'The database is unavailable for a moment; try again.', { headers: { 'Retry-After': String(transientRetrySeconds) } });
+    problem = new HttpProblem('service_unavailable', 'The database is unavailable for a moment; try again.', {
+      headers: { 'Retry-After': String(transientRetrySeconds) },
+    });
   }
   if (!problem) {
     req.log?.error({ err: error }, 'unexpected error');
-    problem = new HttpProblem('internal_error', 'An unexpected error occurred; quote the request id when reporting it.');
+    problem = new HttpProblem(
+      'internal_error',
+      'An unexpected error occurred; quote the request id when reporting it.',
+    );
   }
   if (res.headersSent) return void res.end();
-  const body = { ...problemBody(problem.code, problem.message, problem.extras), instance: uriReference(req.originalUrl.split('?')[0]!), request_id: req.id };
-  res.status(problem.status).set(problem.extras.headers ?? {}).type('application/problem+json').send(JSON.stringify(body));
+  const body = {
+    ...problemBody(problem.code, problem.message, problem.extras),
+    instance: uriReference(req.originalUrl.split('?')[0]!),
+    request_id: req.id,
+  };
+  res
+    .status(problem.status)
+    .set(problem.extras.headers ?? {})
+    .type('application/problem+json')
+    .send(JSON.stringify(body));
 }

@@ -54,7 +54,12 @@ export function sendAnswer(res: Response, answer: StoredAnswer, replayed = false
  * Answers a retry of an accepted request from its stored answer and returns true; returns false when the key
  * is new (or expired). The same key with another request is refused (422).
  */
-export async function replayed(db: Database, req: Request, res: Response, request: IdempotentRequest): Promise<boolean> {
+export async function replayed(
+  db: Database,
+  req: Request,
+  res: Response,
+  request: IdempotentRequest,
+): Promise<boolean> {
   const stored = await findKey(db, req.user, request.key);
   if (!stored) return false;
   if (stored.fingerprint !== request.fingerprint) {

@@ -22,7 +22,10 @@ export const contentEncodings = ['identity', 'gzip', 'deflate', 'br'];
 export function acceptedEncoding(req: Request): HttpProblem | undefined {
   const encoding = req.get('content-encoding')?.trim().toLowerCase();
   if (encoding === undefined || encoding === '' || contentEncodings.includes(encoding)) return undefined;
-  return new HttpProblem('unsupported_media_type', `A body may be sent with Content-Encoding ${contentEncodings.join(', ')}, not "${encoding}".`);
+  return new HttpProblem(
+    'unsupported_media_type',
+    `A body may be sent with Content-Encoding ${contentEncodings.join(', ')}, not "${encoding}".`,
+  );
 }
 
 function encodingAndCharset(req: Request, _res: Response, next: NextFunction): void {
@@ -38,14 +41,26 @@ function encodingAndCharset(req: Request, _res: Response, next: NextFunction): v
 /** Refuses a body with a value text-limits.ts does not accept (after the rate limits, so such requests count). */
 export function storableValues(req: Request, _res: Response, next: NextFunction): void {
   // An empty JSON body leaves no body at all, which a route must not meet (it was a 500 on POST /problem).
-  if (req.body === undefined && req.is('application/json')) return next(new HttpProblem('invalid_request', 'The request needs a JSON body.', { errors: [{ pointer: '/', detail: 'is required' }] }));
+  if (req.body === undefined && req.is('application/json'))
+    return next(
+      new HttpProblem('invalid_request', 'The request needs a JSON body.', {
+        errors: [{ pointer: '/', detail: 'is required' }],
+      }),
+    );
   const found = req.body !== undefined && typeof req.body === 'object' ? unacceptableValue(req.body) : undefined;
-  if (found) return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }));
+  if (found)
+    return next(
+      new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }),
+    );
   next();
 }
 
 /** The JSON body of an operation, smaller than `limitBytes`; `keepRaw` keeps its bytes as `req.rawBody`. */
 export function jsonBody(limitBytes: number, keepRaw = false): RequestHandler[] {
-  const verify = (req: Request, _res: Response, buf: Buffer) => void (req.rawBody = buf.subarray(0, 3).equals(bom) ? buf.subarray(3) : buf);
-  return [encodingAndCharset, express.json({ limit: limitBytes - 1, type: 'application/json', ...(keepRaw ? { verify } : {}) })];
+  const verify = (req: Request, _res: Response, buf: Buffer) =>
+    void (req.rawBody = buf.subarray(0, 3).equals(bom) ? buf.subarray(3) : buf);
+  return [
+    encodingAndCharset,
+    express.json({ limit: limitBytes - 1, type: 'application/json', ...(keepRaw ? { verify } : {}) }),
+  ];
 }

@@ -9,7 +9,9 @@ export const queryNumber = (value: unknown) => (value === undefined ? undefined 
 export function pageLimit(value: unknown): number {
   const limit = queryNumber(value) ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [{ pointer: '/query/limit', detail: 'must be an integer from 1 to 100' }] });
+    throw new HttpProblem('invalid_request', 'The request does not match the API contract.', {
+      errors: [{ pointer: '/query/limit', detail: 'must be an integer from 1 to 100' }],
+    });
   }
   return limit;
 }

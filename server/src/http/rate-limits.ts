@@ -7,7 +7,12 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config, RateLimit, RatePolicy } from '../config.ts';
 import { HttpProblem } from '../problems.ts';
 
-function limiter(name: RatePolicy, policy: RateLimit, key: (req: Request) => string, onlyFailures = false): RequestHandler {
+function limiter(
+  name: RatePolicy,
+  policy: RateLimit,
+  key: (req: Request) => string,
+  onlyFailures = false,
+): RequestHandler {
   return rateLimit({
     windowMs: policy.windowSeconds * 1000,
     limit: policy.limit,
@@ -18,8 +23,17 @@ function limiter(name: RatePolicy, policy: RateLimit, key: (req: Request) => str
     skipSuccessfulRequests: onlyFailures,
     handler: (req: Request, _res: Response, next: NextFunction) => {
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + policy.windowSeconds * 1000) - Date.now()) / 1000));
-      next(new HttpProblem('rate_limited', `Rate limit "${name}" reached (${policy.limit} requests per ${policy.windowSeconds} s); retry in ${retryAfter} s.`, { headers: { 'Retry-After': String(retryAfter) } }));
+      const retryAfter = Math.max(
+        1,
+        Math.ceil(((resetTime?.getTime() ?? Date.now() + policy.windowSeconds * 1000) - Date.now()) / 1000),
+      );
+      next(
+        new HttpProblem(
+          'rate_limited',
+          `Rate limit "${name}" reached (${policy.limit} requests per ${policy.windowSeconds} s); retry in ${retryAfter} s.`,
+          { headers: { 'Retry-After': String(retryAfter) } },
+        ),
+      );
     },
   });
 }

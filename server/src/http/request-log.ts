@@ -16,7 +16,17 @@ export function requestLog(logger: Logger) {
     Object.defineProperty(req, 'log', { get: () => (child ??= logger.child({ reqId: req.id })), configurable: true });
     if (lines) {
       const started = performance.now();
-      res.on('finish', () => req.log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'));
+      res.on('finish', () =>
+        req.log.info(
+          {
+            method: req.method,
+            url: req.originalUrl,
+            status: res.statusCode,
+            ms: Math.round(performance.now() - started),
+          },
+          'request',
+        ),
+      );
     }
     next();
   };

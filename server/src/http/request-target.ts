@@ -18,7 +18,11 @@ export function originForm(req: IncomingMessage): void {
 
 export function requireHost(req: Request, _res: Response, next: NextFunction): void {
   if (req.httpVersion !== '1.0' && req.headers.host === undefined) {
-    return next(new HttpProblem('invalid_request', 'An HTTP/1.1 request needs a Host header.', { errors: [{ pointer: '/header/host', detail: 'is required' }] }));
+    return next(
+      new HttpProblem('invalid_request', 'An HTTP/1.1 request needs a Host header.', {
+        errors: [{ pointer: '/header/host', detail: 'is required' }],
+      }),
+    );
   }
   next();
 }

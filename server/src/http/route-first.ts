@@ -20,7 +20,11 @@ export function routeFirst(paths: ContractDocument['paths']) {
     if (!route) return next(new HttpProblem('not_found', `No operation at ${req.path}; see GET /openapi.yaml.`));
     if (!route.allow.includes(req.method)) {
       const allow = route.allow.join(', ');
-      return next(new HttpProblem('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allow}.`, { headers: { Allow: allow } }));
+      return next(
+        new HttpProblem('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allow}.`, {
+          headers: { Allow: allow },
+        }),
+      );
     }
     next();
   };

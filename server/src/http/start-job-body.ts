@@ -29,7 +29,10 @@ const validators = new Map<string, ValidateFunction>();
 /** The shape's validator, compiled at its first refusal (a server that refuses none never builds one). */
 function validatorOf(ref: string): ValidateFunction {
   // The contract's components under one id, so that the shapes' $refs resolve.
-  ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).addSchema({ $id: documentId, components: contract.components });
+  ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).addSchema({
+    $id: documentId,
+    components: contract.components,
+  });
   let validate = validators.get(ref);
   if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
   return validate;
@@ -39,14 +42,16 @@ function validatorOf(ref: string): ValidateFunction {
 function fieldError(e: ErrorObject): FieldError {
   const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
   const member = params.missingProperty ?? params.additionalProperty;
-  const pointer = member === undefined ? e.instancePath : `${e.instancePath}/${member.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  const pointer =
+    member === undefined ? e.instancePath : `${e.instancePath}/${member.replaceAll('~', '~0').replaceAll('/', '~1')}`;
   const allowed = e.keyword === 'enum' ? `: ${params.allowedValues!.join(', ')}` : '';
   return { pointer: pointer || '/', detail: `${e.message}${allowed}` };
 }
 
 /** The errors of the shape the body meant, deepest pointer first; none when it fits that shape. */
 export function startJobBodyErrors(body: unknown): FieldError[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [{ pointer: '/', detail: 'must be object' }];
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return [{ pointer: '/', detail: 'must be object' }];
   const meant = shapes.find((shape) => shape.required.some((member) => Object.hasOwn(body, member)));
   if (!meant) {
     const either = shapes.map((shape) => shape.required.join(' and ')).join(', or ');

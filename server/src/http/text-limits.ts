@@ -40,12 +40,14 @@ export function unacceptableValue(body: unknown): FieldError | undefined {
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth > maxDepth) return { pointer: pointerOf(frame), detail: `must not be nested deeper than ${maxDepth} levels` };
+    if (depth > maxDepth)
+      return { pointer: pointerOf(frame), detail: `must not be nested deeper than ${maxDepth} levels` };
     if (Array.isArray(value)) {
       // A matrix row of numbers (most of a 4 MiB body) is passed over without a frame per number.
       for (let i = value.length - 1; i >= 0; i--) {
         const item: unknown = value[i];
-        if (typeof item === 'object' || typeof item === 'string') stack.push({ value: item, depth: depth + 1, parent: frame, key: i });
+        if (typeof item === 'object' || typeof item === 'string')
+          stack.push({ value: item, depth: depth + 1, parent: frame, key: i });
       }
       continue;
     }

@@ -33,7 +33,12 @@ declare module 'express-serve-static-core' {
 const chunkBytes = 1024 * 1024;
 
 /** Stores the file's bytes in chunks as they arrive; resolves when the stream has ended (or stopped at the limit). */
-async function storeStream(db: Database, owner: string, upload: Upload, stream: Readable & { truncated?: boolean }): Promise<void> {
+async function storeStream(
+  db: Database,
+  owner: string,
+  upload: Upload,
+  stream: Readable & { truncated?: boolean },
+): Promise<void> {
   const hash = createHash('sha1');
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -59,7 +64,14 @@ async function storeStream(db: Database, owner: string, upload: Upload, stream: 
 /** The request's bytes as sent, or decoded from the Content-Encoding acceptedEncoding allowed. */
 function decoded(req: Request): Readable {
   const encoding = req.get('content-encoding')?.trim().toLowerCase();
-  const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const decoder =
+    encoding === 'gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   return decoder ? req.pipe(decoder) : req;
 }
 
@@ -72,11 +84,14 @@ export function streamUpload(db: Database) {
     try {
       parser = new Busboy({
         headers: req.headers as { 'content-type': string },
-        isPartAFile: (name: string | undefined, _type: string | undefined, filename: string | undefined) => name === 'file' || filename !== undefined,
+        isPartAFile: (name: string | undefined, _type: string | undefined, filename: string | undefined) =>
+          name === 'file' || filename !== undefined,
         limits: { files: 1, fields: 8, parts: 16, fieldSize: 64 * 1024, fileSize: maxDataFileBytes },
       });
     } catch (error) {
-      return next(new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
+      return next(
+        new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`),
+      );
     }
     // No prototype: a part named __proto__ is an extra field like any other (the contract allows extra fields).
     const fields: Record<string, string> = Object.create(null);
@@ -94,7 +109,10 @@ export function streamUpload(db: Database) {
       req.upload = upload;
       file = stream;
       res.on('close', () => {
-        if (!upload.filed) discardChunks(db, req.user, upload.uploadId).catch((err) => req.log?.warn({ err }, 'could not discard an upload'));
+        if (!upload.filed)
+          discardChunks(db, req.user, upload.uploadId).catch((err) =>
+            req.log?.warn({ err }, 'could not discard an upload'),
+          );
       });
       stored = storeStream(db, req.user, upload, stream);
       // Awaited below; until then a failure must not count as unhandled.
@@ -117,13 +135,28 @@ export function streamUpload(db: Database) {
       body.unpipe(parser);
       file?.destroy();
       await stored?.catch(() => {});
-      return next(new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
+      return next(
+        new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`),
+      );
     }
-    if (file?.truncated) return next(new HttpProblem('payload_too_large', `A data file must be at most ${maxDataFileBytes} bytes.`, { max_bytes: maxDataFileBytes }));
-    if (nameless) return next(new HttpProblem('invalid_request', 'Every part of the form needs a name.', { errors: [{ pointer: '/', detail: 'has a part without a name' }] }));
+    if (file?.truncated)
+      return next(
+        new HttpProblem('payload_too_large', `A data file must be at most ${maxDataFileBytes} bytes.`, {
+          max_bytes: maxDataFileBytes,
+        }),
+      );
+    if (nameless)
+      return next(
+        new HttpProblem('invalid_request', 'Every part of the form needs a name.', {
+          errors: [{ pointer: '/', detail: 'has a part without a name' }],
+        }),
+      );
     const { file: _theFile, ...rest } = fields;
     const found = unacceptableValue(rest);
-    if (found) return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }));
+    if (found)
+      return next(
+        new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }),
+      );
     req.body = { ...rest, ...(req.upload ? { file: `${req.upload.bytes} bytes` } : {}) };
     next();
   };

@@ -34,7 +34,9 @@ export function renderJob({ job, executions }: JobView, withData = true, now = n
     end_at: documentedTimestamp(job.ended_at),
     executions: Object.fromEntries(executions.map((e) => [e.solver, renderExecution(e, now, withData)])),
     problem_id: job.problem_id,
-    input: job.data_file_id ? { mode: job.input_mode, data_file_identifier: job.data_file_id, bytes: job.input_bytes } : { mode: job.input_mode, bytes: job.input_bytes },
+    input: job.data_file_id
+      ? { mode: job.input_mode, data_file_identifier: job.data_file_id, bytes: job.input_bytes }
+      : { mode: job.input_mode, bytes: job.input_bytes },
     summary: {
       total: executions.length,
       pending: count('PENDING', 'PREPARING'),
@@ -44,7 +46,11 @@ export function renderJob({ job, executions }: JobView, withData = true, now = n
       cancelled: count('CANCELLED'),
     },
     cancel_requested_at: rfc3339(job.cancel_requested_at),
-    timestamps: { submitted: rfc3339(job.submitted_at)!, running: rfc3339(job.running_at), ended: rfc3339(job.ended_at) },
+    timestamps: {
+      submitted: rfc3339(job.submitted_at)!,
+      running: rfc3339(job.running_at),
+      ended: rfc3339(job.ended_at),
+    },
     links: { self: `/job/${job.id}`, output: `/job/${job.id}/output`, cancel: `/job/${job.id}/cancel` },
   };
   if (job.status === 'ERROR' && job.error) rendered.error = job.error;

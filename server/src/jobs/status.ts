@@ -10,7 +10,11 @@ export const terminalExecution: ReadonlySet<string> = new Set(['SUCCESS', 'ERROR
  * PENDING until an execution leaves PENDING; RUNNING until every execution has ended; then CANCELLED if a
  * cancel stopped any execution, FINISHED if at least one succeeded, ERROR otherwise.
  */
-export function deriveJobStatus(executions: readonly { status: string }[], hasRun: boolean, cancelRequested: boolean): JobStatus {
+export function deriveJobStatus(
+  executions: readonly { status: string }[],
+  hasRun: boolean,
+  cancelRequested: boolean,
+): JobStatus {
   if (executions.length > 0 && executions.every((e) => terminalExecution.has(e.status))) {
     if (cancelRequested && executions.some((e) => e.status === 'CANCELLED')) return 'CANCELLED';
     return executions.some((e) => e.status === 'SUCCESS') ? 'FINISHED' : 'ERROR';

@@ -51,7 +51,12 @@ export class JobViews {
 
   async read(db: Database, owner: string, id: string): Promise<JobView | undefined> {
     const hit = this.views.get(id);
-    if (hit && hit.view.job.owner === owner && (terminalJob.has(hit.view.job.status) || performance.now() - hit.at < 500)) return hit.view;
+    if (
+      hit &&
+      hit.view.job.owner === owner &&
+      (terminalJob.has(hit.view.job.status) || performance.now() - hit.at < 500)
+    )
+      return hit.view;
     const epoch = this.epoch;
     const view = await readJob(db, owner, id);
     if (view && epoch === this.epoch) this.views.set(id, { view, at: performance.now() });

@@ -11,7 +11,9 @@ export type DataFileFormat = 'json' | 'edge_list';
 const BOM = [0xef, 0xbb, 0xbf] as const;
 
 /** Reads a data file; throws InputError (with pointers into the file) when it is empty or invalid. */
-export async function graphFromDataFile(chunks: AsyncIterable<Uint8Array>): Promise<{ format: DataFileFormat; graph: Graph }> {
+export async function graphFromDataFile(
+  chunks: AsyncIterable<Uint8Array>,
+): Promise<{ format: DataFileFormat; graph: Graph }> {
   const iterator = chunks[Symbol.asyncIterator]();
   const peeked: Uint8Array[] = [];
   let position = 0;
@@ -35,12 +37,20 @@ export async function graphFromDataFile(chunks: AsyncIterable<Uint8Array>): Prom
   }
   if (first < 0 && bomBytes > 0 && bomBytes < 3) first = BOM[0]; // only part of a BOM: not text, so not JSON
   if (first < 0) {
-    throw new InputError('The file is empty.', [{ pointer: '', detail: position === bomBytes ? 'the file is empty' : 'the file holds only whitespace' }]);
+    throw new InputError('The file is empty.', [
+      { pointer: '', detail: position === bomBytes ? 'the file is empty' : 'the file holds only whitespace' },
+    ]);
   }
   const rest = replay(peeked, iterator);
-  const read = first === 123 /* { */ ? { format: 'json' as const, graph: await graphFromJsonStream(rest) } : { format: 'edge_list' as const, graph: await graphFromEdgeList(rest) };
+  const read =
+    first === 123 /* { */
+      ? { format: 'json' as const, graph: await graphFromJsonStream(rest) }
+      : { format: 'edge_list' as const, graph: await graphFromEdgeList(rest) };
   // Finite weights can still sum (or, repeated, merge) past a double: such a cut could not be represented.
-  if (!Number.isFinite(absoluteWeight(read.graph))) throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '', detail: 'the absolute weights sum past the largest double' }]);
+  if (!Number.isFinite(absoluteWeight(read.graph)))
+    throw new InputError(TOTAL_WEIGHT_MESSAGE, [
+      { pointer: '', detail: 'the absolute weights sum past the largest double' },
+    ]);
   return read;
 }
 

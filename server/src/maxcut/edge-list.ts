@@ -8,7 +8,10 @@ import { ErrorList, InputError } from './input-error.ts';
 export const MAX_EDGE_LIST_NODES = 10_000_000;
 /** Longer lines are refused rather than buffered. */
 const MAX_LINE_BYTES = 4096;
-const LF = 10, CR = 13, SPACE = 32, TAB = 9;
+const LF = 10,
+  CR = 13,
+  SPACE = 32,
+  TAB = 9;
 const BOM = [0xef, 0xbb, 0xbf] as const;
 const WEIGHT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -62,7 +65,9 @@ class EdgeListReader {
     this.carryLength = 0;
     if (this.n < 0) {
       if (this.line === 0) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
-      throw new InputError('The file has no header line "n m": it holds only blank lines.', [{ pointer: '/line/1', detail: 'expected "n m" (node and edge counts), found only blank lines' }]);
+      throw new InputError('The file has no header line "n m": it holds only blank lines.', [
+        { pointer: '/line/1', detail: 'expected "n m" (node and edge counts), found only blank lines' },
+      ]);
     }
     if (this.edgeLines !== this.declared) {
       const detail = `the header says ${this.declared} edges but the file has ${this.edgeLines}`;
@@ -93,7 +98,9 @@ class EdgeListReader {
     const length = this.carryLength + (to - from);
     if (length > MAX_LINE_BYTES) {
       const line = this.line + 1;
-      throw new InputError(`Line ${line} is longer than ${MAX_LINE_BYTES} bytes.`, [{ pointer: `/line/${line}`, detail: `the line is longer than ${MAX_LINE_BYTES} bytes` }]);
+      throw new InputError(`Line ${line} is longer than ${MAX_LINE_BYTES} bytes.`, [
+        { pointer: `/line/${line}`, detail: `the line is longer than ${MAX_LINE_BYTES} bytes` },
+      ]);
     }
     if (length > this.carry.length) {
       const grown = new Uint8Array(Math.max(length, this.carry.length * 2));
@@ -116,16 +123,31 @@ class EdgeListReader {
     if (end > start && buf[end - 1] === CR) end--;
     // Up to four tokens: [s0, e0, s1, e1, s2, e2, s3, e3].
     let count = 0;
-    let s0 = 0, e0 = 0, s1 = 0, e1 = 0, s2 = 0, e2 = 0;
+    let s0 = 0,
+      e0 = 0,
+      s1 = 0,
+      e1 = 0,
+      s2 = 0,
+      e2 = 0;
     let p = start;
     while (p < end) {
       let c = buf[p]!;
-      if (c === SPACE || c === TAB) { p++; continue; }
+      if (c === SPACE || c === TAB) {
+        p++;
+        continue;
+      }
       const s = p;
       while (p < end && (c = buf[p]!) !== SPACE && c !== TAB) p++;
-      if (count === 0) { s0 = s; e0 = p; }
-      else if (count === 1) { s1 = s; e1 = p; }
-      else if (count === 2) { s2 = s; e2 = p; }
+      if (count === 0) {
+        s0 = s;
+        e0 = p;
+      } else if (count === 1) {
+        s1 = s;
+        e1 = p;
+      } else if (count === 2) {
+        s2 = s;
+        e2 = p;
+      }
       count++;
     }
     if (count === 0) return;
@@ -150,7 +172,11 @@ class EdgeListReader {
     const w = weight(buf, s2, e2);
     if (Number.isNaN(w)) {
       const found = quote(buf, start, end);
-      this.report(line, `weight ${quote(buf, s2, e2)} is not a number`, `Line ${line}: expected "i j w" with a numeric weight, found ${found}.`);
+      this.report(
+        line,
+        `weight ${quote(buf, s2, e2)} is not a number`,
+        `Line ${line}: expected "i j w" with a numeric weight, found ${found}.`,
+      );
       return;
     }
     if (!Number.isFinite(w)) {
@@ -161,13 +187,24 @@ class EdgeListReader {
     if (i !== j && w !== 0) this.edges.push(i - 1, j - 1, w);
   }
 
-  private parseHeader(buf: Uint8Array, start: number, end: number, line: number, count: number, s0: number, e0: number, s1: number, e1: number): void {
+  private parseHeader(
+    buf: Uint8Array,
+    start: number,
+    end: number,
+    line: number,
+    count: number,
+    s0: number,
+    e0: number,
+    s1: number,
+    e1: number,
+  ): void {
     const n = count === 2 ? unsigned(buf, s0, e0) : -1;
     const m = count === 2 ? unsigned(buf, s1, e1) : -1;
     let detail = '';
     if (n < 0 || m < 0) detail = `expected "n m" (node and edge counts), found ${quote(buf, start, end)}`;
     else if (n < 1) detail = 'the graph must have at least 1 node';
-    else if (n > MAX_EDGE_LIST_NODES) detail = `${ascii(buf, s0, e0)} nodes is more than the ${MAX_EDGE_LIST_NODES} supported`;
+    else if (n > MAX_EDGE_LIST_NODES)
+      detail = `${ascii(buf, s0, e0)} nodes is more than the ${MAX_EDGE_LIST_NODES} supported`;
     if (detail !== '') throw new InputError(`Line ${line}: ${detail}.`, [{ pointer: `/line/${line}`, detail }]);
     this.n = n;
     this.declared = m;
@@ -180,7 +217,11 @@ class EdgeListReader {
     const v = unsigned(buf, s, e);
     if (v < 0) {
       const found = quote(buf, start, end);
-      this.report(line, `node ${quote(buf, s, e)} is not a node number`, `Line ${line}: expected "i j w" with integer node numbers, found ${found}.`);
+      this.report(
+        line,
+        `node ${quote(buf, s, e)} is not a node number`,
+        `Line ${line}: expected "i j w" with integer node numbers, found ${found}.`,
+      );
       return -1;
     }
     if (v < 1 || v > this.n) {
@@ -207,8 +248,10 @@ function unsigned(buf: Uint8Array, s: number, e: number): number {
 function weight(buf: Uint8Array, s: number, e: number): number {
   let p = s;
   let negative = false;
-  if (buf[p] === 45 /* - */) { negative = true; p++; }
-  else if (buf[p] === 43 /* + */) p++;
+  if (buf[p] === 45 /* - */) {
+    negative = true;
+    p++;
+  } else if (buf[p] === 43 /* + */) p++;
   if (p < e && e - p <= 15) {
     let v = 0;
     for (; p < e; p++) {
@@ -265,7 +308,9 @@ class EdgeBuffer {
   }
 
   private resize(capacity: number): void {
-    const from = new Int32Array(capacity), to = new Int32Array(capacity), weight = new Float64Array(capacity);
+    const from = new Int32Array(capacity),
+      to = new Int32Array(capacity),
+      weight = new Float64Array(capacity);
     from.set(this.from.subarray(0, this.count));
     to.set(this.to.subarray(0, this.count));
     weight.set(this.weight.subarray(0, this.count));

@@ -27,13 +27,15 @@ export function cutValue(graph: Graph, partition: ArrayLike<number>): number {
 }
 
 /** Why a graph is refused though every weight is finite: its weights sum past a double, and so could a cut. */
-export const TOTAL_WEIGHT_MESSAGE = 'The absolute weights must sum to a finite number (below about 1.8e308), or a cut could not be represented.';
+export const TOTAL_WEIGHT_MESSAGE =
+  'The absolute weights must sum to a finite number (below about 1.8e308), or a cut could not be represented.';
 
 /** The largest cut any partition could reach, Σ|w| over the edges: Infinity when the weights overflow a double. */
 export function absoluteWeight(graph: Graph): number {
   let total = 0;
   for (let i = 0; i < graph.n; i++) {
-    for (let k = graph.offsets[i]!; k < graph.offsets[i + 1]!; k++) if (graph.targets[k]! > i) total += Math.abs(graph.weights[k]!);
+    for (let k = graph.offsets[i]!; k < graph.offsets[i + 1]!; k++)
+      if (graph.targets[k]! > i) total += Math.abs(graph.weights[k]!);
   }
   return total;
 }
@@ -47,7 +49,12 @@ export function absoluteWeight(graph: Graph): number {
  * in input order, in both of its rows, so both rows add them in the same order and agree exactly. Typed
  * arrays only: no per-edge objects, no map of pairs (which tops out near 16.7M entries).
  */
-export function graphFromEdges(n: number, from: ArrayLike<number>, to: ArrayLike<number>, weight: ArrayLike<number>): Graph {
+export function graphFromEdges(
+  n: number,
+  from: ArrayLike<number>,
+  to: ArrayLike<number>,
+  weight: ArrayLike<number>,
+): Graph {
   const count = from.length;
   const real = (e: number) => from[e] !== to[e] && weight[e] !== 0;
   // Entry k is edge k >> 1 seen from `from` (k even) or from `to` (k odd); each node has one entry per

@@ -38,7 +38,10 @@ export function graphFromInline(body: MaxCutInlineInput): Graph {
  */
 export function checkInline(body: MaxCutInlineInput): number {
   const { n, total } = checked(body);
-  if (!Number.isFinite(total)) throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' }]);
+  if (!Number.isFinite(total))
+    throw new InputError(TOTAL_WEIGHT_MESSAGE, [
+      { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
+    ]);
   return n;
 }
 
@@ -46,7 +49,9 @@ function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array; tot
   const n = body.num_nodes;
   const matrix = body.adj_matrix;
   if (!Number.isInteger(n) || n < 1) {
-    throw new InputError('num_nodes must be an integer ≥ 1.', [{ pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${String(n)}` }]);
+    throw new InputError('num_nodes must be an integer ≥ 1.', [
+      { pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${String(n)}` },
+    ]);
   }
 
   const shape = new ErrorList();
@@ -77,7 +82,12 @@ function rowCounts(matrix: number[][], n: number): { offsets: Int32Array; total:
     for (let j = 0; j < n; j++) {
       const v = row[j]!;
       if (typeof v !== 'number' || !Number.isFinite(v)) {
-        notFinite.add(`/adj_matrix/${i}/${j}`, typeof v === 'number' ? `${v} is not a finite number (numbers beyond ±1.8e308 overflow)` : `${JSON.stringify(v)} is not a number`);
+        notFinite.add(
+          `/adj_matrix/${i}/${j}`,
+          typeof v === 'number'
+            ? `${v} is not a finite number (numbers beyond ±1.8e308 overflow)`
+            : `${JSON.stringify(v)} is not a number`,
+        );
       } else if (v !== 0 && j !== i) {
         count++;
         if (j > i) total += Math.abs(v);
@@ -97,7 +107,8 @@ function checkSymmetric(matrix: number[][], n: number): void {
     for (let j = 0; j < i; j++) {
       const u = matrix[j]![i]!;
       const v = row[j]!;
-      if (u !== v) asymmetric.add(`/adj_matrix/${j}/${i}`, `adj_matrix[${j}][${i}] = ${u} but adj_matrix[${i}][${j}] = ${v}`);
+      if (u !== v)
+        asymmetric.add(`/adj_matrix/${j}/${i}`, `adj_matrix[${j}][${i}] = ${u} but adj_matrix[${i}][${j}] = ${v}`);
     }
   }
   if (asymmetric.total > 0) throw asymmetric.error(SYMMETRIC_MESSAGE);

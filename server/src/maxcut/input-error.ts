@@ -45,7 +45,8 @@ export class ErrorList {
 
   /** An InputError with `message`, noting how many problems there were when not all are listed. */
   error(message: string): InputError {
-    const more = this.total > this.items.length ? ` ${this.total} problems; the first ${this.items.length} are listed.` : '';
+    const more =
+      this.total > this.items.length ? ` ${this.total} problems; the first ${this.items.length} are listed.` : '';
     return new InputError(message + more, this.items);
   }
 }

@@ -144,7 +144,8 @@ export class JsonMatrix {
       for (let j = 0; j < i; j++) {
         const u = upper[upperBase(j, n) + i]!;
         const v = lower[base + j]!;
-        if (u !== v) asymmetric.add(`/adj_matrix/${j}/${i}`, `adj_matrix[${j}][${i}] = ${u} but adj_matrix[${i}][${j}] = ${v}`);
+        if (u !== v)
+          asymmetric.add(`/adj_matrix/${j}/${i}`, `adj_matrix[${j}][${i}] = ${u} but adj_matrix[${i}][${j}] = ${v}`);
       }
     }
     return asymmetric.error(SYMMETRIC_MESSAGE);
@@ -185,7 +186,12 @@ export class JsonMatrix {
 export function tooLarge(nodes: string, pointer: string): InputError {
   return new InputError(
     `A graph of ${nodes} nodes is too large for the JSON format (at most ${MAX_JSON_NODES} nodes); upload it as an edge list instead (a line "n m", then one line "i j w" per edge).`,
-    [{ pointer, detail: `${nodes} nodes is more than the ${MAX_JSON_NODES} the JSON format accepts; use an edge list` }],
+    [
+      {
+        pointer,
+        detail: `${nodes} nodes is more than the ${MAX_JSON_NODES} the JSON format accepts; use an edge list`,
+      },
+    ],
   );
 }
 

@@ -42,7 +42,9 @@ export class NumberScanner {
   /** Keeps a byte of the literal that is not a digit of the mantissa or the exponent. */
   keep(c: number): void {
     if (this.length === MAX_NUMBER_BYTES) {
-      throw new InputError(`A number in the JSON file is longer than ${MAX_NUMBER_BYTES} characters.`, [{ pointer: this.pointer(), detail: `the number is longer than ${MAX_NUMBER_BYTES} characters` }]);
+      throw new InputError(`A number in the JSON file is longer than ${MAX_NUMBER_BYTES} characters.`, [
+        { pointer: this.pointer(), detail: `the number is longer than ${MAX_NUMBER_BYTES} characters` },
+      ]);
     }
     this.bytes[this.length++] = c;
   }

@@ -37,8 +37,11 @@ const N_E = 20; // after 'e'
 const N_EXPONENT_SIGN = 21; // after the exponent's sign
 const N_EXPONENT = 22; // in the exponent digits
 
-const KEY_NONE = 0, KEY_NUM_NODES = 1, KEY_ADJ_MATRIX = 2;
-const NUMBER_NUM_NODES = 0, NUMBER_ENTRY = 1;
+const KEY_NONE = 0,
+  KEY_NUM_NODES = 1,
+  KEY_ADJ_MATRIX = 2;
+const NUMBER_NUM_NODES = 0,
+  NUMBER_ENTRY = 1;
 const BOM = [0xef, 0xbb, 0xbf] as const;
 const decoder = new TextDecoder();
 
@@ -72,7 +75,11 @@ class JsonMatrixReader {
     const length = chunk.length;
     let i = 0;
     while (this.bomSeen < 3 && i < length) {
-      if (chunk[i] === BOM[this.bomSeen]) { this.bomSeen++; i++; continue; }
+      if (chunk[i] === BOM[this.bomSeen]) {
+        this.bomSeen++;
+        i++;
+        continue;
+      }
       if (this.bomSeen > 0) this.unexpected(0xef, 0, 'a UTF-8 byte-order mark or "{"');
       this.bomSeen = 3;
     }
@@ -86,54 +93,115 @@ class JsonMatrixReader {
       switch (state) {
         case M_ENTRY:
         case M_ENTRY_OR_CLOSE:
-          if (c === 93 /* ] */ && state === M_ENTRY_OR_CLOSE) { this.matrix.endRow(); state = M_AFTER_ROW; break; }
-          if (!this.startNumber(c, NUMBER_ENTRY)) this.unexpected(c, this.offset + i, state === M_ENTRY ? 'a number' : 'a number or "]"', state);
+          if (c === 93 /* ] */ && state === M_ENTRY_OR_CLOSE) {
+            this.matrix.endRow();
+            state = M_AFTER_ROW;
+            break;
+          }
+          if (!this.startNumber(c, NUMBER_ENTRY))
+            this.unexpected(c, this.offset + i, state === M_ENTRY ? 'a number' : 'a number or "]"', state);
           state = c === 45 ? N_MINUS : c === 48 ? N_ZERO : N_INT;
           break;
         case M_AFTER_ENTRY:
           if (c === 44 /* , */) state = M_ENTRY;
-          else if (c === 93) { this.matrix.endRow(); state = M_AFTER_ROW; }
-          else this.unexpected(c, this.offset + i, '"," or "]"', state);
+          else if (c === 93) {
+            this.matrix.endRow();
+            state = M_AFTER_ROW;
+          } else this.unexpected(c, this.offset + i, '"," or "]"', state);
           break;
         case N_INT:
         case N_FRACTION:
-          if (c >= 48 && c <= 57) { this.number.digit(c, state === N_FRACTION); break; }
-          if (c === 46 /* . */ && state === N_INT) { this.number.keep(c); state = N_DOT; break; }
-          if (c === 101 || c === 69) { this.number.keep(c); state = N_E; break; }
+          if (c >= 48 && c <= 57) {
+            this.number.digit(c, state === N_FRACTION);
+            break;
+          }
+          if (c === 46 /* . */ && state === N_INT) {
+            this.number.keep(c);
+            state = N_DOT;
+            break;
+          }
+          if (c === 101 || c === 69) {
+            this.number.keep(c);
+            state = N_E;
+            break;
+          }
           state = this.endNumber();
           continue; // the byte after the number is read again in the new state
         case N_ZERO:
-          if (c === 46) { this.number.keep(c); state = N_DOT; break; }
-          if (c === 101 || c === 69) { this.number.keep(c); state = N_E; break; }
-          if (c >= 48 && c <= 57) this.unexpected(c, this.offset + i, '".", "e" or the end of the number (no leading zeros)', state);
+          if (c === 46) {
+            this.number.keep(c);
+            state = N_DOT;
+            break;
+          }
+          if (c === 101 || c === 69) {
+            this.number.keep(c);
+            state = N_E;
+            break;
+          }
+          if (c >= 48 && c <= 57)
+            this.unexpected(c, this.offset + i, '".", "e" or the end of the number (no leading zeros)', state);
           state = this.endNumber();
           continue;
         case N_MINUS:
-          if (c === 48) { this.number.keep(c); state = N_ZERO; break; }
-          if (c >= 49 && c <= 57) { this.number.digit(c, false); state = N_INT; break; }
+          if (c === 48) {
+            this.number.keep(c);
+            state = N_ZERO;
+            break;
+          }
+          if (c >= 49 && c <= 57) {
+            this.number.digit(c, false);
+            state = N_INT;
+            break;
+          }
           this.unexpected(c, this.offset + i, 'a digit', state);
           break;
         case N_DOT:
-          if (c >= 48 && c <= 57) { this.number.digit(c, true); state = N_FRACTION; break; }
+          if (c >= 48 && c <= 57) {
+            this.number.digit(c, true);
+            state = N_FRACTION;
+            break;
+          }
           this.unexpected(c, this.offset + i, 'a digit after "."', state);
           break;
         case N_E:
-          if (c === 43 || c === 45) { this.number.exponentSign(c); state = N_EXPONENT_SIGN; break; }
-          if (c >= 48 && c <= 57) { this.number.exponentDigit(c); state = N_EXPONENT; break; }
+          if (c === 43 || c === 45) {
+            this.number.exponentSign(c);
+            state = N_EXPONENT_SIGN;
+            break;
+          }
+          if (c >= 48 && c <= 57) {
+            this.number.exponentDigit(c);
+            state = N_EXPONENT;
+            break;
+          }
           this.unexpected(c, this.offset + i, 'a digit or a sign after "e"', state);
           break;
         case N_EXPONENT_SIGN:
-          if (c >= 48 && c <= 57) { this.number.exponentDigit(c); state = N_EXPONENT; break; }
+          if (c >= 48 && c <= 57) {
+            this.number.exponentDigit(c);
+            state = N_EXPONENT;
+            break;
+          }
           this.unexpected(c, this.offset + i, 'a digit', state);
           break;
         case N_EXPONENT:
-          if (c >= 48 && c <= 57) { this.number.exponentDigit(c); break; }
+          if (c >= 48 && c <= 57) {
+            this.number.exponentDigit(c);
+            break;
+          }
           state = this.endNumber();
           continue;
         case M_ROW:
         case M_ROW_OR_CLOSE:
-          if (c === 91 /* [ */) { this.matrix.startRow(); state = M_ENTRY_OR_CLOSE; break; }
-          if (c === 93 && state === M_ROW_OR_CLOSE) { state = T_COMMA_OR_CLOSE; break; }
+          if (c === 91 /* [ */) {
+            this.matrix.startRow();
+            state = M_ENTRY_OR_CLOSE;
+            break;
+          }
+          if (c === 93 && state === M_ROW_OR_CLOSE) {
+            state = T_COMMA_OR_CLOSE;
+            break;
+          }
           this.unexpected(c, this.offset + i, state === M_ROW ? '"[" (a row)' : '"[" (a row) or "]"', state);
           break;
         case M_AFTER_ROW:
@@ -147,12 +215,23 @@ class JsonMatrixReader {
           break;
         case T_KEY_OR_CLOSE:
         case T_KEY_NEXT:
-          if (c === 34 /* " */) { this.keyLength = 0; state = T_KEY; break; }
-          if (c === 125 /* } */ && state === T_KEY_OR_CLOSE) { state = T_END; break; }
+          if (c === 34 /* " */) {
+            this.keyLength = 0;
+            state = T_KEY;
+            break;
+          }
+          if (c === 125 /* } */ && state === T_KEY_OR_CLOSE) {
+            state = T_END;
+            break;
+          }
           this.unexpected(c, this.offset + i, state === T_KEY_NEXT ? 'a key' : 'a key or "}"', state);
           break;
         case T_KEY:
-          if (c === 34) { this.endKey(this.offset + i); state = T_COLON; break; }
+          if (c === 34) {
+            this.endKey(this.offset + i);
+            state = T_COLON;
+            break;
+          }
           if (c === 92 /* \ */) state = T_KEY_ESCAPE;
           if (this.keyLength < MAX_KEY_BYTES) this.keyBytes[this.keyLength] = c;
           this.keyLength++;
@@ -172,7 +251,8 @@ class JsonMatrixReader {
             this.matrix.start(this.numNodes);
             state = M_ROW_OR_CLOSE;
           } else {
-            if (!this.startNumber(c, NUMBER_NUM_NODES)) this.unexpected(c, this.offset + i, 'an integer: num_nodes is a number', state);
+            if (!this.startNumber(c, NUMBER_NUM_NODES))
+              this.unexpected(c, this.offset + i, 'an integer: num_nodes is a number', state);
             state = c === 45 ? N_MINUS : c === 48 ? N_ZERO : N_INT;
           }
           break;
@@ -205,8 +285,10 @@ class JsonMatrixReader {
     if (!this.haveNumNodes) missing.push('num_nodes');
     if (!this.haveMatrix) missing.push('adj_matrix');
     if (missing.length > 0) {
-      throw new InputError(`The JSON object must hold "num_nodes" and "adj_matrix"; ${missing.map((k) => `"${k}"`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing.`,
-        missing.map((k) => ({ pointer: `/${k}`, detail: 'this required key is missing' })));
+      throw new InputError(
+        `The JSON object must hold "num_nodes" and "adj_matrix"; ${missing.map((k) => `"${k}"`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing.`,
+        missing.map((k) => ({ pointer: `/${k}`, detail: 'this required key is missing' })),
+      );
     }
 
     return this.matrix.graph(this.numNodes);
@@ -232,7 +314,9 @@ class JsonMatrixReader {
       return M_AFTER_ENTRY;
     }
     if (!Number.isInteger(v) || v < 1) {
-      throw new InputError('num_nodes must be an integer ≥ 1.', [{ pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${number.text()}` }]);
+      throw new InputError('num_nodes must be an integer ≥ 1.', [
+        { pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${number.text()}` },
+      ]);
     }
     if (v > MAX_JSON_NODES) throw tooLarge(number.text(), '/num_nodes');
     this.numNodes = v;
@@ -249,26 +333,36 @@ class JsonMatrixReader {
       try {
         key = JSON.parse(`"${decoder.decode(this.keyBytes.subarray(0, this.keyLength))}"`) as string;
       } catch {
-        throw new InputError(`The key ending at byte ${at} of the JSON file is not a valid JSON string.`, [{ pointer: `/byte/${at}`, detail: 'the key is not a valid JSON string' }]);
+        throw new InputError(`The key ending at byte ${at} of the JSON file is not a valid JSON string.`, [
+          { pointer: `/byte/${at}`, detail: 'the key is not a valid JSON string' },
+        ]);
       }
     }
     if (key === 'num_nodes' || key === 'adj_matrix') {
       const seen = key === 'num_nodes' ? this.haveNumNodes : this.haveMatrix;
-      if (seen) throw new InputError(`The key "${key}" appears twice in the JSON object.`, [{ pointer: `/${key}`, detail: 'duplicate key' }]);
+      if (seen)
+        throw new InputError(`The key "${key}" appears twice in the JSON object.`, [
+          { pointer: `/${key}`, detail: 'duplicate key' },
+        ]);
       if (key === 'num_nodes') this.haveNumNodes = true;
       else this.haveMatrix = true;
       this.key = key === 'num_nodes' ? KEY_NUM_NODES : KEY_ADJ_MATRIX;
       return;
     }
-    throw new InputError(`The JSON object may hold only "num_nodes" and "adj_matrix"; it holds ${JSON.stringify(key)}.`,
-      [{ pointer: jsonPointer(key), detail: 'unknown key; only "num_nodes" and "adj_matrix" are allowed' }]);
+    throw new InputError(
+      `The JSON object may hold only "num_nodes" and "adj_matrix"; it holds ${JSON.stringify(key)}.`,
+      [{ pointer: jsonPointer(key), detail: 'unknown key; only "num_nodes" and "adj_matrix" are allowed' }],
+    );
   }
 
   // --- errors ----------------------------------------------------------------------------------------
 
   /** Where an error in `state` points: the matrix position inside adj_matrix, else the byte offset. */
   private where(state: number, at: number): string {
-    if (state >= N_MINUS) return this.numberContext === NUMBER_ENTRY ? `/adj_matrix/${this.matrix.rows}/${this.matrix.column}` : '/num_nodes';
+    if (state >= N_MINUS)
+      return this.numberContext === NUMBER_ENTRY
+        ? `/adj_matrix/${this.matrix.rows}/${this.matrix.column}`
+        : '/num_nodes';
     if (state >= M_ENTRY_OR_CLOSE) return `/adj_matrix/${this.matrix.rows}/${this.matrix.column}`;
     if (state >= M_ROW_OR_CLOSE) return `/adj_matrix/${this.matrix.rows}`;
     if (state === T_VALUE) return this.key === KEY_ADJ_MATRIX ? '/adj_matrix' : '/num_nodes';
@@ -277,34 +371,55 @@ class JsonMatrixReader {
 
   /** Throws for byte `c` at offset `at` (c < 0: the end of the file). */
   private unexpected(c: number, at: number, expected: string, state = T_START): never {
-    const detail = c < 0 ? `the file ends at byte ${at}; expected ${expected}` : `unexpected ${describe(c)} at byte ${at}; expected ${expected}`;
-    const message = c < 0
-      ? `The JSON file ends early (at byte ${at}); expected ${expected}.`
-      : `Unexpected ${describe(c)} at byte ${at} of the JSON file; expected ${expected}.`;
+    const detail =
+      c < 0
+        ? `the file ends at byte ${at}; expected ${expected}`
+        : `unexpected ${describe(c)} at byte ${at}; expected ${expected}`;
+    const message =
+      c < 0
+        ? `The JSON file ends early (at byte ${at}); expected ${expected}.`
+        : `Unexpected ${describe(c)} at byte ${at} of the JSON file; expected ${expected}.`;
     throw new InputError(message, [{ pointer: this.where(state, at), detail }]);
   }
 }
 
 function describe(c: number): string {
-  return c > 32 && c < 127 ? JSON.stringify(String.fromCharCode(c)) : `byte 0x${c.toString(16).toUpperCase().padStart(2, '0')}`;
+  return c > 32 && c < 127
+    ? JSON.stringify(String.fromCharCode(c))
+    : `byte 0x${c.toString(16).toUpperCase().padStart(2, '0')}`;
 }
 
 /** What may come next in `state`, for a file that ends there. */
 function expectedIn(state: number): string {
   switch (state) {
-    case T_START: return '"{"';
-    case T_KEY_OR_CLOSE: return 'a key or "}"';
-    case T_KEY: case T_KEY_ESCAPE: return 'the rest of the key';
-    case T_COLON: return '":"';
-    case T_VALUE: return 'a value';
-    case T_COMMA_OR_CLOSE: return '"," or "}"';
-    case T_KEY_NEXT: return 'a key';
-    case M_ROW_OR_CLOSE: return '"[" (a row) or "]"';
-    case M_ROW: return '"[" (a row)';
-    case M_AFTER_ROW: return '"," or "]"';
-    case M_ENTRY_OR_CLOSE: return 'a number or "]"';
-    case M_ENTRY: return 'a number';
-    case M_AFTER_ENTRY: return '"," or "]"';
-    default: return 'the rest of the number';
+    case T_START:
+      return '"{"';
+    case T_KEY_OR_CLOSE:
+      return 'a key or "}"';
+    case T_KEY:
+    case T_KEY_ESCAPE:
+      return 'the rest of the key';
+    case T_COLON:
+      return '":"';
+    case T_VALUE:
+      return 'a value';
+    case T_COMMA_OR_CLOSE:
+      return '"," or "}"';
+    case T_KEY_NEXT:
+      return 'a key';
+    case M_ROW_OR_CLOSE:
+      return '"[" (a row) or "]"';
+    case M_ROW:
+      return '"[" (a row)';
+    case M_AFTER_ROW:
+      return '"," or "]"';
+    case M_ENTRY_OR_CLOSE:
+      return 'a number or "]"';
+    case M_ENTRY:
+      return 'a number';
+    case M_AFTER_ENTRY:
+      return '"," or "]"';
+    default:
+      return 'the rest of the number';
   }
 }

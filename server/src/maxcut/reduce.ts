@@ -49,7 +49,11 @@ export function reduceGraph(graph: Graph, stop: { readonly aborted: boolean } = 
     adjacency.push(row);
   }
   // Eliminated nodes in order, with their neighbours (-1: none) and edge weights at that moment.
-  const order: number[] = [], na: number[] = [], nb: number[] = [], wa: number[] = [], wb: number[] = [];
+  const order: number[] = [],
+    na: number[] = [],
+    nb: number[] = [],
+    wa: number[] = [],
+    wb: number[] = [];
   const removed = new Uint8Array(n);
   const stack: number[] = [];
   for (let v = n - 1; v >= 0; v--) if (adjacency[v]!.size <= 2) stack.push(v);
@@ -71,7 +75,11 @@ export function reduceGraph(graph: Graph, stop: { readonly aborted: boolean } = 
     if (removed[v] || row.size > 2) continue;
     removed[v] = 1;
     const [[a, w1] = [-1, 0], [b, w2] = [-1, 0]] = row;
-    order.push(v); na.push(a); nb.push(b); wa.push(w1); wb.push(w2);
+    order.push(v);
+    na.push(a);
+    nb.push(b);
+    wa.push(w1);
+    wb.push(w2);
     for (const u of row.keys()) adjacency[u]!.delete(v);
     row.clear();
     if (b >= 0) {
@@ -84,10 +92,21 @@ export function reduceGraph(graph: Graph, stop: { readonly aborted: boolean } = 
 
   const index = new Int32Array(n).fill(-1);
   const original: number[] = [];
-  for (let v = 0; v < n; v++) if (!removed[v]) { index[v] = original.length; original.push(v); }
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  for (let v = 0; v < n; v++)
+    if (!removed[v]) {
+      index[v] = original.length;
+      original.push(v);
+    }
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   for (const v of original) {
-    for (const [u, w] of adjacency[v]!) if (u > v) { from.push(index[v]!); to.push(index[u]!); weight.push(w); }
+    for (const [u, w] of adjacency[v]!)
+      if (u > v) {
+        from.push(index[v]!);
+        to.push(index[u]!);
+        weight.push(w);
+      }
   }
   const kernel = graphFromEdges(original.length, from, to, weight);
 
@@ -95,10 +114,14 @@ export function reduceGraph(graph: Graph, stop: { readonly aborted: boolean } = 
     const side = new Uint8Array(n);
     for (let i = 0; i < original.length; i++) side[original[i]!] = kernelPartition[i]! ? 1 : 0;
     for (let e = order.length - 1; e >= 0; e--) {
-      const a = na[e]!, b = nb[e]!;
+      const a = na[e]!,
+        b = nb[e]!;
       if (a < 0) continue;
       const sa = side[a]!;
-      if (b < 0) { side[order[e]!] = wa[e]! > 0 ? sa ^ 1 : sa; continue; }
+      if (b < 0) {
+        side[order[e]!] = wa[e]! > 0 ? sa ^ 1 : sa;
+        continue;
+      }
       const sb = side[b]!;
       // Side 0 cuts the edge to whichever neighbour is on side 1, and side 1 the other way round.
       const cut0 = (sa === 1 ? wa[e]! : 0) + (sb === 1 ? wb[e]! : 0);

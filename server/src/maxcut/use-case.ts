@@ -12,15 +12,23 @@ type UseCase = components['schemas']['UseCase'];
 function withoutDescriptions(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutDescriptions);
   if (!schema || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'description').map(([k, v]) => [k, withoutDescriptions(v)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => k !== 'description')
+      .map(([k, v]) => [k, withoutDescriptions(v)]),
+  );
 }
 
 function buildMaxcut(): UseCase {
-  const schema = (name: string) => ({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...(withoutDescriptions(contract.components.schemas[name]) as object) });
+  const schema = (name: string) => ({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    ...(withoutDescriptions(contract.components.schemas[name]) as object),
+  });
   return {
     id: 'maxcut',
     name: 'Maximum cut',
-    description: 'Split the nodes of a weighted undirected graph into two parts so that the total weight of the edges between the parts is as large as possible.',
+    description:
+      'Split the nodes of a weighted undirected graph into two parts so that the total weight of the edges between the parts is as large as possible.',
     input_schema: schema('MaxCutInput'),
     output_schema: schema('MaxCutOutput'),
     max_inline_bytes: maxInlineBytes,

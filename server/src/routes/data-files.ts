@@ -19,33 +19,60 @@ export function dataFileRoutes({ db }: AppDeps): Router {
     const upload = req.upload!;
     // The same request: the use case, the file (its SHA-1) and the fields. Not the raw body: a multipart
     // boundary differs from one attempt to the next. A replay leaves this attempt's bytes to be discarded.
-    const idempotent = idempotentRequest(req, [JSON.stringify([fields.problem_id, upload.sha1, fields.name, fields.description ?? null])]);
+    const idempotent = idempotentRequest(req, [
+      JSON.stringify([fields.problem_id, upload.sha1, fields.name, fields.description ?? null]),
+    ]);
     if (idempotent && (await replayed(db, req, res, idempotent))) return;
     const answer = ({ created, row }: Filed) => ({
       status: created ? 201 : 200,
-      body: { detail: created ? 'Data file uploaded' : 'Data file already uploaded', data_file_identifier: row.id, data_file: { [row.id]: renderDataFile(row) } },
+      body: {
+        detail: created ? 'Data file uploaded' : 'Data file already uploaded',
+        data_file_identifier: row.id,
+        data_file: { [row.id]: renderDataFile(row) },
+      },
       location: created ? `/data_file/${row.id}` : null,
     });
     let filed: Filed;
     try {
-      filed = await completeUpload(db, {
-        owner: req.user, uploadId: upload.uploadId, id: upload.sha1, problemId: fields.problem_id,
-        name: fields.name, description: fields.description, bytes: upload.bytes,
-      }, idempotent && { request: idempotent, answer });
+      filed = await completeUpload(
+        db,
+        {
+          owner: req.user,
+          uploadId: upload.uploadId,
+          id: upload.sha1,
+          problemId: fields.problem_id,
+          name: fields.name,
+          description: fields.description,
+          bytes: upload.bytes,
+        },
+        idempotent && { request: idempotent, answer },
+      );
     } catch (error) {
       if (error instanceof KeyInUse && (await replayed(db, req, res, idempotent!))) return;
       throw error;
     }
     upload.filed = true;
-    if (filed.created) validateDataFile(db, req.user, filed.row.id, req.log).catch((err) => req.log.error({ err }, 'could not record a validation'));
+    if (filed.created)
+      validateDataFile(db, req.user, filed.row.id, req.log).catch((err) =>
+        req.log.error({ err }, 'could not record a validation'),
+      );
     sendAnswer(res, answer(filed));
   });
 
   router.get('/data_file', async (req, res) => {
     const q = req.query as { starting_after?: string; status?: string; problem_id?: string };
     const limit = pageLimit(req.query.limit);
-    const { rows, hasMore } = await listDataFiles(db, req.user, { limit, startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
-    res.json({ data_file: Object.fromEntries(rows.map((r) => [r.id, renderDataFile(r)])), ids: rows.map((r) => r.id), has_more: hasMore });
+    const { rows, hasMore } = await listDataFiles(db, req.user, {
+      limit,
+      startingAfter: q.starting_after,
+      status: q.status,
+      problemId: q.problem_id,
+    });
+    res.json({
+      data_file: Object.fromEntries(rows.map((r) => [r.id, renderDataFile(r)])),
+      ids: rows.map((r) => r.id),
+      has_more: hasMore,
+    });
   });
 
   router.get('/data_file/:data_file_identifier', async (req, res) => {

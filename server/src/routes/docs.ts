@@ -65,10 +65,11 @@ export function docsRoutes(docsDir: string): RequestHandler {
     return page;
   };
   let guides: Promise<Set<string>> | undefined;
-  const guideNames = () => (guides ??= readdir(join(docsDir, 'guides')).then(
-    (files) => new Set(files.filter((f) => f.endsWith('.html')).map((f) => f.slice(0, -'.html'.length))),
-    () => new Set<string>(),
-  ));
+  const guideNames = () =>
+    (guides ??= readdir(join(docsDir, 'guides')).then(
+      (files) => new Set(files.filter((f) => f.endsWith('.html')).map((f) => f.slice(0, -'.html'.length))),
+      () => new Set<string>(),
+    ));
 
   const send = async (file: string, req: Request, res: Response) => {
     const page = await encoded(file);
@@ -97,5 +98,6 @@ export function docsRoutes(docsDir: string): RequestHandler {
     });
   // Only reads reach the pages: any other method goes on to the contract's routing (404 not_found, as for
   // /openapi.yaml), rather than to the router's own answer to OPTIONS (a 200 listing GET, HEAD).
-  return (req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? pagesRouter(req, res, next) : next());
+  return (req: Request, res: Response, next: NextFunction) =>
+    req.method === 'GET' || req.method === 'HEAD' ? pagesRouter(req, res, next) : next();
 }

@@ -12,7 +12,9 @@ export function healthRoutes({ db, config }: AppDeps): Router {
     try {
       await db.query('SELECT 1');
     } catch {
-      throw new HttpProblem('service_unavailable', 'The database cannot be reached.', { headers: { 'Retry-After': '5' } });
+      throw new HttpProblem('service_unavailable', 'The database cannot be reached.', {
+        headers: { 'Retry-After': '5' },
+      });
     }
     const notifications = db.notifications();
     res.json({

@@ -24,13 +24,23 @@ interface SolverChoice {
 /** The largest seed (the contract's SolverChoice.params.seed maximum, which the validator enforces). */
 const maxSeed = 2 ** 31 - 1;
 
-function executionsFor(choices: SolverChoice[] | undefined, numNodes: number | null, timeLimit: number | undefined): NewExecution[] {
+function executionsFor(
+  choices: SolverChoice[] | undefined,
+  numNodes: number | null,
+  timeLimit: number | undefined,
+): NewExecution[] {
   const chosen: { solver: Solver; params: Record<string, unknown> }[] = choices
     ? choices.map((c, i) => {
         const solver = solverByName(c.name);
-        if (!solver) throw new HttpProblem('solver_not_found', `Use case "maxcut" has no solver "${c.name}". Its solvers are listed by GET /problem/maxcut.`);
+        if (!solver)
+          throw new HttpProblem(
+            'solver_not_found',
+            `Use case "maxcut" has no solver "${c.name}". Its solvers are listed by GET /problem/maxcut.`,
+          );
         if (choices.findIndex((other) => other.name === c.name) !== i) {
-          throw new HttpProblem('invalid_request', `Solver "${c.name}" is chosen twice; a job runs each solver once.`, { errors: [{ pointer: `/solvers/${i}/name`, detail: 'already chosen' }] });
+          throw new HttpProblem('invalid_request', `Solver "${c.name}" is chosen twice; a job runs each solver once.`, {
+            errors: [{ pointer: `/solvers/${i}/name`, detail: 'already chosen' }],
+          });
         }
         return { solver, params: c.params ?? {} };
       })
@@ -58,7 +68,10 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     // A known use case: useCaseFirst (http/known-use-case.ts) refused any other before the body was read.
     const problemId = req.params.problem_id!;
     const body = req.body as Record<string, unknown>;
-    const query = { solver: queryList(req.query.solver), time_limit_seconds: queryNumber(req.query.time_limit_seconds) };
+    const query = {
+      solver: queryList(req.query.solver),
+      time_limit_seconds: queryNumber(req.query.time_limit_seconds),
+    };
     // The same request: the use case, the query as it is read, and the body's bytes as sent (decoded).
     const idempotent = idempotentRequest(req, [problemId, JSON.stringify(query), req.rawBody!]);
     // Looked up first: a replay answers even when the user has meanwhile reached the active-job cap.
@@ -71,30 +84,62 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       const bodySolvers = body.solvers as SolverChoice[] | undefined;
       const bodyLimit = body.time_limit_seconds as number | undefined;
       if ((bodySolvers && querySolvers) || (bodyLimit !== undefined && query.time_limit_seconds !== undefined)) {
-        throw new HttpProblem('invalid_request', 'Choose solvers and the time limit either in the query or in the body, not both.', {
-          errors: [{ pointer: bodySolvers && querySolvers ? '/solvers' : '/time_limit_seconds', detail: 'also given in the query' }],
-        });
+        throw new HttpProblem(
+          'invalid_request',
+          'Choose solvers and the time limit either in the query or in the body, not both.',
+          {
+            errors: [
+              {
+                pointer: bodySolvers && querySolvers ? '/solvers' : '/time_limit_seconds',
+                detail: 'also given in the query',
+              },
+            ],
+          },
+        );
       }
       const file = await readDataFile(db, req.user, id);
       if (!file) throw new HttpProblem('data_file_not_found', `No data file ${id} exists for this user.`);
       if (file.problem_id !== problemId) {
-        throw new HttpProblem('data_file_problem_mismatch', `Data file ${id} was uploaded for use case "${file.problem_id}", not "${problemId}".`, {
-          errors: [{ pointer: '/data_file_identifier', detail: `uploaded for use case "${file.problem_id}"` }],
-        });
+        throw new HttpProblem(
+          'data_file_problem_mismatch',
+          `Data file ${id} was uploaded for use case "${file.problem_id}", not "${problemId}".`,
+          {
+            errors: [{ pointer: '/data_file_identifier', detail: `uploaded for use case "${file.problem_id}"` }],
+          },
+        );
       }
       executions = executionsFor(bodySolvers ?? querySolvers, file.num_nodes, bodyLimit ?? query.time_limit_seconds);
-      job = { owner: req.user, problemId, inputMode: 'data_file', dataFileId: id, inputBytes: file.bytes, input: null, executions, maxActiveJobs: config.maxActiveJobs };
+      job = {
+        owner: req.user,
+        problemId,
+        inputMode: 'data_file',
+        dataFileId: id,
+        inputBytes: file.bytes,
+        input: null,
+        executions,
+        maxActiveJobs: config.maxActiveJobs,
+      };
     } else {
       const raw = req.rawBody!;
       let numNodes: number;
       try {
         numNodes = checkInline(body as { num_nodes: number; adj_matrix: number[][] });
       } catch (error) {
-        if (error instanceof InputError) throw new HttpProblem('invalid_input', error.message, { errors: error.errors });
+        if (error instanceof InputError)
+          throw new HttpProblem('invalid_input', error.message, { errors: error.errors });
         throw error;
       }
       executions = executionsFor(querySolvers, numNodes, query.time_limit_seconds);
-      job = { owner: req.user, problemId, inputMode: 'inline', dataFileId: null, inputBytes: raw.length, input: raw.toString('utf8'), executions, maxActiveJobs: config.maxActiveJobs };
+      job = {
+        owner: req.user,
+        problemId,
+        inputMode: 'inline',
+        dataFileId: null,
+        inputBytes: raw.length,
+        input: raw.toString('utf8'),
+        executions,
+        maxActiveJobs: config.maxActiveJobs,
+      };
     }
     const answer = (id: string) => ({ status: 200, body: { detail: 'Job created', job: id }, location: `/job/${id}` });
     try {
@@ -108,8 +153,17 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
 
   router.get('/job', async (req, res) => {
     const q = req.query as { starting_after?: string; status?: string; problem_id?: string };
-    const { views, hasMore } = await listJobs(db, req.user, { limit: pageLimit(req.query.limit), startingAfter: q.starting_after, status: q.status, problemId: q.problem_id });
-    res.json({ job: Object.fromEntries(views.map((v) => [v.job.id, renderJob(v, false)])), ids: views.map((v) => v.job.id), has_more: hasMore });
+    const { views, hasMore } = await listJobs(db, req.user, {
+      limit: pageLimit(req.query.limit),
+      startingAfter: q.starting_after,
+      status: q.status,
+      problemId: q.problem_id,
+    });
+    res.json({
+      job: Object.fromEntries(views.map((v) => [v.job.id, renderJob(v, false)])),
+      ids: views.map((v) => v.job.id),
+      has_more: hasMore,
+    });
   });
 
   router.get('/job/:job_id', async function getJob(req, res) {
@@ -153,9 +207,17 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     const view = await views.read(db, req.user, id);
     if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     if (!terminalJob.has(view.job.status)) {
-      throw new HttpProblem('job_not_finished', `Job ${id} is ${view.job.status}; its output is available once it has ended.`, { headers: { 'Retry-After': '2' } });
+      throw new HttpProblem(
+        'job_not_finished',
+        `Job ${id} is ${view.job.status}; its output is available once it has ended.`,
+        { headers: { 'Retry-After': '2' } },
+      );
     }
-    res.json({ job: id, status: view.job.status, outputs: Object.fromEntries(view.executions.map((e) => [e.solver, e.status === 'SUCCESS' ? e.data : null])) });
+    res.json({
+      job: id,
+      status: view.job.status,
+      outputs: Object.fromEntries(view.executions.map((e) => [e.solver, e.status === 'SUCCESS' ? e.data : null])),
+    });
   });
 
   return router;

@@ -9,19 +9,29 @@ import { checkCredentials } from '../auth/users.ts';
 import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from '../app.ts';
 
-export function loginRoutes({ db, tokens }: AppDeps, gate = hashingGate(Math.max(1, Math.floor(availableParallelism() / 2)), 16)): Router {
+export function loginRoutes(
+  { db, tokens }: AppDeps,
+  gate = hashingGate(Math.max(1, Math.floor(availableParallelism() / 2)), 16),
+): Router {
   return Router().post('/login', async function login(req: Request, res: Response) {
     const { username, password } = req.body as { username: string; password: string };
     let version: number | undefined;
     try {
       version = await gate(() => checkCredentials(db, username, password));
     } catch (error) {
-      if (error instanceof HashingBusyError) throw new HttpProblem('rate_limited', error.message, { headers: { 'Retry-After': '1' } });
+      if (error instanceof HashingBusyError)
+        throw new HttpProblem('rate_limited', error.message, { headers: { 'Retry-After': '1' } });
       throw error;
     }
     if (version === undefined) {
-      throw new HttpProblem('invalid_credentials', 'The username or password is wrong.', { headers: { 'WWW-Authenticate': challenge } });
+      throw new HttpProblem('invalid_credentials', 'The username or password is wrong.', {
+        headers: { 'WWW-Authenticate': challenge },
+      });
     }
-    res.set('Cache-Control', 'no-store').json({ access_token: await tokens.issue(username, version), token_type: 'Bearer', expires_in: tokenLifetimeSeconds });
+    res.set('Cache-Control', 'no-store').json({
+      access_token: await tokens.issue(username, version),
+      token_type: 'Bearer',
+      expires_in: tokenLifetimeSeconds,
+    });
   });
 }

@@ -39,22 +39,42 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   const sweepBudget = options.maxIterations;
   const eps = gainEpsilon(graph);
 
-  let sumAbs = 0, sumSquares = 0;
-  for (let k = 0; k < weights.length; k++) { sumAbs += Math.abs(weights[k]!); sumSquares += weights[k]! ** 2; }
-  const hot = HOT * Math.sqrt(sumSquares / n), cold = COLD * (sumAbs / weights.length);
+  let sumAbs = 0,
+    sumSquares = 0;
+  for (let k = 0; k < weights.length; k++) {
+    sumAbs += Math.abs(weights[k]!);
+    sumSquares += weights[k]! ** 2;
+  }
+  const hot = HOT * Math.sqrt(sumSquares / n),
+    cold = COLD * (sumAbs / weights.length);
 
-  const side = new Uint8Array(n), gain = new Float64Array(n), bestSide = new Uint8Array(n);
-  let cur = 0, best = -Infinity, foundAt = start, sweeps = 0, stopped = false;
+  const side = new Uint8Array(n),
+    gain = new Float64Array(n),
+    bestSide = new Uint8Array(n);
+  let cur = 0,
+    best = -Infinity,
+    foundAt = start,
+    sweeps = 0,
+    stopped = false;
   // A new best is copied out lazily, just before the next flip that lowers the cut.
-  let unsaved = false, improved = false;
+  let unsaved = false,
+    improved = false;
   const flip = (v: number): void => {
     cur += flipNode(graph, side, gain, v);
   };
   const noteBest = (): void => {
-    if (cur > best + eps) { best = cur; unsaved = true; improved = true; }
+    if (cur > best + eps) {
+      best = cur;
+      unsaved = true;
+      improved = true;
+    }
   };
   const save = (): void => {
-    if (unsaved) { bestSide.set(side); unsaved = false; report(best); }
+    if (unsaved) {
+      bestSide.set(side);
+      unsaved = false;
+      report(best);
+    }
   };
 
   let v = n - 1; // the node stepped on, in order, sweep after sweep
@@ -71,7 +91,8 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
     for (let i = 0; i < n; i++) side[i] = rng.uint32() & 1;
     cur = computeGains(graph, side, gain);
     noteBest();
-    let annealSweeps = 0, f = 0;
+    let annealSweeps = 0,
+      f = 0;
     while (f < 1) {
       const inverseT = 1 / (hot * (cold / hot) ** f);
       const steps = Math.min(n, CHUNK);
@@ -87,19 +108,32 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
         }
       }
       annealSweeps += steps / n;
-      if (improved) { foundAt = performance.now(); improved = false; }
+      if (improved) {
+        foundAt = performance.now();
+        improved = false;
+      }
       const now = performance.now();
-      if (options.signal.aborted || now >= start + budgetMs) { stopped = true; break; }
+      if (options.signal.aborted || now >= start + budgetMs) {
+        stopped = true;
+        break;
+      }
       f = sweepBudget === undefined ? (now - beganAt) / (endsAt - beganAt) : annealSweeps / sweepsHere;
     }
     sweeps += annealSweeps;
     // End at a local optimum: the anneal ends cold, so few flips are left (none after an abort: it must be quick).
-    for (let again = !options.signal.aborted; again; ) {
+    for (let again = !options.signal.aborted; again;) {
       again = false;
-      for (let i = 0; i < n; i++) if (gain[i]! > eps) { flip(i); again = true; }
+      for (let i = 0; i < n; i++)
+        if (gain[i]! > eps) {
+          flip(i);
+          again = true;
+        }
     }
     noteBest();
-    if (improved) { foundAt = performance.now(); improved = false; }
+    if (improved) {
+      foundAt = performance.now();
+      improved = false;
+    }
     save();
   }
   save();
@@ -108,7 +142,8 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
 
 export const annealing: Solver = {
   name: 'annealing',
-  description: 'Simulated annealing over one-flip moves, in anneals of growing length, after exact reductions of nodes of degree 0 to 2 (which alone solve trees, cycles and series-parallel graphs); any size, any real weights.',
+  description:
+    'Simulated annealing over one-flip moves, in anneals of growing length, after exact reductions of nodes of degree 0 to 2 (which alone solve trees, cycles and series-parallel graphs); any size, any real weights.',
   exact: false,
   default: true,
   defaultTimeLimitSeconds: 10,

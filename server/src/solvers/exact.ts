@@ -50,11 +50,20 @@ function pairTable(graph: Graph, b: number): Float64Array {
 function solve(graph: Graph, options: SolveOptions): SolveResult {
   const n = graph.n;
   if (n > EXACT_MAX_NODES) {
-    throw new SolverLimitError(`The exact solver accepts at most ${EXACT_MAX_NODES} nodes; this graph has ${n}. Choose another solver.`);
+    throw new SolverLimitError(
+      `The exact solver accepts at most ${EXACT_MAX_NODES} nodes; this graph has ${n}. Choose another solver.`,
+    );
   }
   const start = performance.now();
   if (n <= 1) {
-    return { cutValue: 0, partition: new Uint8Array(n), optimal: true, upperBound: 0, iterations: 1, timeToBestSeconds: 0 };
+    return {
+      cutValue: 0,
+      partition: new Uint8Array(n),
+      optimal: true,
+      upperBound: 0,
+      iterations: 1,
+      timeToBestSeconds: 0,
+    };
   }
   const { offsets, weights } = graph;
   const free = n - 1;
@@ -62,7 +71,9 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
   const m = free - b;
   const b1 = Math.min(b, INNER_BITS);
   const b2 = b - b1;
-  const size1 = 1 << b1, size2 = 1 << b2, blockStates = 1 << b;
+  const size1 = 1 << b1,
+    size2 = 1 << b2,
+    blockStates = 1 << b;
   const q = pairTable(graph, b);
   const s1 = new Float64Array(size1);
   const s2 = new Float64Array(size2);
@@ -80,32 +91,49 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
   const hStates = 2 ** m;
   const deadline = start + options.timeLimitSeconds * 1000;
   const maxStates = options.maxIterations ?? Infinity;
-  let best = -Infinity, bestLow = 0, bestHigh = 0, foundAt = start;
+  let best = -Infinity,
+    bestLow = 0,
+    bestHigh = 0,
+    foundAt = start;
   let states = 0;
   let complete = false;
 
-  for (let t = 0; ; ) {
+  for (let t = 0; ;) {
     s1[0] = 0;
     for (let l = 1; l < size1; l++) s1[l] = s1[l & (l - 1)]! + gain[lowestBit(l)]!;
     s2[0] = base;
     for (let l = 1; l < size2; l++) s2[l] = s2[l & (l - 1)]! + gain[b1 + lowestBit(l)]!;
-    let blockBest = best, found = -1;
+    let blockBest = best,
+      found = -1;
     for (let l2 = 0; l2 < size2; l2++) {
-      const s = s2[l2]!, off = l2 << b1;
+      const s = s2[l2]!,
+        off = l2 << b1;
       for (let l1 = 0; l1 < size1; l1++) {
         const v = q[off + l1]! + s1[l1]! + s;
-        if (v > blockBest) { blockBest = v; found = off + l1; }
+        if (v > blockBest) {
+          blockBest = v;
+          found = off + l1;
+        }
       }
     }
     states += blockStates;
     if (found >= 0) {
-      best = blockBest; bestLow = found; bestHigh = t ^ (t >>> 1);
+      best = blockBest;
+      bestLow = found;
+      bestHigh = t ^ (t >>> 1);
       const now = performance.now();
       foundAt = now;
-      options.onProgress?.({ bestValue: best, foundAtSeconds: (now - start) / 1000, elapsedSeconds: (now - start) / 1000 });
+      options.onProgress?.({
+        bestValue: best,
+        foundAtSeconds: (now - start) / 1000,
+        elapsedSeconds: (now - start) / 1000,
+      });
     }
     t++;
-    if (t === hStates) { complete = true; break; }
+    if (t === hStates) {
+      complete = true;
+      break;
+    }
     if (options.signal.aborted || states >= maxStates || performance.now() >= deadline) break;
     // Flip the next high node in Gray-code order and update its neighbours' gains.
     base += flipNode(graph, side, gain, b + lowestBit(t));

@@ -11,7 +11,10 @@ export function computeGains(graph: Graph, side: Uint8Array, gain: Float64Array)
     for (let k = offsets[v]!; k < offsets[v + 1]!; k++) {
       const w = weights[k]!;
       if (side[targets[k]!] === side[v]) g += w;
-      else { g -= w; cut += w; } // each cut edge is seen from both ends
+      else {
+        g -= w;
+        cut += w;
+      } // each cut edge is seen from both ends
     }
     gain[v] = g;
   }

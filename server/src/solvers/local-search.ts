@@ -24,7 +24,14 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
   const start = performance.now();
   const { n, offsets, targets } = graph;
   if (graph.edges === 0) {
-    return { cutValue: 0, partition: new Uint8Array(n), optimal: true, upperBound: 0, iterations: 0, timeToBestSeconds: 0 };
+    return {
+      cutValue: 0,
+      partition: new Uint8Array(n),
+      optimal: true,
+      upperBound: 0,
+      iterations: 0,
+      timeToBestSeconds: 0,
+    };
   }
   const rng = createRandom(options.seed);
   const deadline = start + options.timeLimitSeconds * 1000;
@@ -33,13 +40,22 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
 
   const eps = gainEpsilon(graph);
 
-  const side = new Uint8Array(n), gain = new Float64Array(n);
-  const incSide = new Uint8Array(n), incGain = new Float64Array(n); // the incumbent of the current run
+  const side = new Uint8Array(n),
+    gain = new Float64Array(n);
+  const incSide = new Uint8Array(n),
+    incGain = new Float64Array(n); // the incumbent of the current run
   const bestSide = new Uint8Array(n);
-  const queue = new Int32Array(n), queued = new Uint8Array(n);
-  let qHead = 0, qLen = 0;
-  let cur = 0, incumbent = -Infinity, best = -Infinity, foundAt = start;
-  let work = 0, nextCheck = CHECK_WORK, stopped = false;
+  const queue = new Int32Array(n),
+    queued = new Uint8Array(n);
+  let qHead = 0,
+    qLen = 0;
+  let cur = 0,
+    incumbent = -Infinity,
+    best = -Infinity,
+    foundAt = start;
+  let work = 0,
+    nextCheck = CHECK_WORK,
+    stopped = false;
 
   const push = (v: number): void => {
     if (queued[v]) return;
@@ -76,12 +92,16 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
     for (let v = 0; v < n; v++) side[v] = rng.uint32() & 1;
     cur = computeGains(graph, side, gain);
     work += offsets[n]! + n;
-    qHead = 0; qLen = 0; queued.fill(0);
+    qHead = 0;
+    qLen = 0;
+    queued.fill(0);
     for (let v = 0; v < n; v++) if (gain[v]! > eps) push(v);
     incumbent = -Infinity;
   };
   const perturb = (): void => {
-    side.set(incSide); gain.set(incGain); cur = incumbent;
+    side.set(incSide);
+    gain.set(incGain);
+    cur = incumbent;
     work += n;
     const flips = 1 + rng.int(4);
     for (let i = 0; i < flips; i++) flip(rng.int(n));
@@ -92,20 +112,35 @@ function solve(graph: Graph, options: SolveOptions): SolveResult {
       bestSide.set(side);
       const now = performance.now();
       foundAt = now;
-      options.onProgress?.({ bestValue: best, foundAtSeconds: (now - start) / 1000, elapsedSeconds: (now - start) / 1000 });
+      options.onProgress?.({
+        bestValue: best,
+        foundAtSeconds: (now - start) / 1000,
+        elapsedSeconds: (now - start) / 1000,
+      });
     }
   };
 
-  let descents = 0, stall = 0;
+  let descents = 0,
+    stall = 0;
   while (descents < maxDescents) {
-    if (incumbent === -Infinity || stall >= STALL_LIMIT) { randomStart(); stall = 0; }
-    else perturb();
+    if (incumbent === -Infinity || stall >= STALL_LIMIT) {
+      randomStart();
+      stall = 0;
+    } else perturb();
     descend();
     descents++;
-    if (stopped) { recordBest(); break; }
+    if (stopped) {
+      recordBest();
+      break;
+    }
     if (cur > incumbent + eps) stall = 0;
     else stall++;
-    if (cur >= incumbent - eps) { incumbent = cur; incSide.set(side); incGain.set(gain); work += n; }
+    if (cur >= incumbent - eps) {
+      incumbent = cur;
+      incSide.set(side);
+      incGain.set(gain);
+      work += n;
+    }
     recordBest();
     if (work >= nextCheck && shouldStop()) break;
   }

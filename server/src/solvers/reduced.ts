@@ -29,9 +29,19 @@ export function solveReduced(graph: Graph, options: SolveOptions, search: Search
     const partition = reduction.expand(new Uint8Array(kernel.n));
     const value = cutValue(graph, partition);
     report(0);
-    return { cutValue: value, partition, optimal: true, upperBound: value, iterations: 0, timeToBestSeconds: (performance.now() - start) / 1000 };
+    return {
+      cutValue: value,
+      partition,
+      optimal: true,
+      upperBound: value,
+      iterations: 0,
+      timeToBestSeconds: (performance.now() - start) / 1000,
+    };
   }
-  const remaining = { ...options, timeLimitSeconds: Math.max(0, options.timeLimitSeconds - (performance.now() - start) / 1000) };
+  const remaining = {
+    ...options,
+    timeLimitSeconds: Math.max(0, options.timeLimitSeconds - (performance.now() - start) / 1000),
+  };
   const found = search(kernel, remaining, report);
   const partition = reduction.expand(found.side);
   return {

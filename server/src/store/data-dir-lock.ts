@@ -35,7 +35,10 @@ export function processIdentity(pid: number): string | undefined {
     return `linux:${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
   } catch {}
   try {
-    const started = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const started = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return started ? `ps:${started}` : undefined;
   } catch {
     return undefined;
@@ -107,7 +110,9 @@ export function lockDataDir(dataDir: string): () => void {
   try {
     writeFileSync(draft, `${JSON.stringify(mine)}\n`);
   } catch (error) {
-    throw new ConfigError(`JES_DATA_DIR: cannot write in ${dataDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `JES_DATA_DIR: cannot write in ${dataDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   try {
     // Each turn either takes the lock, refuses, or removes a stale one; another process may act in between.
@@ -123,17 +128,22 @@ export function lockDataDir(dataDir: string): () => void {
         };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'EEXIST') throw new ConfigError(`JES_DATA_DIR: cannot lock ${dataDir} (${code ?? (error as Error).message})`);
+        if (code !== 'EEXIST')
+          throw new ConfigError(`JES_DATA_DIR: cannot lock ${dataDir} (${code ?? (error as Error).message})`);
       }
       const found = readHolder(path);
       if (!found) continue;
       const { holder } = found;
       if (holder && running(holder, path)) {
-        throw new ConfigError(`${dataDir} is in use by process ${holder.pid} (started ${when(holder.started)}); stop it or set JES_DATA_DIR`);
+        throw new ConfigError(
+          `${dataDir} is in use by process ${holder.pid} (started ${when(holder.started)}); stop it or set JES_DATA_DIR`,
+        );
       }
       removeIfSame(path, found.ino);
     }
-    throw new ConfigError(`${dataDir}: could not take its lock (${lockFileName}) after 10 tries; is another server starting on it?`);
+    throw new ConfigError(
+      `${dataDir}: could not take its lock (${lockFileName}) after 10 tries; is another server starting on it?`,
+    );
   } finally {
     unlinkSync(draft);
   }

@@ -23,10 +23,22 @@ export interface DataFileRow {
   validated_at: Date | null;
 }
 
-const columns = 'owner, id, problem_id, name, description, bytes, status, format, num_nodes, num_edges, error, created_at, validated_at';
+const columns =
+  'owner, id, problem_id, name, description, bytes, status, format, num_nodes, num_edges, error, created_at, validated_at';
 
-export async function storeChunk(db: Database, owner: string, id: string, part: number, bytes: Uint8Array): Promise<void> {
-  await db.query('INSERT INTO data_file_chunks (owner, id, part, bytes) VALUES ($1, $2, $3, $4)', [owner, id, part, bytes]);
+export async function storeChunk(
+  db: Database,
+  owner: string,
+  id: string,
+  part: number,
+  bytes: Uint8Array,
+): Promise<void> {
+  await db.query('INSERT INTO data_file_chunks (owner, id, part, bytes) VALUES ($1, $2, $3, $4)', [
+    owner,
+    id,
+    part,
+    bytes,
+  ]);
 }
 
 export async function discardChunks(db: Database, owner: string, id: string): Promise<void> {
@@ -52,7 +64,10 @@ export function reclaimSpace(db: Database): void {
     do {
       state.again = false;
       // A database closed meanwhile (shutdown) has nothing left to reclaim.
-      await db.query('VACUUM data_file_chunks').then(() => db.query('CHECKPOINT')).catch(() => {});
+      await db
+        .query('VACUUM data_file_chunks')
+        .then(() => db.query('CHECKPOINT'))
+        .catch(() => {});
     } while (state.again);
     reclaiming.delete(db);
   })();
@@ -111,13 +126,20 @@ export async function completeUpload(db: Database, file: NewDataFile, remembered
 }
 
 async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
-  const [existing] = await tx.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE`, [file.owner, file.id]);
+  const [existing] = await tx.query<DataFileRow>(
+    `SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE`,
+    [file.owner, file.id],
+  );
   if (existing) {
     await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.uploadId]);
     return { created: false, row: existing };
   }
   await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.id]);
-  await tx.query('UPDATE data_file_chunks SET id = $3 WHERE owner = $1 AND id = $2', [file.owner, file.uploadId, file.id]);
+  await tx.query('UPDATE data_file_chunks SET id = $3 WHERE owner = $1 AND id = $2', [
+    file.owner,
+    file.uploadId,
+    file.id,
+  ]);
   const [row] = await tx.query<DataFileRow>(
     `INSERT INTO data_files (owner, id, problem_id, name, description, bytes, status) VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING') RETURNING ${columns}`,
     [file.owner, file.id, file.problemId, file.name, file.description ?? null, file.bytes],
@@ -128,18 +150,28 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
 /** The file's bytes, chunk by chunk (never the whole file at once). */
 export async function* readChunks(db: Database, owner: string, id: string): AsyncGenerator<Uint8Array> {
   for (let part = 0; ; part++) {
-    const [row] = await db.query<{ bytes: Uint8Array }>('SELECT bytes FROM data_file_chunks WHERE owner = $1 AND id = $2 AND part = $3', [owner, id, part]);
+    const [row] = await db.query<{ bytes: Uint8Array }>(
+      'SELECT bytes FROM data_file_chunks WHERE owner = $1 AND id = $2 AND part = $3',
+      [owner, id, part],
+    );
     if (!row) return;
     yield row.bytes;
   }
 }
 
 export async function readDataFile(db: Database, owner: string, id: string): Promise<DataFileRow | undefined> {
-  const [row] = await db.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2`, [owner, id]);
+  const [row] = await db.query<DataFileRow>(`SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2`, [
+    owner,
+    id,
+  ]);
   return row;
 }
 
-export function listDataFiles(db: Database, owner: string, filter: PageFilter): Promise<{ rows: DataFileRow[]; hasMore: boolean }> {
+export function listDataFiles(
+  db: Database,
+  owner: string,
+  filter: PageFilter,
+): Promise<{ rows: DataFileRow[]; hasMore: boolean }> {
   return page<DataFileRow>(db, 'data_files', columns, owner, filter);
 }
 
@@ -164,7 +196,10 @@ export type Validation = { format: 'json' | 'edge_list'; numNodes: number; numEd
 export async function recordValidation(db: Database, owner: string, id: string, validation: Validation): Promise<void> {
   await db.transaction(async (tx) => {
     if ('error' in validation) {
-      await tx.query(`UPDATE data_files SET status = 'INVALID', error = $3, validated_at = now() WHERE owner = $1 AND id = $2 AND status = 'PROCESSING'`, [owner, id, JSON.stringify(validation.error)]);
+      await tx.query(
+        `UPDATE data_files SET status = 'INVALID', error = $3, validated_at = now() WHERE owner = $1 AND id = $2 AND status = 'PROCESSING'`,
+        [owner, id, JSON.stringify(validation.error)],
+      );
       const jobs = await tx.query<{ id: string }>(
         `UPDATE executions e SET status = 'ERROR', error = $3, ended_at = now()
            FROM jobs j WHERE j.id = e.job_id AND j.owner = $1 AND j.data_file_id = $2 AND e.status = 'PENDING'

@@ -51,7 +51,10 @@ export async function openEmbedded(dataDir: string, claimed?: () => void): Promi
   try {
     // bytea through Buffer's hex codec: PGlite's default one builds a string per byte (seconds for 4 MiB).
     db = await PGlite.create(dataDir === 'memory:' ? 'memory://' : dataDir, {
-      serializers: { [bytea]: (value: Uint8Array) => `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}` },
+      serializers: {
+        [bytea]: (value: Uint8Array) =>
+          `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`,
+      },
       parsers: { [bytea]: (text: string) => Buffer.from(text.slice(2), 'hex') },
     });
   } catch (error) {
@@ -61,7 +64,8 @@ export async function openEmbedded(dataDir: string, claimed?: () => void): Promi
   return {
     kind: 'embedded',
     query: async (sql, params) => (await db.query<any>(sql, params)).rows,
-    transaction: (fn) => db.transaction((tx) => fn({ query: async (sql, params) => (await tx.query<any>(sql, params)).rows })),
+    transaction: (fn) =>
+      db.transaction((tx) => fn({ query: async (sql, params) => (await tx.query<any>(sql, params)).rows })),
     // One process, no connection to lose: nothing is ever missed, so there is never a resync.
     listen: (channel, fn) => db.listen(channel, fn),
     notifications: () => 'ok',
@@ -76,6 +80,12 @@ export async function openEmbedded(dataDir: string, claimed?: () => void): Promi
 }
 
 /** `claimed`: for the embedded database, the release of its folder's lock when the caller took it (claimDataDir). */
-export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }, logger?: Logger, claimed?: () => void): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, logger ? { logger } : {}) : openEmbedded(config.dataDir, claimed);
+export function openDatabase(
+  config: { databaseUrl: string | undefined; dataDir: string },
+  logger?: Logger,
+  claimed?: () => void,
+): Promise<Database> {
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, logger ? { logger } : {})
+    : openEmbedded(config.dataDir, claimed);
 }

@@ -47,7 +47,12 @@ export async function findKey(db: Queryable, owner: string, key: string): Promis
  * transaction commits). Throws KeyInUse when a live row holds it: on PostgreSQL a concurrent claim of the same
  * key waits here for the other transaction and then finds its row.
  */
-export async function claimKey(tx: Queryable, owner: string, request: IdempotentRequest, answer?: StoredAnswer): Promise<void> {
+export async function claimKey(
+  tx: Queryable,
+  owner: string,
+  request: IdempotentRequest,
+  answer?: StoredAnswer,
+): Promise<void> {
   const { status = 0, body = null, location = null } = answer ?? {};
   const claimed = await tx.query(
     `INSERT INTO idempotency_keys (owner, key, fingerprint, status, body, location) VALUES ($1, $2, $3, $4, $5, $6)
@@ -63,6 +68,10 @@ export async function claimKey(tx: Queryable, owner: string, request: Idempotent
 /** Stores the answer of a key claimed with a placeholder, in the same transaction. */
 export async function recordAnswer(tx: Queryable, owner: string, key: string, answer: StoredAnswer): Promise<void> {
   await tx.query('UPDATE idempotency_keys SET status = $3, body = $4, location = $5 WHERE owner = $1 AND key = $2', [
-    owner, key, answer.status, JSON.stringify(answer.body), answer.location,
+    owner,
+    key,
+    answer.status,
+    JSON.stringify(answer.body),
+    answer.location,
   ]);
 }

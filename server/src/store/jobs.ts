@@ -95,12 +95,23 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
     if (job.dataFileId) {
       // Under a share lock: validation (which fails the jobs waiting for an invalid file) and deletion
       // serialise with this transaction, so a job never waits on a file that has become INVALID or gone.
-      const [file] = await tx.query<{ status: string }>('SELECT status FROM data_files WHERE owner = $1 AND id = $2 FOR SHARE', [job.owner, job.dataFileId]);
+      const [file] = await tx.query<{ status: string }>(
+        'SELECT status FROM data_files WHERE owner = $1 AND id = $2 FOR SHARE',
+        [job.owner, job.dataFileId],
+      );
       if (!file) throw new HttpProblem('data_file_not_found', `No data file ${job.dataFileId} exists for this user.`);
-      if (file.status === 'INVALID') throw new HttpProblem('data_file_invalid', `Data file ${job.dataFileId} failed validation; see GET /data_file/${job.dataFileId}.`);
+      if (file.status === 'INVALID')
+        throw new HttpProblem(
+          'data_file_invalid',
+          `Data file ${job.dataFileId} failed validation; see GET /data_file/${job.dataFileId}.`,
+        );
     }
     if (active >= job.maxActiveJobs) {
-      throw new HttpProblem('too_many_active_jobs', `You have ${active} jobs that have not ended; the limit is ${job.maxActiveJobs}. Wait for one to end or cancel one.`, { headers: { 'Retry-After': '5' } });
+      throw new HttpProblem(
+        'too_many_active_jobs',
+        `You have ${active} jobs that have not ended; the limit is ${job.maxActiveJobs}. Wait for one to end or cancel one.`,
+        { headers: { 'Retry-After': '5' } },
+      );
     }
     await tx.query(
       `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input) VALUES ($1, $2, $3, 'PENDING', $4, $5, $6, convert_to($7::text, 'UTF8'))`,
@@ -120,12 +131,19 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
 export async function readJob(db: Queryable, owner: string, id: string): Promise<JobView | undefined> {
   const [job] = await db.query<JobRow>(`SELECT ${jobColumns} FROM jobs WHERE id = $1 AND owner = $2`, [id, owner]);
   if (!job) return undefined;
-  const executions = await db.query<ExecutionRow>(`SELECT ${executionColumns} FROM executions WHERE job_id = $1 ORDER BY seq`, [id]);
+  const executions = await db.query<ExecutionRow>(
+    `SELECT ${executionColumns} FROM executions WHERE job_id = $1 ORDER BY seq`,
+    [id],
+  );
   return { job, executions };
 }
 
 /** A page of the owner's jobs, newest first, without solver output. */
-export async function listJobs(db: Database, owner: string, filter: PageFilter): Promise<{ views: JobView[]; hasMore: boolean }> {
+export async function listJobs(
+  db: Database,
+  owner: string,
+  filter: PageFilter,
+): Promise<{ views: JobView[]; hasMore: boolean }> {
   const { rows: page, hasMore } = await pageOf<JobRow>(db, 'jobs', jobColumns, owner, filter);
   const executions = page.length
     ? await db.query<ExecutionRow>(
@@ -149,7 +167,10 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
     [jobId],
   );
   if (!job || terminalJob.has(job.status)) return job?.status ?? 'ERROR';
-  const executions = await tx.query<{ status: string; error: ProblemBody | null; solver: string }>('SELECT status, error, solver FROM executions WHERE job_id = $1', [jobId]);
+  const executions = await tx.query<{ status: string; error: ProblemBody | null; solver: string }>(
+    'SELECT status, error, solver FROM executions WHERE job_id = $1',
+    [jobId],
+  );
   const status = deriveJobStatus(executions, job.running_at !== null, job.cancel_requested_at !== null);
   if (status === job.status) return status;
   const error = status === 'ERROR' ? jobError(executions) : null;
@@ -179,11 +200,18 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
     // Executions before the job, in the order a worker's claim locks them (claim, then settle the job):
     // the opposite order deadlocked with a claim of this job's executions on PostgreSQL.
     await tx.query('SELECT 1 FROM executions WHERE job_id = $1 ORDER BY seq FOR UPDATE', [id]);
-    const [job] = await tx.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE', [id, owner]);
+    const [job] = await tx.query<{ status: string }>(
+      'SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE',
+      [id, owner],
+    );
     if (!job) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
-    if (terminalJob.has(job.status)) throw new HttpProblem('job_already_terminal', `Job ${id} is ${job.status} and can no longer be cancelled.`);
+    if (terminalJob.has(job.status))
+      throw new HttpProblem('job_already_terminal', `Job ${id} is ${job.status} and can no longer be cancelled.`);
     await tx.query('UPDATE jobs SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = $1', [id]);
-    await tx.query(`UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING'`, [id]);
+    await tx.query(
+      `UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING'`,
+      [id],
+    );
     await settleJob(tx, id);
     // Announced even when the status stays RUNNING: the workers running it learn of the cancel at once.
     await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
@@ -199,10 +227,17 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
 export async function deleteEndedJob(db: Database, owner: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('SELECT 1 FROM executions WHERE job_id = $1 ORDER BY seq FOR UPDATE', [id]);
-    const [job] = await tx.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE', [id, owner]);
+    const [job] = await tx.query<{ status: string }>(
+      'SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE',
+      [id, owner],
+    );
     if (!job) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     if (!terminalJob.has(job.status)) {
-      throw new HttpProblem('job_not_finished', `Job ${id} is ${job.status}; cancel it or wait for it to end, then delete it.`, { headers: { 'Retry-After': '2' } });
+      throw new HttpProblem(
+        'job_not_finished',
+        `Job ${id} is ${job.status}; cancel it or wait for it to end, then delete it.`,
+        { headers: { 'Retry-After': '2' } },
+      );
     }
     await tx.query('DELETE FROM executions WHERE job_id = $1', [id]);
     await tx.query('DELETE FROM jobs WHERE id = $1', [id]);

@@ -15,7 +15,10 @@ import { settleJob, workChannel } from './jobs.ts';
 
 /** Crashes blamed on an execution (each while it ran alone) after which it is not run again. */
 export const maxCrashes = 2;
-const crashedError = problemBody('solver_failed', 'The service stopped twice while this execution ran alone; it was not tried again.');
+const crashedError = problemBody(
+  'solver_failed',
+  'The service stopped twice while this execution ran alone; it was not tried again.',
+);
 
 export interface RunKey {
   job_id: string;
@@ -27,7 +30,12 @@ export interface RunKey {
  * and whose outcome could not be recorded is not kept alive); answers which of them it still holds and
  * which of those were asked to cancel.
  */
-export async function heartbeat(db: Database, worker: string, leaseSeconds: number, runs: RunKey[]): Promise<{ held: Set<string>; cancel: Set<string> }> {
+export async function heartbeat(
+  db: Database,
+  worker: string,
+  leaseSeconds: number,
+  runs: RunKey[],
+): Promise<{ held: Set<string>; cancel: Set<string> }> {
   if (runs.length === 0) return { held: new Set(), cancel: new Set() };
   const rows = await db.query<{ job_id: string; solver: string; cancel: boolean }>(
     `UPDATE executions e SET lease_expires_at = now() + make_interval(secs => $2)

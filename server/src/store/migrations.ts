@@ -138,11 +138,16 @@ const migrations: string[] = [
 export async function migrate(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7270001)');
-    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const [row] = await tx.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
     for (let version = (row?.version ?? 0) + 1; version <= migrations.length; version++) {
       // One statement at a time: PGlite's extended protocol takes a single statement per query.
-      for (const statement of migrations[version - 1]!.split(';').map((sql) => sql.trim()).filter(Boolean)) await tx.query(statement);
+      for (const statement of migrations[version - 1]!.split(';')
+        .map((sql) => sql.trim())
+        .filter(Boolean))
+        await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
     }
   });

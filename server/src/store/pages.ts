@@ -9,7 +9,13 @@ export interface PageFilter {
   problemId?: string | undefined;
 }
 
-export async function page<T>(db: Queryable, table: 'jobs' | 'data_files', columns: string, owner: string, filter: PageFilter): Promise<{ rows: T[]; hasMore: boolean }> {
+export async function page<T>(
+  db: Queryable,
+  table: 'jobs' | 'data_files',
+  columns: string,
+  owner: string,
+  filter: PageFilter,
+): Promise<{ rows: T[]; hasMore: boolean }> {
   const params: unknown[] = [owner, filter.limit + 1];
   let where = 'owner = $1';
   const add = (condition: string, value: unknown) => {

@@ -88,7 +88,10 @@ class Listener {
       try {
         await this.connect();
       } catch (error) {
-        this.logger?.debug({ err: error }, `reconnecting the database notifications failed; next try in ${Math.min(reconnectDelayMs.max, delay * 2)} ms`);
+        this.logger?.debug(
+          { err: error },
+          `reconnecting the database notifications failed; next try in ${Math.min(reconnectDelayMs.max, delay * 2)} ms`,
+        );
         continue;
       }
       if (this.closed) return;
@@ -116,14 +119,19 @@ class Listener {
  * while checked out (terminated between two statements) would otherwise emit an 'error' nobody hears, which
  * ends the process. A client whose connection failed, or that `fn` discards, is destroyed, not reused.
  */
-async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, discard: (error: Error) => void) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient, discard: (error: Error) => void) => Promise<T>,
+): Promise<T> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
   } catch (error) {
     // Whatever the server's reason (not accepting connections, too many of them, starting up, unreachable),
     // no connection is a moment without a database: SQLSTATE 08001, which isTransient knows.
-    throw Object.assign(new Error(`could not connect to the database: ${(error as Error).message}`, { cause: error }), { code: '08001' });
+    throw Object.assign(new Error(`could not connect to the database: ${(error as Error).message}`, { cause: error }), {
+      code: '08001',
+    });
   }
   let broken: Error | undefined;
   const discard = (error: Error) => void (broken ??= error);
@@ -137,7 +145,10 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, discard:
 }
 
 /** Connects to PostgreSQL at `url`. */
-export async function openPostgres(url: string, options: { poolSize?: number; logger?: Logger } = {}): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  options: { poolSize?: number; logger?: Logger } = {},
+): Promise<Database> {
   const { poolSize = 10, logger } = options;
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that fails (database restarted) is dropped by the pool; the next query connects anew.
@@ -147,7 +158,9 @@ export async function openPostgres(url: string, options: { poolSize?: number; lo
   // can listen: a FATAL in that chunk (a backend terminated as it started) had nobody to hear it and ended the
   // process. Every client listens from its birth; the failure itself surfaces as its next query's error (the
   // client is no longer queryable), and the pool drops it on release.
-  pool.on('connect', (client) => client.on('error', (err) => logger?.debug(`a database connection failed: ${err.message}`)));
+  pool.on('connect', (client) =>
+    client.on('error', (err) => logger?.debug(`a database connection failed: ${err.message}`)),
+  );
   await pool.query('SELECT 1');
   const listener = new Listener(url, logger);
   return {

@@ -27,7 +27,13 @@ export interface Claimed {
  * past it, so a busy worker drains and then takes it (it cannot starve). The caller claims nothing at all
  * while a suspect runs.
  */
-export async function claim(db: Database, worker: string, count: number, leaseSeconds: number, { idle }: { idle: boolean }): Promise<Claimed[]> {
+export async function claim(
+  db: Database,
+  worker: string,
+  count: number,
+  leaseSeconds: number,
+  { idle }: { idle: boolean },
+): Promise<Claimed[]> {
   if (count <= 0) return [];
   return db.transaction(async (tx) => {
     const next = await tx.query<{ job_id: string; solver: string; suspect: boolean }>(
@@ -70,7 +76,14 @@ export async function markRunning(db: Database, worker: string, jobId: string, s
   return rows.length > 0;
 }
 
-export async function recordProgress(db: Database, worker: string, jobId: string, solver: string, progress: number, bestValue: number): Promise<void> {
+export async function recordProgress(
+  db: Database,
+  worker: string,
+  jobId: string,
+  solver: string,
+  progress: number,
+  bestValue: number,
+): Promise<void> {
   await db.query(
     `UPDATE executions SET progress = $4, best_value = $5 WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status = 'RUNNING'`,
     [jobId, solver, worker, progress, bestValue],
@@ -88,7 +101,13 @@ export type Outcome =
   | { status: 'CANCELLED'; bestValue: number | undefined };
 
 /** Records how an execution ended, if this worker still holds it; false when it does not (nothing recorded). */
-export async function finish(db: Database, worker: string, jobId: string, solver: string, outcome: Outcome): Promise<boolean> {
+export async function finish(
+  db: Database,
+  worker: string,
+  jobId: string,
+  solver: string,
+  outcome: Outcome,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const rows = await tx.query(
       `UPDATE executions SET status = $4, data = $5, error = $6, ended_at = now(), running_at = coalesce(running_at, now()),
@@ -97,7 +116,10 @@ export async function finish(db: Database, worker: string, jobId: string, solver
         WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status IN ('PREPARING', 'RUNNING')
        RETURNING 1`,
       [
-        jobId, solver, worker, outcome.status,
+        jobId,
+        solver,
+        worker,
+        outcome.status,
         outcome.status === 'SUCCESS' ? JSON.stringify(outcome.data) : null,
         outcome.status === 'ERROR' ? JSON.stringify(outcome.error) : null,
         outcome.status === 'ERROR' ? null : (outcome.bestValue ?? null),

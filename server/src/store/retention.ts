@@ -11,14 +11,20 @@ const ended = [...terminalJob];
 /** Ended jobs whose end is before `before`, with their executions (inputs and outputs). */
 export async function deleteEndedJobs(db: Database, before: Date, batch: number): Promise<number> {
   return db.transaction(async (tx) => {
-    const candidates = await tx.query<{ id: string }>('SELECT id FROM jobs WHERE ended_at < $1 AND status = ANY($3) ORDER BY ended_at LIMIT $2', [before, batch, ended]);
+    const candidates = await tx.query<{ id: string }>(
+      'SELECT id FROM jobs WHERE ended_at < $1 AND status = ANY($3) ORDER BY ended_at LIMIT $2',
+      [before, batch, ended],
+    );
     if (candidates.length === 0) return 0;
     const ids = candidates.map((c) => c.id);
     // Executions before jobs, as requestCancel and deleteEndedJob lock them (and a worker's claim, then settle), each
     // in one order: no deadlock with them nor with another process's run.
     await tx.query('SELECT 1 FROM executions WHERE job_id = ANY($1) ORDER BY job_id, seq FOR UPDATE', [ids]);
     // Again under the lock: a user may have deleted one meanwhile. An ended job never runs again.
-    const locked = await tx.query<{ id: string }>('SELECT id FROM jobs WHERE id = ANY($1) AND ended_at < $2 AND status = ANY($3) ORDER BY id FOR UPDATE', [ids, before, ended]);
+    const locked = await tx.query<{ id: string }>(
+      'SELECT id FROM jobs WHERE id = ANY($1) AND ended_at < $2 AND status = ANY($3) ORDER BY id FOR UPDATE',
+      [ids, before, ended],
+    );
     const gone = locked.map((j) => j.id);
     await tx.query('DELETE FROM executions WHERE job_id = ANY($1)', [gone]);
     await tx.query('DELETE FROM jobs WHERE id = ANY($1)', [gone]);

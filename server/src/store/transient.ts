@@ -14,15 +14,25 @@ const transientStates = new Set([
 ]);
 
 /** Socket errors from node:net. */
-const socketCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const socketCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** pg's own messages for a connection that is gone or cannot be had. */
-const connectionMessages = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable/i;
+const connectionMessages =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable/i;
 
 export function isTransient(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (transientStates.has(code) || code.startsWith('08') || socketCodes.has(code))) return true;
+  if (typeof code === 'string' && (transientStates.has(code) || code.startsWith('08') || socketCodes.has(code)))
+    return true;
   return connectionMessages.test(error.message);
 }
 

@@ -73,7 +73,11 @@ export class WorkerLoop {
     if (db.kind === 'embedded') {
       await requeueAbandoned(db).then(
         (count) => count > 0 && logger.info(`requeued ${count} execution(s) left running by a previous process`),
-        (err) => logger.error({ err }, 'could not requeue the executions left running by a previous process; they run again when their leases expire'),
+        (err) =>
+          logger.error(
+            { err },
+            'could not requeue the executions left running by a previous process; they run again when their leases expire',
+          ),
       );
     }
     // After the notifications connection comes back, what was announced while it was down is looked at at once:
@@ -97,7 +101,9 @@ export class WorkerLoop {
     await this.loop;
     // Outcomes being recorded go first: handing those executions back would throw finished runs away.
     await Promise.allSettled(this.recordings);
-    await release(this.options.db, this.id).catch((err) => this.options.logger.error({ err }, 'could not hand executions back; they run again when their leases expire'));
+    await release(this.options.db, this.id).catch((err) =>
+      this.options.logger.error({ err }, 'could not hand executions back; they run again when their leases expire'),
+    );
     for (const run of this.running.values()) this.stopRun(run, 'handed back');
     await Promise.allSettled(this.done);
   }
@@ -109,7 +115,8 @@ export class WorkerLoop {
         // A suspect execution runs alone: nothing is claimed beside it.
         const runs = [...this.running.values()];
         const free = runs.some((r) => r.suspect) ? 0 : this.options.pool.size - runs.length;
-        const claimed = free > 0 ? await claim(this.options.db, this.id, free, this.lease, { idle: runs.length === 0 }) : [];
+        const claimed =
+          free > 0 ? await claim(this.options.db, this.id, free, this.lease, { idle: runs.length === 0 }) : [];
         for (const execution of claimed) this.track(this.execute(execution));
         if (claimed.length > 0 && claimed.length === free) continue;
       } catch (err) {
@@ -163,7 +170,8 @@ export class WorkerLoop {
 
   private async loadGraph(execution: Claimed): Promise<Graph> {
     const { db } = this.options;
-    if (execution.input_mode === 'data_file') return (await graphFromDataFile(readChunks(db, execution.owner, execution.data_file_id!))).graph;
+    if (execution.input_mode === 'data_file')
+      return (await graphFromDataFile(readChunks(db, execution.owner, execution.data_file_id!))).graph;
     const [row] = await db.query<{ input: Uint8Array }>('SELECT input FROM jobs WHERE id = $1', [execution.job_id]);
     return graphFromInline(JSON.parse(Buffer.from(row!.input).toString('utf8')));
   }
@@ -172,14 +180,27 @@ export class WorkerLoop {
     const { db, pool, logger } = this.options;
     const key = `${execution.job_id}/${execution.solver}`;
     const log = logger.child({ job: execution.job_id, solver: execution.solver });
-    const state: Running = { job_id: execution.job_id, solver: execution.solver, suspect: execution.suspect, cancel: () => {} };
+    const state: Running = {
+      job_id: execution.job_id,
+      solver: execution.solver,
+      suspect: execution.suspect,
+      cancel: () => {},
+    };
     this.running.set(key, state);
     let outcome: Outcome | 'hand back';
     // The best cut the solver has reported: kept by a cancelled execution (with the result's, when it returns one).
     let best: number | undefined;
     try {
       const graph = await this.retry(() => this.loadGraph(execution), log, 'loading the input');
-      if (!state.stopped && !(await this.retry(() => markRunning(db, this.id, execution.job_id, execution.solver), log, 'marking it running'))) state.stopped = 'lease lost';
+      if (
+        !state.stopped &&
+        !(await this.retry(
+          () => markRunning(db, this.id, execution.job_id, execution.solver),
+          log,
+          'marking it running',
+        ))
+      )
+        state.stopped = 'lease lost';
       if (state.stopped) throw new RunCancelledError(`stopped before it ran (${state.stopped})`);
       // Every half second while it runs: the time used and the best cut so far (runs shorter than that write nothing).
       const started = performance.now();
@@ -189,7 +210,13 @@ export class WorkerLoop {
         void recordProgress(db, this.id, execution.job_id, execution.solver, progress, best).catch(() => {});
       }, 500);
       const handle = pool.run(
-        { solver: execution.solver, graph, timeLimitSeconds: execution.time_limit_seconds, seed: execution.seed, params: execution.params },
+        {
+          solver: execution.solver,
+          graph,
+          timeLimitSeconds: execution.time_limit_seconds,
+          seed: execution.seed,
+          params: execution.params,
+        },
         (p) => void (best = p.bestValue),
       );
       state.cancel = () => handle.cancel();
@@ -197,7 +224,8 @@ export class WorkerLoop {
       const result = await handle.result.finally(() => clearInterval(ticker));
       // Inputs are refused when their weights could overflow; should a cut still not be finite, it is no answer
       // (stored as JSON it would read back as null, and the job could no longer be shown).
-      if (!Number.isFinite(result.cutValue)) throw new SolverFailedError(`The solver returned a cut of ${result.cutValue}.`);
+      if (!Number.isFinite(result.cutValue))
+        throw new SolverFailedError(`The solver returned a cut of ${result.cutValue}.`);
       outcome = state.stopped
         ? { status: 'CANCELLED', bestValue: result.cutValue }
         : {
@@ -215,19 +243,31 @@ export class WorkerLoop {
           };
     } catch (error) {
       // A database that still fails after the retries is no fault of the run: it runs again later.
-      outcome = state.stopped || error instanceof RunCancelledError ? { status: 'CANCELLED', bestValue: best } : isTransient(error) ? 'hand back' : { status: 'ERROR', error: failure(error) };
+      outcome =
+        state.stopped || error instanceof RunCancelledError
+          ? { status: 'CANCELLED', bestValue: best }
+          : isTransient(error)
+            ? 'hand back'
+            : { status: 'ERROR', error: failure(error) };
       if (outcome === 'hand back') log.warn({ err: error }, 'the database failed while preparing the execution');
-      else if (outcome.status === 'ERROR' && (error instanceof SolverCrashedError || !(error instanceof SolverLimitError || error instanceof SolverFailedError || error instanceof InputError))) {
+      else if (
+        outcome.status === 'ERROR' &&
+        (error instanceof SolverCrashedError ||
+          !(error instanceof SolverLimitError || error instanceof SolverFailedError || error instanceof InputError))
+      ) {
         log.error({ err: error }, 'execution failed');
       }
     } finally {
       this.running.delete(key);
     }
     // This worker is stopping and gave it back (stop()): another run picks it up.
-    if (state.stopped === 'handed back') return void log.info('handed back to the queue as this worker stops; it will run again');
+    if (state.stopped === 'handed back')
+      return void log.info('handed back to the queue as this worker stops; it will run again');
     // Another worker holds it now (this one stalled past its lease): that worker records the outcome.
-    if (state.stopped === 'lease lost') return void log.warn('lost the lease of a running execution; stopped it without recording');
-    if (outcome === 'hand back') return this.handBack(execution, log, 'handed the execution back to the queue; it will run again');
+    if (state.stopped === 'lease lost')
+      return void log.warn('lost the lease of a running execution; stopped it without recording');
+    if (outcome === 'hand back')
+      return this.handBack(execution, log, 'handed the execution back to the queue; it will run again');
     const recorded = this.record(execution, outcome, log);
     this.recordings.add(recorded);
     await recorded.finally(() => this.recordings.delete(recorded));
@@ -256,7 +296,11 @@ export class WorkerLoop {
     const key = `${execution.job_id}/${execution.solver}`;
     this.recording.set(key, { job_id: execution.job_id, solver: execution.solver });
     try {
-      const held = await this.retry(() => finish(db, this.id, execution.job_id, execution.solver, outcome), log, 'recording the outcome');
+      const held = await this.retry(
+        () => finish(db, this.id, execution.job_id, execution.solver, outcome),
+        log,
+        'recording the outcome',
+      );
       if (!held) log.warn('the execution was no longer held by this worker; its outcome was not recorded');
       return;
     } catch (err) {
@@ -264,11 +308,18 @@ export class WorkerLoop {
       // every run: record the failure instead, so the execution ends.
       if (!isTransient(err) && outcome.status !== 'ERROR') {
         log.error({ err }, 'the database refused the outcome; recording the execution as failed');
-        const failed: Outcome = { status: 'ERROR', error: problemBody('solver_failed', 'The outcome could not be stored.') };
+        const failed: Outcome = {
+          status: 'ERROR',
+          error: problemBody('solver_failed', 'The outcome could not be stored.'),
+        };
         if (await finish(db, this.id, execution.job_id, execution.solver, failed).catch(() => false)) return;
       }
       // Handed back rather than left to its lease: it runs again at once, and a lease that runs out counts as a crash.
-      await this.handBack(execution, log, `could not record the outcome (${(err as Error).message}); handed the execution back to the queue, it will run again`);
+      await this.handBack(
+        execution,
+        log,
+        `could not record the outcome (${(err as Error).message}); handed the execution back to the queue, it will run again`,
+      );
     } finally {
       this.recording.delete(key);
     }
@@ -276,12 +327,18 @@ export class WorkerLoop {
 
   private async handBack(execution: Claimed, log: Logger, message: string): Promise<void> {
     try {
-      const released = await retryTransient(() => releaseOne(this.options.db, this.id, execution.job_id, execution.solver), { tries: 3 });
+      const released = await retryTransient(
+        () => releaseOne(this.options.db, this.id, execution.job_id, execution.solver),
+        { tries: 3 },
+      );
       if (released) log.warn(message);
       else log.warn('the execution was no longer held by this worker; nothing to hand back');
     } catch (err) {
       // Its lease is no longer renewed (it is not in memory): it runs out, and the execution is taken back then.
-      log.error({ err }, `could not hand the execution back; it runs again when its lease expires (within ${this.lease} s)`);
+      log.error(
+        { err },
+        `could not hand the execution back; it runs again when its lease expires (within ${this.lease} s)`,
+      );
     }
   }
 }

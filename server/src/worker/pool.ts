@@ -82,7 +82,8 @@ export class SolverPool {
   #closed = false;
 
   constructor(options: SolverPoolOptions) {
-    if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError(`pool size must be a positive integer, got ${options.size}`);
+    if (!Number.isInteger(options.size) || options.size < 1)
+      throw new RangeError(`pool size must be a positive integer, got ${options.size}`);
     this.size = options.size;
     this.#resourceLimits = options.resourceLimits;
   }
@@ -95,13 +96,24 @@ export class SolverPool {
   run(request: RunRequest, onProgress?: (p: Progress) => void): RunHandle {
     let resolve!: (result: SolveResult) => void;
     let reject!: (error: Error) => void;
-    const result = new Promise<SolveResult>((res, rej) => { resolve = res; reject = rej; });
+    const result = new Promise<SolveResult>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
     // A caller that cancels and walks away must not get an unhandled rejection; callers still see it.
     result.catch(() => {});
     const job: Job = {
-      id: this.#nextId++, request, onProgress, resolve, reject,
-      stop: new SharedArrayBuffer(4), settled: false, thread: undefined,
-      stopReason: undefined, deadlineTimer: undefined, killTimer: undefined,
+      id: this.#nextId++,
+      request,
+      onProgress,
+      resolve,
+      reject,
+      stop: new SharedArrayBuffer(4),
+      settled: false,
+      thread: undefined,
+      stopReason: undefined,
+      deadlineTimer: undefined,
+      killTimer: undefined,
     };
     if (this.#closed) {
       this.#settle(job, new RunCancelledError('the solver pool is closed'));
@@ -145,8 +157,16 @@ export class SolverPool {
     const thread: Thread = { worker, job: undefined, gone: false, error: undefined };
     worker.unref();
     worker.on('message', (message: ThreadMessage) => this.#guard(() => this.#onMessage(thread, message)));
-    worker.on('messageerror', (error) => this.#guard(() => { thread.error = error; }));
-    worker.on('error', (error) => this.#guard(() => { thread.error = error; }));
+    worker.on('messageerror', (error) =>
+      this.#guard(() => {
+        thread.error = error;
+      }),
+    );
+    worker.on('error', (error) =>
+      this.#guard(() => {
+        thread.error = error;
+      }),
+    );
     worker.on('exit', (code) => this.#guard(() => this.#onExit(thread, code)));
     this.#threads.add(thread);
     return thread;
@@ -168,9 +188,17 @@ export class SolverPool {
     thread.worker.ref();
     const { graph, solver, timeLimitSeconds, seed, params } = job.request;
     const message: JobMessage = {
-      type: 'run', id: job.id, solver, n: graph.n, edges: graph.edges,
-      offsets: graph.offsets, targets: graph.targets, weights: graph.weights,
-      timeLimitSeconds, seed, stop: job.stop,
+      type: 'run',
+      id: job.id,
+      solver,
+      n: graph.n,
+      edges: graph.edges,
+      offsets: graph.offsets,
+      targets: graph.targets,
+      weights: graph.weights,
+      timeLimitSeconds,
+      seed,
+      stop: job.stop,
     };
     if (params !== undefined) message.params = params;
     try {
@@ -199,7 +227,10 @@ export class SolverPool {
         this.#release(thread);
         return;
       case 'error':
-        this.#settle(job, message.kind === 'limit' ? new SolverLimitError(message.message) : new SolverFailedError(message.message));
+        this.#settle(
+          job,
+          message.kind === 'limit' ? new SolverLimitError(message.message) : new SolverFailedError(message.message),
+        );
         this.#release(thread);
         return;
     }
@@ -239,9 +270,12 @@ export class SolverPool {
   #kill(job: Job): void {
     const thread = job.thread;
     if (job.settled || !thread) return;
-    this.#settle(job, job.stopReason === 'overrun'
-      ? new SolverFailedError(`solver ${job.request.solver} did not stop at its time limit`)
-      : new RunCancelledError(`solver ${job.request.solver} did not stop within ${STOP_GRACE_MS} ms of cancel`));
+    this.#settle(
+      job,
+      job.stopReason === 'overrun'
+        ? new SolverFailedError(`solver ${job.request.solver} did not stop at its time limit`)
+        : new RunCancelledError(`solver ${job.request.solver} did not stop within ${STOP_GRACE_MS} ms of cancel`),
+    );
     void this.#remove(thread);
     this.#dispatch();
   }

@@ -92,7 +92,11 @@ function runJob(port: MessagePort, job: JobMessage): void {
     },
   };
   const onProgress = (progress: Progress): void => {
-    pending = { bestValue: progress.bestValue, foundAtSeconds: progress.foundAtSeconds, elapsedSeconds: progress.elapsedSeconds };
+    pending = {
+      bestValue: progress.bestValue,
+      foundAtSeconds: progress.foundAtSeconds,
+      elapsedSeconds: progress.elapsedSeconds,
+    };
     flush();
   };
 

@@ -9,7 +9,10 @@ import { jwtSecret, users } from './server.ts';
 const cli = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
 
 /** Why a test on a terminal cannot run here ('' when util-linux's `script` is there to give one). */
-export const noTerminal = spawnSync('script', ['-qec', 'true', '/dev/null']).status === 0 ? '' : ' (skipped: no `script` command for a terminal)';
+export const noTerminal =
+  spawnSync('script', ['-qec', 'true', '/dev/null']).status === 0
+    ? ''
+    : ' (skipped: no `script` command for a terminal)';
 
 export interface ChildServer {
   child: ChildProcess;
@@ -28,7 +31,9 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return {
     ...inherited,
     PORT: '0',
-    JES_USERS: Object.entries(users).map(([u, p]) => `${u}:${p}`).join(','),
+    JES_USERS: Object.entries(users)
+      .map(([u, p]) => `${u}:${p}`)
+      .join(','),
     JES_JWT_SECRET: jwtSecret,
     JES_RATE_LIMITS: 'off',
     LOG_LEVEL: 'warn',
@@ -43,7 +48,11 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  */
 export function serveChild(env: Record<string, string>, { terminal = false } = {}): Promise<ChildServer> {
   const child = terminal
-    ? spawn('script', ['-qefc', `'${process.execPath}' '${cli}'`, '/dev/null'], { env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    ? spawn('script', ['-qefc', `'${process.execPath}' '${cli}'`, '/dev/null'], {
+        env: childEnv(env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      })
     : spawn(process.execPath, [cli], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const alive = () => child.exitCode === null && child.signalCode === null;
@@ -88,15 +97,19 @@ export function serveChild(env: Record<string, string>, { terminal = false } = {
 }
 
 /** Runs `jes-server` with the test users and `env` to its end (one that should refuse to start); what it printed. */
-export function runChild(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runChild(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [cli], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
   child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.once('close', (code) => {
-    clearTimeout(timer);
-    resolve({ code, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }

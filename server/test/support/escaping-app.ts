@@ -15,7 +15,15 @@ guardProcess(logger);
 const app = express();
 app.use(requestId, withRequestContext, requestLog(logger));
 app.get('/rejection', () => void Promise.reject(new Error('a rejection nobody awaited')));
-app.get('/exception', () => void setTimeout(() => { throw new Error('an exception thrown from a timer'); }, 10));
+app.get(
+  '/exception',
+  () =>
+    void setTimeout(() => {
+      throw new Error('an exception thrown from a timer');
+    }, 10),
+);
 app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
 app.use(errorHandler);
-const server = app.listen(0, () => console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+const server = app.listen(0, () =>
+  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+);

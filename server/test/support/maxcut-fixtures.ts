@@ -16,7 +16,8 @@ export const EXAMPLE = {
     [0, 9, 7, 0, 0, 0],
   ],
 };
-export const EXAMPLE_EDGES = '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
+export const EXAMPLE_EDGES =
+  '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
 export const EXAMPLE_PARTITION = [0, 1, 1, 1, 0, 0];
 export const EXAMPLE_CUT = 53;
 
@@ -48,7 +49,13 @@ export async function* chunksOf(data: string | Uint8Array, chunking: Chunking = 
   }
 }
 
-export const CHUNKINGS: Chunking[] = ['whole', 'bytes', { seed: 1, max: 3 }, { seed: 2, max: 17 }, { seed: 3, max: 4096 }];
+export const CHUNKINGS: Chunking[] = [
+  'whole',
+  'bytes',
+  { seed: 1, max: 3 },
+  { seed: 2, max: 17 },
+  { seed: 3, max: 4096 },
+];
 
 /**
  * Checks the CSR invariants (sizes, ranges, no self-loops, finite non-zero weights, no repeated neighbour,
@@ -94,7 +101,8 @@ export async function inputError(action: () => unknown): Promise<InputError> {
 }
 
 export const pointers = (error: InputError) => error.errors.map((e) => e.pointer);
-export const withRow = (matrix: number[][], i: number, row: number[]) => matrix.map((r, k) => (k === i ? row : r.slice()));
+export const withRow = (matrix: number[][], i: number, row: number[]) =>
+  matrix.map((r, k) => (k === i ? row : r.slice()));
 export const exampleGraph = canonical(graphFromInline(EXAMPLE));
 
 /** A JSON text of `value` with random JSON whitespace between tokens (strings in it hold no spaces). */
@@ -109,7 +117,23 @@ export function spaced(value: unknown, next: () => number): string {
 /** A random symmetric matrix, written with a random mix of number forms. */
 export function randomMatrixText(next: () => number): { n: number; text: string } {
   const n = 1 + Math.floor(next() * 12);
-  const forms = ['0', '1', '-3', '0.5', '-0.125', '1e-7', '2.5E+3', '123456789012345678', '0.1', '3.14159265358979323846', '-0', '1e22', '1e23', '5e-324', '1.7976931348623157e308'];
+  const forms = [
+    '0',
+    '1',
+    '-3',
+    '0.5',
+    '-0.125',
+    '1e-7',
+    '2.5E+3',
+    '123456789012345678',
+    '0.1',
+    '3.14159265358979323846',
+    '-0',
+    '1e22',
+    '1e23',
+    '5e-324',
+    '1.7976931348623157e308',
+  ];
   const cells: string[][] = Array.from({ length: n }, () => new Array<string>(n).fill('0'));
   for (let i = 0; i < n; i++) {
     for (let j = i; j < n; j++) {

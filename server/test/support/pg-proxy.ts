@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net';
 
 /** A FATAL ErrorResponse ('E'), SQLSTATE 57P01 (admin_shutdown). */
 function adminShutdown(): Buffer {
-  const fields = Buffer.from('SFATAL\0VFATAL\0C57P01\0Mterminating connection due to administrator command\0\0', 'latin1');
+  const fields = Buffer.from(
+    'SFATAL\0VFATAL\0C57P01\0Mterminating connection due to administrator command\0\0',
+    'latin1',
+  );
   const head = Buffer.alloc(5);
   head.write('E', 0, 'latin1');
   head.writeInt32BE(fields.length + 4, 1);
@@ -43,7 +46,7 @@ export async function pgProxy(target: string): Promise<PgProxy> {
     let pending = Buffer.alloc(0);
     upstream.on('data', (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk]);
-      for (let at = 0; at + 5 <= pending.length; ) {
+      for (let at = 0; at + 5 <= pending.length;) {
         const end = at + 1 + pending.readInt32BE(at + 1);
         if (end > pending.length) break;
         if (pending[at] === 'Z'.charCodeAt(0)) {

@@ -40,7 +40,8 @@ export function rawRequest(base: string, options: RawOptions): Promise<RawReply>
     req.on('error', reject);
     if (options.holdBodyAfter !== undefined) {
       req.flushHeaders();
-      if (options.body && options.holdBodyAfter > 0) req.write(Buffer.from(options.body).subarray(0, options.holdBodyAfter));
+      if (options.body && options.holdBodyAfter > 0)
+        req.write(Buffer.from(options.body).subarray(0, options.holdBodyAfter));
       return;
     }
     req.end(options.body);

@@ -17,7 +17,9 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
   return {
     PORT: '0',
     JES_DATA_DIR: 'memory:',
-    JES_USERS: Object.entries(users).map(([u, p]) => `${u}:${p}`).join(','),
+    JES_USERS: Object.entries(users)
+      .map(([u, p]) => `${u}:${p}`)
+      .join(','),
     JES_JWT_SECRET: jwtSecret,
     JES_WORKERS: '2',
     JES_RATE_LIMITS: 'off',
@@ -54,8 +56,15 @@ export class Client {
     return this;
   }
 
-  async request<T = any>(method: string, path: string, options: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...options.headers };
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  ): Promise<Reply<T>> {
+    const headers: Record<string, string> = {
+      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      ...options.headers,
+    };
     let body = options.body;
     if (options.json !== undefined) {
       headers['content-type'] ??= 'application/json';
@@ -71,7 +80,8 @@ export class Client {
     return { status: res.status, headers: res.headers, body: parsed };
   }
 
-  get = <T = any>(path: string, headers?: Record<string, string>) => this.request<T>('GET', path, headers ? { headers } : {});
+  get = <T = any>(path: string, headers?: Record<string, string>) =>
+    this.request<T>('GET', path, headers ? { headers } : {});
   post = <T = any>(path: string, json?: unknown) => this.request<T>('POST', path, json === undefined ? {} : { json });
 
   /** Uploads `text` as a max-cut data file named `name`. */
@@ -121,7 +131,9 @@ export async function freshPostgres(): Promise<{ url: string; drop(): Promise<vo
   try {
     await admin.connect();
   } catch (error) {
-    return { skip: `no PostgreSQL at ${postgresAdminUrl} (${(error as Error).message}); set JES_TEST_POSTGRES_URL to run these tests` };
+    return {
+      skip: `no PostgreSQL at ${postgresAdminUrl} (${(error as Error).message}); set JES_TEST_POSTGRES_URL to run these tests`,
+    };
   }
   const name = `jes_test_${randomBytes(6).toString('hex')}`;
   await admin.query(`CREATE DATABASE ${name}`);
@@ -142,14 +154,22 @@ export async function freshPostgres(): Promise<{ url: string; drop(): Promise<vo
 /** The contract's 6-node example: maximum cut 53. */
 export const sixNodes = {
   num_nodes: 6,
-  adj_matrix: [[0, 3, 6, 7, 3, 0], [3, 0, 4, 5, 8, 9], [6, 4, 0, 6, 5, 7], [7, 5, 6, 0, 8, 0], [3, 8, 5, 8, 0, 0], [0, 9, 7, 0, 0, 0]],
+  adj_matrix: [
+    [0, 3, 6, 7, 3, 0],
+    [3, 0, 4, 5, 8, 9],
+    [6, 4, 0, 6, 5, 7],
+    [7, 5, 6, 0, 8, 0],
+    [3, 8, 5, 8, 0, 0],
+    [0, 9, 7, 0, 0, 0],
+  ],
 };
-export const sixNodesEdgeList = '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
+export const sixNodesEdgeList =
+  '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
 
 /** A random symmetric matrix with some negative and fractional weights. */
 export function randomMatrix(n: number, seed: number): number[][] {
   let s = seed >>> 0;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const m = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
@@ -177,18 +197,23 @@ export async function backends(): Promise<[string, Backend][]> {
     await probe.connect();
     await probe.end();
   } catch (error) {
-    console.warn(`skipping the PostgreSQL runs: no PostgreSQL at ${postgresAdminUrl} (${(error as Error).message}); set JES_TEST_POSTGRES_URL`);
+    console.warn(
+      `skipping the PostgreSQL runs: no PostgreSQL at ${postgresAdminUrl} (${(error as Error).message}); set JES_TEST_POSTGRES_URL`,
+    );
     return list;
   }
   let dropper: (() => Promise<void>) | undefined;
-  list.push(['PostgreSQL', {
-    async env() {
-      const db = await freshPostgres();
-      if ('skip' in db) throw new Error(db.skip);
-      dropper = db.drop;
-      return { DATABASE_URL: db.url };
+  list.push([
+    'PostgreSQL',
+    {
+      async env() {
+        const db = await freshPostgres();
+        if ('skip' in db) throw new Error(db.skip);
+        dropper = db.drop;
+        return { DATABASE_URL: db.url };
+      },
+      drop: async () => dropper?.(),
     },
-    drop: async () => dropper?.(),
-  }]);
+  ]);
   return list;
 }

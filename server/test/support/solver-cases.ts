@@ -24,22 +24,33 @@ export type WeightKind = 'unit' | 'integer' | 'negative' | 'fractional' | 'zero'
 
 function drawWeight(rng: Random, kind: WeightKind): number {
   switch (kind) {
-    case 'unit': return 1;
-    case 'integer': return 1 + rng.int(10);
-    case 'negative': return rng.int(21) - 10; // zeros are dropped by graphFromEdges
-    case 'fractional': return rng.float() * 4 - 1.5;
-    case 'zero': return 0;
+    case 'unit':
+      return 1;
+    case 'integer':
+      return 1 + rng.int(10);
+    case 'negative':
+      return rng.int(21) - 10; // zeros are dropped by graphFromEdges
+    case 'fractional':
+      return rng.float() * 4 - 1.5;
+    case 'zero':
+      return 0;
   }
 }
 
 /** Each pair of nodes in 0..n-1 (restricted to `nodes` if given) becomes an edge with probability p. */
 export function randomCase(name: string, seed: number, n: number, p: number, kind: WeightKind, nodes?: number[]): Case {
   const rng = createRandom(seed);
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   const ids = nodes ?? Array.from({ length: n }, (_, i) => i);
   for (let a = 0; a < ids.length; a++) {
     for (let b = a + 1; b < ids.length; b++) {
-      if (rng.float() < p) { from.push(ids[a]!); to.push(ids[b]!); weight.push(drawWeight(rng, kind)); }
+      if (rng.float() < p) {
+        from.push(ids[a]!);
+        to.push(ids[b]!);
+        weight.push(drawWeight(rng, kind));
+      }
     }
   }
   return makeCase(name, n, from, to, weight);
@@ -49,9 +60,12 @@ export function randomCase(name: string, seed: number, n: number, p: number, kin
 export function sparseGraph(seed: number, n: number, degree: number, signed: boolean): Graph {
   const rng = createRandom(seed);
   const m = Math.floor((n * degree) / 2);
-  const from = new Int32Array(m), to = new Int32Array(m), weight = new Float64Array(m);
+  const from = new Int32Array(m),
+    to = new Int32Array(m),
+    weight = new Float64Array(m);
   for (let e = 0; e < m; e++) {
-    from[e] = rng.int(n); to[e] = rng.int(n);
+    from[e] = rng.int(n);
+    to[e] = rng.int(n);
     weight[e] = signed && rng.uint32() & 1 ? -1 : 1;
   }
   return graphFromEdges(n, from, to, weight);
@@ -91,7 +105,11 @@ export function expectConsistent(graph: Graph, result: SolveResult): void {
 
 /** A signal that turns aborted once the wall clock passes `at` (performance.now() milliseconds). */
 export function abortAt(at: number): StopSignal {
-  return { get aborted() { return performance.now() >= at; } };
+  return {
+    get aborted() {
+      return performance.now() >= at;
+    },
+  };
 }
 
 export const small: Case[] = [
@@ -105,7 +123,13 @@ export const small: Case[] = [
   makeCase('repeated edges and a self-loop', 4, [0, 0, 1, 2, 3, 3], [1, 1, 2, 3, 0, 3], [1, 2, -1, 4, 2, 5]),
   randomCase('isolated nodes', 11, 10, 0.7, 'integer', [0, 2, 3, 5, 8]),
   randomCase('disconnected: two components', 12, 12, 0.6, 'negative', [0, 1, 2, 3, 4]),
-  makeCase('two disjoint triangles plus an isolated node', 7, [0, 1, 0, 3, 4, 3], [1, 2, 2, 4, 5, 5], [2, 2, 2, -1, 3, 0.5]),
+  makeCase(
+    'two disjoint triangles plus an isolated node',
+    7,
+    [0, 1, 0, 3, 4, 3],
+    [1, 2, 2, 4, 5, 5],
+    [2, 2, 2, -1, 3, 0.5],
+  ),
 ];
 for (let i = 0; i < 16; i++) {
   const kinds: WeightKind[] = ['unit', 'integer', 'negative', 'fractional'];
@@ -118,4 +142,3 @@ export const medium: Case[] = [
   randomCase('dense n=19 fractional', 7, 19, 1, 'fractional'),
   randomCase('sparse n=20 negative', 8, 20, 0.25, 'negative'),
 ];
-

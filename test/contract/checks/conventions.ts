@@ -11,16 +11,19 @@ export const operationHygiene: Check = {
     const ids = new Set<string>();
     for (const op of operations(doc)) {
       const { operationId, summary, description } = op.operation;
-      if (!/^(login|list|get|start|cancel|upload|delete)([A-Z][a-z]+)*$/.test(operationId ?? '')) violations.push(`${op.label}: operationId "${operationId}" is not a verb phrase`);
+      if (!/^(login|list|get|start|cancel|upload|delete)([A-Z][a-z]+)*$/.test(operationId ?? ''))
+        violations.push(`${op.label}: operationId "${operationId}" is not a verb phrase`);
       if (ids.has(operationId)) violations.push(`${op.label}: operationId ${operationId} is not unique`);
       ids.add(operationId);
       if (!summary) violations.push(`${op.label}: no summary`);
       if (!description) violations.push(`${op.label}: no description`);
-      if (!(op.operation.tags ?? []).length || !(op.operation.tags ?? []).every((t: string) => tags.has(t))) violations.push(`${op.label}: tags must be declared`);
+      if (!(op.operation.tags ?? []).length || !(op.operation.tags ?? []).every((t: string) => tags.has(t)))
+        violations.push(`${op.label}: tags must be declared`);
       const statuses = Object.keys(op.operation.responses ?? {});
       if (!statuses.some((s) => s.startsWith('4'))) violations.push(`${op.label}: no 4xx response`);
       if (!statuses.includes('500')) violations.push(`${op.label}: no 500 response`);
-      for (const p of op.parameters) if (!p.description) violations.push(`${op.label}: parameter ${p.name} has no description`);
+      for (const p of op.parameters)
+        if (!p.description) violations.push(`${op.label}: parameter ${p.name} has no description`);
     }
     return violations;
   },
@@ -37,7 +40,8 @@ export const security: Check = {
     );
     const name = schemes[0]?.[0];
     if (!name) return ['a security scheme of type http, scheme bearer, bearerFormat JWT is needed'];
-    if (!(doc.security ?? []).some((r: Node) => name in r)) violations.push(`the document's security must require ${name}`);
+    if (!(doc.security ?? []).some((r: Node) => name in r))
+      violations.push(`the document's security must require ${name}`);
     for (const op of operations(doc)) {
       const id = op.operation.operationId;
       const own = op.operation.security;
@@ -47,9 +51,11 @@ export const security: Check = {
       }
       if (own !== undefined && !own.some((r: Node) => name in r)) violations.push(`${id} must require ${name}`);
       const unauthorized = response(doc, op, '401');
-      if (!deref(doc, unauthorized?.headers?.['WWW-Authenticate'])?.required) violations.push(`${id}: 401 must carry WWW-Authenticate`);
+      if (!deref(doc, unauthorized?.headers?.['WWW-Authenticate'])?.required)
+        violations.push(`${id}: 401 must carry WWW-Authenticate`);
       const codes = problemCodes(unauthorized);
-      if (!codes?.includes('missing_token') || !codes.includes('invalid_token')) violations.push(`${id}: 401 must list missing_token and invalid_token`);
+      if (!codes?.includes('missing_token') || !codes.includes('invalid_token'))
+        violations.push(`${id}: 401 must list missing_token and invalid_token`);
     }
     return violations;
   },
@@ -79,17 +85,22 @@ export const errorModel: Check = {
         const res = deref(doc, raw);
         const where = `${op.label} ${status}`;
         const types = Object.keys(res?.content ?? {});
-        if (types.join() !== 'application/problem+json') violations.push(`${where}: content must be application/problem+json only, is ${types.join() || 'none'}`);
+        if (types.join() !== 'application/problem+json')
+          violations.push(`${where}: content must be application/problem+json only, is ${types.join() || 'none'}`);
         const s = res?.content?.['application/problem+json']?.schema;
-        const refsProblem = s?.$ref === '#/components/schemas/Problem' || s?.allOf?.[0]?.$ref === '#/components/schemas/Problem';
+        const refsProblem =
+          s?.$ref === '#/components/schemas/Problem' || s?.allOf?.[0]?.$ref === '#/components/schemas/Problem';
         if (!refsProblem) violations.push(`${where}: schema must reference Problem`);
         const codes = problemCodes(res);
         if (!codes?.length) violations.push(`${where}: must list its codes`);
-        for (const code of codes ?? []) if (!catalogue.includes(`\`${code}\``)) violations.push(`${where}: code ${code} is not in the Problem catalogue`);
+        for (const code of codes ?? [])
+          if (!catalogue.includes(`\`${code}\``))
+            violations.push(`${where}: code ${code} is not in the Problem catalogue`);
         if (!deref(doc, res?.headers?.['X-Request-Id'])?.required) violations.push(`${where}: must carry X-Request-Id`);
         if (status === '429' && !res?.headers?.['Retry-After']) violations.push(`${where}: must carry Retry-After`);
         // RFC 9110: every 401 carries a challenge, login's included.
-        if (status === '401' && !deref(doc, res?.headers?.['WWW-Authenticate'])?.required) violations.push(`${where}: must carry WWW-Authenticate`);
+        if (status === '401' && !deref(doc, res?.headers?.['WWW-Authenticate'])?.required)
+          violations.push(`${where}: must carry WWW-Authenticate`);
       }
     }
     return violations;
@@ -105,7 +116,8 @@ export const responseHeaders: Check = {
         const headers = deref(doc, raw)?.headers ?? {};
         if (!headers['X-Request-Id']) violations.push(`${op.label} ${status}: no X-Request-Id`);
         const limited = status.startsWith('2') && op.operation.operationId !== 'getHealth';
-        if (limited && (!headers.RateLimit || !headers['RateLimit-Policy'])) violations.push(`${op.label} ${status}: no RateLimit / RateLimit-Policy`);
+        if (limited && (!headers.RateLimit || !headers['RateLimit-Policy']))
+          violations.push(`${op.label} ${status}: no RateLimit / RateLimit-Policy`);
       }
     }
     return violations;
@@ -122,7 +134,8 @@ export const servers: Check = {
     }
     for (const s of list) {
       for (const [name, v] of Object.entries<Node>(s.variables ?? {})) {
-        if (typeof v.default !== 'string' || !v.default) violations.push(`server ${s.url}: variable ${name} needs a default`);
+        if (typeof v.default !== 'string' || !v.default)
+          violations.push(`server ${s.url}: variable ${name} needs a default`);
       }
     }
     return violations;

@@ -9,7 +9,8 @@ export const login: Check = {
     const b = behaviour(doc);
     const op = find(doc, 'login', 'post', '/login', b.violations);
     if (!op) return b.violations;
-    if (!Array.isArray(op.operation.security) || op.operation.security.length !== 0) b.violations.push('login must not need a token (security: [])');
+    if (!Array.isArray(op.operation.security) || op.operation.security.length !== 0)
+      b.violations.push('login must not need a token (security: [])');
     const body = jsonSchema(doc, op.operation.requestBody);
     b.accepts('login body', body, { username: 'demo', password: 'secret' });
     b.refuses('login body without password', body, { username: 'demo' });
@@ -17,7 +18,8 @@ export const login: Check = {
     const ok = jsonSchema(doc, response(doc, op, '200'));
     b.accepts('login 200', ok, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 });
     b.refuses('login 200 without access_token', ok, { token_type: 'Bearer', expires_in: 3600 });
-    if (!response(doc, op, '200')?.headers?.['Cache-Control']) b.violations.push('login 200 must document Cache-Control: no-store');
+    if (!response(doc, op, '200')?.headers?.['Cache-Control'])
+      b.violations.push('login 200 must document Cache-Control: no-store');
     return b.violations;
   },
 };
@@ -36,19 +38,41 @@ export const startJob: Check = {
       solvers: [{ name: 'exact' }],
       time_limit_seconds: 5,
     });
-    b.refuses('num_nodes as a string', body, { num_nodes: '2', adj_matrix: [[0, 1], [1, 0]] });
-    b.refuses('input without num_nodes', body, { adj_matrix: [[0, 1], [1, 0]] });
-    b.refuses('a non-numeric weight', body, { num_nodes: 2, adj_matrix: [[0, 'x'], [1, 0]] });
+    b.refuses('num_nodes as a string', body, {
+      num_nodes: '2',
+      adj_matrix: [
+        [0, 1],
+        [1, 0],
+      ],
+    });
+    b.refuses('input without num_nodes', body, {
+      adj_matrix: [
+        [0, 1],
+        [1, 0],
+      ],
+    });
+    b.refuses('a non-numeric weight', body, {
+      num_nodes: 2,
+      adj_matrix: [
+        [0, 'x'],
+        [1, 0],
+      ],
+    });
     b.refuses('a flat adj_matrix', body, { num_nodes: 2, adj_matrix: [0, 1, 1, 0] });
     b.refuses('a short data_file_identifier', body, { data_file_identifier: 'abc' });
-    b.refuses('both forms at once', body, { ...sixNodes(doc), data_file_identifier: 'd6e02699b78918a5032ec7a872e2de7800c3a15a' });
+    b.refuses('both forms at once', body, {
+      ...sixNodes(doc),
+      data_file_identifier: 'd6e02699b78918a5032ec7a872e2de7800c3a15a',
+    });
     const codes = Object.keys(op.operation.responses ?? {}).filter((s) => s.startsWith('2'));
-    if (codes.join() !== '200') b.violations.push(`startJob must answer 200 only (the platform's clients check 200), documents ${codes.join()}`);
+    if (codes.join() !== '200')
+      b.violations.push(`startJob must answer 200 only (the platform's clients check 200), documents ${codes.join()}`);
     const ok = jsonSchema(doc, response(doc, op, '200'));
     b.accepts('startJob 200', ok, { detail: 'Job created', job: 'K7Q2M9X4TB1R' });
     b.refuses('startJob 200 with a lower-case job id', ok, { detail: 'Job created', job: 'k7q2m9x4tb1r' });
     b.refuses('startJob 200 without detail', ok, { job: 'K7Q2M9X4TB1R' });
-    if (!response(doc, op, '200')?.headers?.Location?.required) b.violations.push('startJob 200 must send Location: /job/{id}');
+    if (!response(doc, op, '200')?.headers?.Location?.required)
+      b.violations.push('startJob 200 must send Location: /job/{id}');
     const names = op.parameters.map((p) => `${p.in}:${p.name}`);
     for (const expected of ['query:solver', 'query:time_limit_seconds']) {
       if (!names.includes(expected)) b.violations.push(`startJob must take the ${expected} parameter`);
@@ -64,7 +88,9 @@ export const inlineLimit: Check = {
     const op = operationById(doc, 'startJob');
     const described = `${deref(doc, op.operation.requestBody)?.description ?? ''} ${op.operation.description ?? ''}`;
     if (!described.includes('4,194,303 bytes') || !described.includes('4,194,304')) {
-      violations.push('startJob must state the inline limit in bytes (at most 4,194,303; 4,194,304 or more answers 413)');
+      violations.push(
+        'startJob must state the inline limit in bytes (at most 4,194,303; 4,194,304 or more answers 413)',
+      );
     }
     const tooLarge = response(doc, op, '413');
     const examples = Object.values<Node>(tooLarge?.content?.['application/problem+json']?.examples ?? {});
@@ -72,7 +98,8 @@ export const inlineLimit: Check = {
     if (!values.some((v) => v?.code === 'payload_too_large' && v?.max_bytes === 4194304)) {
       violations.push('startJob 413 must show payload_too_large with max_bytes 4194304');
     }
-    if (exampleValue(doc, 'MaxCutUseCase')?.max_inline_bytes !== 4194304) violations.push('the use-case example must give max_inline_bytes 4194304');
+    if (exampleValue(doc, 'MaxCutUseCase')?.max_inline_bytes !== 4194304)
+      violations.push('the use-case example must give max_inline_bytes 4194304');
     return violations;
   },
 };
@@ -85,7 +112,8 @@ export const getJob: Check = {
     if (!op) return b.violations;
     const id = op.parameters.find((p) => p.in === 'path' && p.name === 'job_id');
     b.accepts('job id', id?.schema, 'K7Q2M9X4TB1R');
-    for (const bad of ['k7q2m9x4tb1r', 'K7Q2M9X4TB1', 'K7Q2M9X4TB1RX', 'K7Q2-9X4TB1R']) b.refuses(`job id ${bad}`, id?.schema, bad);
+    for (const bad of ['k7q2m9x4tb1r', 'K7Q2M9X4TB1', 'K7Q2M9X4TB1RX', 'K7Q2-9X4TB1R'])
+      b.refuses(`job id ${bad}`, id?.schema, bad);
     const ok = jsonSchema(doc, response(doc, op, '200'));
     const envelope = exampleValue(doc, 'JobFinished');
     b.accepts('a finished job keyed by its id', ok, envelope);
@@ -98,8 +126,12 @@ export const getJob: Check = {
     }
     b.accepts('a job with end_at ""', ok, { job: { K7Q2M9X4TB1R: { ...job, status: 'RUNNING', end_at: '' } } });
     b.refuses('a job with an unknown status', ok, { job: { K7Q2M9X4TB1R: { ...job, status: 'DONE' } } });
-    b.refuses('a job with an RFC 3339 started_at', ok, { job: { K7Q2M9X4TB1R: { ...job, started_at: '2026-11-22T14:03:07Z' } } });
-    b.refuses('executions as a list', ok, { job: { K7Q2M9X4TB1R: { ...job, executions: Object.values(job?.executions ?? {}) } } });
+    b.refuses('a job with an RFC 3339 started_at', ok, {
+      job: { K7Q2M9X4TB1R: { ...job, started_at: '2026-11-22T14:03:07Z' } },
+    });
+    b.refuses('executions as a list', ok, {
+      job: { K7Q2M9X4TB1R: { ...job, executions: Object.values(job?.executions ?? {}) } },
+    });
     return b.violations;
   },
 };
@@ -112,15 +144,27 @@ export const timestamps: Check = {
       b.accepts(`timestamp ${good}`, schema('Timestamp'), good);
       b.accepts(`optional timestamp ${good}`, schema('OptionalTimestamp'), good);
     }
-    const bad = ['2026-11-22T14:03:07Z', '11/22/2026 14:03:07', '11/22/2026, 2:03:07 PM', '13/22/2026, 14:03:07',
-      '11/32/2026, 14:03:07', '11/22/2026, 24:00:00', '11/22/26, 14:03:07', '1/2/2026, 14:03:07', ''];
+    const bad = [
+      '2026-11-22T14:03:07Z',
+      '11/22/2026 14:03:07',
+      '11/22/2026, 2:03:07 PM',
+      '13/22/2026, 14:03:07',
+      '11/32/2026, 14:03:07',
+      '11/22/2026, 24:00:00',
+      '11/22/26, 14:03:07',
+      '1/2/2026, 14:03:07',
+      '',
+    ];
     for (const value of bad) b.refuses(`timestamp "${value}"`, schema('Timestamp'), value);
     b.accepts('optional timestamp ""', schema('OptionalTimestamp'), '');
     b.refuses('optional timestamp " "', schema('OptionalTimestamp'), ' ');
     const job = deref(doc, schema('Job'))?.properties ?? {};
-    if (job.started_at?.$ref !== '#/components/schemas/Timestamp') b.violations.push('Job.started_at must be a Timestamp');
-    if (job.end_at?.$ref !== '#/components/schemas/OptionalTimestamp') b.violations.push('Job.end_at must be an OptionalTimestamp');
-    if (!/UTC/.test(deref(doc, schema('Timestamp'))?.description ?? '')) b.violations.push('Timestamp must say it is UTC');
+    if (job.started_at?.$ref !== '#/components/schemas/Timestamp')
+      b.violations.push('Job.started_at must be a Timestamp');
+    if (job.end_at?.$ref !== '#/components/schemas/OptionalTimestamp')
+      b.violations.push('Job.end_at must be an OptionalTimestamp');
+    if (!/UTC/.test(deref(doc, schema('Timestamp'))?.description ?? ''))
+      b.violations.push('Timestamp must say it is UTC');
     return b.violations;
   },
 };
@@ -147,8 +191,16 @@ export const executions: Check = {
     const b = behaviour(doc);
     const success = exampleValue(doc, 'JobFinished')?.job?.K7Q2M9X4TB1R?.executions?.exact;
     b.accepts('a SUCCESS execution with data', schema('Execution'), success);
-    b.accepts('a max-cut output', schema('MaxCutOutput'), { cut_value: 53, partition: [0, 1, 1, 1, 0, 0], optimal: true });
-    b.accepts('a max-cut output with a fractional negative cut', schema('MaxCutOutput'), { cut_value: -1.5, partition: [0, 1], optimal: false });
+    b.accepts('a max-cut output', schema('MaxCutOutput'), {
+      cut_value: 53,
+      partition: [0, 1, 1, 1, 0, 0],
+      optimal: true,
+    });
+    b.accepts('a max-cut output with a fractional negative cut', schema('MaxCutOutput'), {
+      cut_value: -1.5,
+      partition: [0, 1],
+      optimal: false,
+    });
     b.refuses('a partition with a 2', schema('MaxCutOutput'), { cut_value: 1, partition: [0, 2], optimal: false });
     b.refuses('an output without optimal', schema('MaxCutOutput'), { cut_value: 1, partition: [0, 1] });
     b.refuses('an output without cut_value', schema('MaxCutOutput'), { partition: [0, 1], optimal: true });
@@ -188,7 +240,8 @@ export const addedEndpoints: Check = {
       if (!list.some((p) => p.in === 'query' && p.name === name)) violations.push(`listJobs must take ?${name}`);
     }
     const limit = deref(doc, list.find((p) => p.name === 'limit')?.schema);
-    if (limit?.minimum !== 1 || limit?.maximum !== 100 || limit?.default !== 20) violations.push('listJobs limit must be 1..100, default 20');
+    if (limit?.minimum !== 1 || limit?.maximum !== 100 || limit?.default !== 20)
+      violations.push('listJobs limit must be 1..100, default 20');
     return violations;
   },
 };

@@ -8,13 +8,17 @@ export const examplesValid: Check = {
   name: 'every example is valid against its schema, and every request and response body has one',
   run(doc) {
     const validate = schemaValidator(doc);
-    const violations = exampleSites(doc).flatMap((site) => validate(site.schema, site.value).map((e) => `${site.where}: ${e}`));
+    const violations = exampleSites(doc).flatMap((site) =>
+      validate(site.schema, site.value).map((e) => `${site.where}: ${e}`),
+    );
     for (const op of operations(doc)) {
       const bodies: [string, Node | undefined][] = [[`${op.label} request`, deref(doc, op.operation.requestBody)]];
-      for (const [status, raw] of Object.entries<Node>(op.operation.responses ?? {})) bodies.push([`${op.label} ${status}`, deref(doc, raw)]);
+      for (const [status, raw] of Object.entries<Node>(op.operation.responses ?? {}))
+        bodies.push([`${op.label} ${status}`, deref(doc, raw)]);
       for (const [where, holder] of bodies) {
         for (const [type, media] of Object.entries<Node>(holder?.content ?? {})) {
-          if (!media.example && !Object.keys(media.examples ?? {}).length) violations.push(`${where} ${type}: no example`);
+          if (!media.example && !Object.keys(media.examples ?? {}).length)
+            violations.push(`${where} ${type}: no example`);
         }
       }
     }
@@ -47,19 +51,34 @@ export const jobExamples: Check = {
     const inlineBytes = Buffer.byteLength(JSON.stringify(sixNodes(doc)));
     for (const [where, job] of jobs) {
       const terminal = terminalJob.includes(job.status);
-      if ((job.end_at === '') === terminal) violations.push(`${where}: end_at must be "" exactly while the job has not ended`);
-      if (job.started_at !== formatTimestamp(job.timestamps?.submitted)) violations.push(`${where}: started_at must be timestamps.submitted`);
-      if (terminal && job.end_at !== formatTimestamp(job.timestamps?.ended)) violations.push(`${where}: end_at must be timestamps.ended`);
-      if (job.input?.mode === 'inline' && job.input.bytes !== inlineBytes) violations.push(`${where}: inline input is ${inlineBytes} bytes`);
+      if ((job.end_at === '') === terminal)
+        violations.push(`${where}: end_at must be "" exactly while the job has not ended`);
+      if (job.started_at !== formatTimestamp(job.timestamps?.submitted))
+        violations.push(`${where}: started_at must be timestamps.submitted`);
+      if (terminal && job.end_at !== formatTimestamp(job.timestamps?.ended))
+        violations.push(`${where}: end_at must be timestamps.ended`);
+      if (job.input?.mode === 'inline' && job.input.bytes !== inlineBytes)
+        violations.push(`${where}: inline input is ${inlineBytes} bytes`);
       const list = Object.values<Node>(job.executions);
       const count = (...s: string[]) => list.filter((e) => s.includes(e.status)).length;
-      const expected = { total: list.length, pending: count('PENDING', 'PREPARING'), running: count('RUNNING'), succeeded: count('SUCCESS'), failed: count('ERROR'), cancelled: count('CANCELLED') };
-      if (JSON.stringify(job.summary) !== JSON.stringify(expected)) violations.push(`${where}: summary must be ${JSON.stringify(expected)}`);
-      if ((job.status === 'ERROR') !== ('error' in job)) violations.push(`${where}: error must be present exactly when the job is ERROR`);
+      const expected = {
+        total: list.length,
+        pending: count('PENDING', 'PREPARING'),
+        running: count('RUNNING'),
+        succeeded: count('SUCCESS'),
+        failed: count('ERROR'),
+        cancelled: count('CANCELLED'),
+      };
+      if (JSON.stringify(job.summary) !== JSON.stringify(expected))
+        violations.push(`${where}: summary must be ${JSON.stringify(expected)}`);
+      if ((job.status === 'ERROR') !== 'error' in job)
+        violations.push(`${where}: error must be present exactly when the job is ERROR`);
       for (const [solver, e] of Object.entries<Node>(job.executions)) {
         const at = `${where}/executions/${solver}`;
-        if ((e.end_at === '') === terminalExecution.includes(e.status)) violations.push(`${at}: end_at must be "" exactly while it runs`);
-        if ((e.started_at === '') !== (e.timestamps?.running === null)) violations.push(`${at}: started_at must be "" exactly until it runs`);
+        if ((e.end_at === '') === terminalExecution.includes(e.status))
+          violations.push(`${at}: end_at must be "" exactly while it runs`);
+        if ((e.started_at === '') !== (e.timestamps?.running === null))
+          violations.push(`${at}: started_at must be "" exactly until it runs`);
         if ('data' in e && e.status !== 'SUCCESS') violations.push(`${at}: data only on SUCCESS`);
         if ('error' in e !== (e.status === 'ERROR')) violations.push(`${at}: error exactly on ERROR`);
       }
@@ -85,10 +104,13 @@ export const maxcutExamples: Check = {
     for (const [name, example] of Object.entries<Node>(doc.components?.examples ?? {})) visit(name, example.value);
     if (outputs.length === 0) violations.push('no max-cut output example');
     for (const [where, output] of outputs) {
-      if (output.partition.length !== input.num_nodes) violations.push(`${where}: partition must have one entry per node`);
+      if (output.partition.length !== input.num_nodes)
+        violations.push(`${where}: partition must have one entry per node`);
       const cut = cutValue(input.adj_matrix, output.partition);
-      if (cut !== output.cut_value) violations.push(`${where}: cut_value ${output.cut_value} but the partition cuts ${cut}`);
-      if (output.optimal && output.cut_value !== best) violations.push(`${where}: claims optimal but the maximum is ${best}`);
+      if (cut !== output.cut_value)
+        violations.push(`${where}: cut_value ${output.cut_value} but the partition cuts ${cut}`);
+      if (output.optimal && output.cut_value !== best)
+        violations.push(`${where}: claims optimal but the maximum is ${best}`);
     }
     return violations;
   },
@@ -102,8 +124,8 @@ export const useCaseExamples: Check = {
     if (JSON.stringify(exampleValue(doc, 'UseCaseList')?.problem?.maxcut) !== JSON.stringify(record)) {
       b.violations.push('GET /problem and GET /problem/maxcut must show the same maxcut record');
     }
-    b.accepts('the record\'s example_input against MaxCutInput', schema('MaxCutInput'), record?.example_input);
-    b.accepts('the record\'s example_input against its own input_schema', record?.input_schema, record?.example_input);
+    b.accepts("the record's example_input against MaxCutInput", schema('MaxCutInput'), record?.example_input);
+    b.accepts("the record's example_input against its own input_schema", record?.input_schema, record?.example_input);
     return b.violations;
   },
 };

@@ -7,7 +7,8 @@ export interface Check {
 }
 
 export const schema = (name: string): Node => ({ $ref: `#/components/schemas/${name}` });
-export const jsonSchema = (doc: Node, node: Node | undefined): Node | undefined => deref(doc, node)?.content?.['application/json']?.schema;
+export const jsonSchema = (doc: Node, node: Node | undefined): Node | undefined =>
+  deref(doc, node)?.content?.['application/json']?.schema;
 export const exampleValue = (doc: Node, name: string): any => structuredClone(doc.components?.examples?.[name]?.value);
 
 /** Collects violations from schema behaviour: values it must accept and values it must refuse. */
@@ -28,10 +29,17 @@ export function behaviour(doc: Node) {
   };
 }
 
-export function find(doc: Node, operationId: string, method: string, path: string, violations: string[]): Operation | undefined {
+export function find(
+  doc: Node,
+  operationId: string,
+  method: string,
+  path: string,
+  violations: string[],
+): Operation | undefined {
   const op = operations(doc).find((o) => o.operation.operationId === operationId);
   if (!op) return void violations.push(`operation ${operationId} is missing`);
-  if (op.method !== method || op.path !== path) violations.push(`${operationId} must be ${method.toUpperCase()} ${path}, is ${op.label}`);
+  if (op.method !== method || op.path !== path)
+    violations.push(`${operationId} must be ${method.toUpperCase()} ${path}, is ${op.label}`);
   return op;
 }
 

@@ -4,7 +4,11 @@ import input from './six-node.json' with { type: 'json' };
 
 const show = (id, text) => (document.getElementById(id).textContent = text);
 const query = new URLSearchParams(location.search);
-const client = createJesClient({ baseUrl: query.get('api'), username: query.get('username'), password: query.get('password') });
+const client = createJesClient({
+  baseUrl: query.get('api'),
+  username: query.get('username'),
+  password: query.get('password'),
+});
 
 async function run() {
   const started = await client.startJob('maxcut', input, { solvers: ['exact'] });

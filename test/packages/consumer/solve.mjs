@@ -2,7 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { createJesClient, formatProblem } from '@jes/client';
 
-const client = createJesClient({ baseUrl: process.env.JES_BASE_URL, username: process.env.JES_USERNAME, password: process.env.JES_PASSWORD });
+const client = createJesClient({
+  baseUrl: process.env.JES_BASE_URL,
+  username: process.env.JES_USERNAME,
+  password: process.env.JES_PASSWORD,
+});
 const input = JSON.parse(readFileSync(new URL('./six-node.json', import.meta.url), 'utf8'));
 const started = await client.startJob('maxcut', input, { solvers: ['exact'] });
 if (started.error) throw new Error(formatProblem(started.error));

@@ -5,7 +5,17 @@ import { fromPath } from '@jes/client/node';
 const client: JesClient = createJesClient({ baseUrl: 'http://localhost:3000', username: 'demo', password: 'secret' });
 
 export async function solve(): Promise<number | undefined> {
-  const started = await client.startJob('maxcut', { num_nodes: 2, adj_matrix: [[0, 1], [1, 0]] }, { solvers: ['exact'], timeLimitSeconds: 5 });
+  const started = await client.startJob(
+    'maxcut',
+    {
+      num_nodes: 2,
+      adj_matrix: [
+        [0, 1],
+        [1, 0],
+      ],
+    },
+    { solvers: ['exact'], timeLimitSeconds: 5 },
+  );
   if (started.error) return undefined;
   const output = await client.getOutput(started.data.id);
   return output.data?.outputs['exact']?.cut_value;
@@ -17,6 +27,12 @@ export async function upload(path: string): Promise<string | undefined> {
 }
 
 export async function wrong(): Promise<void> {
-  // @ts-expect-error num_nodes is an integer, not a string: the types must refuse it
-  await client.startJob('maxcut', { num_nodes: '2', adj_matrix: [[0, 1], [1, 0]] });
+  await client.startJob('maxcut', {
+    // @ts-expect-error num_nodes is an integer, not a string: the types must refuse it
+    num_nodes: '2',
+    adj_matrix: [
+      [0, 1],
+      [1, 0],
+    ],
+  });
 }

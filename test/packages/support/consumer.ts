@@ -16,8 +16,16 @@ export interface Ran {
 }
 
 /** Runs a command to its end (killed after `timeoutMs`), with `input` on its stdin. */
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<Ran> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): Promise<Ran> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -48,8 +56,13 @@ export interface Tarball {
 /** `npm pack` of every workspace into `into`; the tarballs with their sizes. */
 export async function packAll(into: string): Promise<Tarball[]> {
   mkdirSync(into, { recursive: true });
-  await succeed('npm', ['pack', '--workspaces', '--pack-destination', into, '--loglevel=error'], { cwd: repoRoot, timeoutMs: 300_000 });
-  return readdirSync(into).filter((f) => f.endsWith('.tgz')).map((f) => ({ file: join(into, f), bytes: statSync(join(into, f)).size }));
+  await succeed('npm', ['pack', '--workspaces', '--pack-destination', into, '--loglevel=error'], {
+    cwd: repoRoot,
+    timeoutMs: 300_000,
+  });
+  return readdirSync(into)
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => ({ file: join(into, f), bytes: statSync(join(into, f)).size }));
 }
 
 /** A fresh project in `dir`: the consumer files, the 6-node example, and the tarballs installed with `extra`. */
@@ -57,7 +70,19 @@ export async function installConsumer(dir: string, tarballs: Tarball[], extra: s
   cpSync(join(import.meta.dirname, '..', 'consumer'), dir, { recursive: true });
   cpSync(join(repoRoot, 'examples', 'graphs', 'six-node.json'), join(dir, 'six-node.json'));
   await succeed('npm', ['init', '-y', '--init-type=module'], { cwd: dir });
-  await succeed('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.map((t) => t.file), ...extra], { cwd: dir, timeoutMs: 600_000 });
+  await succeed(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--loglevel=error',
+      ...tarballs.map((t) => t.file),
+      ...extra,
+    ],
+    { cwd: dir, timeoutMs: 600_000 },
+  );
 }
 
 export interface Runtime {
@@ -80,7 +105,11 @@ export async function runtimes(major: number): Promise<{ runtimes: Runtime[]; sk
   const version = async () => (existsSync(node) ? (await run(node, ['--version'], { cwd: cache })).stdout.trim() : '');
   if (!(await version()).startsWith(`v${major}.`)) {
     mkdirSync(cache, { recursive: true });
-    const installed = await run('npm', ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${major}`], { cwd: cache, timeoutMs: 300_000 });
+    const installed = await run(
+      'npm',
+      ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${major}`],
+      { cwd: cache, timeoutMs: 300_000 },
+    );
     if (installed.code !== 0 || !(await version()).startsWith(`v${major}.`)) {
       const skipped = `Node ${major} could not be installed from the npm registry's node@${major} package: ${installed.stderr.trim().split('\n').at(-1)}`;
       if (process.env.CI) throw new Error(skipped);
@@ -101,8 +130,17 @@ export interface Serving {
  * Starts a long-running command (`npx jes-server`) in its own process group; resolves with the URL its output
  * names once a line matches `ready`. stop() ends the whole group (npx and the command it runs).
  */
-export function serve(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp }): Promise<Serving> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function serve(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp },
+): Promise<Serving> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
@@ -116,7 +154,8 @@ export function serve(command: string, args: string[], options: { cwd: string; e
     clearTimeout(killer);
   };
   return new Promise((resolve, reject) => {
-    const fail = (why: string) => void stop().then(() => reject(new Error(`${command} ${args.join(' ')} ${why}; its output:\n${output}`)));
+    const fail = (why: string) =>
+      void stop().then(() => reject(new Error(`${command} ${args.join(' ')} ${why}; its output:\n${output}`)));
     const timer = setTimeout(() => fail('did not get ready within 90 s'), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -128,7 +167,11 @@ export function serve(command: string, args: string[], options: { cwd: string; e
     };
     const early = (code: number | null, signal: string | null) => {
       clearTimeout(timer);
-      reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before it was ready; its output:\n${output}`));
+      reject(
+        new Error(
+          `${command} ${args.join(' ')} exited (${code ?? signal}) before it was ready; its output:\n${output}`,
+        ),
+      );
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);

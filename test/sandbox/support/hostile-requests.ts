@@ -43,18 +43,24 @@ export async function send(base: string, method: string, path: string, sent: Sen
   const answer = await new Promise<Answer>((resolve, reject) => {
     // node:http sends a GET or DELETE body without Content-Length unless it is given.
     const length = sent.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(sent.body)) };
-    const req = request(`${base}${path}`, { method, headers: { ...length, ...sent.headers }, agent: false, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        try {
-          resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined });
-        } catch {
-          reject(new Error(`${method} ${path} → ${res.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`));
-        }
-      });
-    });
+    const req = request(
+      `${base}${path}`,
+      { method, headers: { ...length, ...sent.headers }, agent: false, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined });
+          } catch {
+            reject(
+              new Error(`${method} ${path} → ${res.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`),
+            );
+          }
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${path} within 10 s`)));
     req.on('error', reject);
     req.end(sent.body);
@@ -80,18 +86,29 @@ export interface Part {
 export function form(parts: Part[]): { headers: Record<string, string>; body: Buffer } {
   const boundary = 'hostile-boundary-7f3a';
   const text = parts.map((p) => {
-    const disposition = ['form-data', ...(p.name === undefined ? [] : [`name="${p.name}"`]), ...(p.filename === undefined ? [] : [`filename="${p.filename}"`])];
+    const disposition = [
+      'form-data',
+      ...(p.name === undefined ? [] : [`name="${p.name}"`]),
+      ...(p.filename === undefined ? [] : [`filename="${p.filename}"`]),
+    ];
     const type = p.type ? `Content-Type: ${p.type}\r\n` : '';
     return `--${boundary}\r\nContent-Disposition: ${disposition.join('; ')}\r\n${type}\r\n${p.value}\r\n`;
   });
-  return { headers: { ...bearer, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: Buffer.from(`${text.join('')}--${boundary}--\r\n`) };
+  return {
+    headers: { ...bearer, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: Buffer.from(`${text.join('')}--${boundary}--\r\n`),
+  };
 }
 
-export const upload = (file: Omit<Part, 'name'>, more: Part[] = []) => form([{ name: 'file', ...file }, { name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'g.txt' }, ...more]);
+export const upload = (file: Omit<Part, 'name'>, more: Part[] = []) =>
+  form([{ name: 'file', ...file }, { name: 'problem_id', value: 'maxcut' }, { name: 'name', value: 'g.txt' }, ...more]);
 export const edgeList = '2 1\n1 2 3\n';
 
 /** A sandbox on a free port, and `call` to send it a request checked by expectDocumented. */
-export async function startedSandbox(): Promise<{ sandbox: Sandbox; call: (method: string, path: string, sent?: Sent) => Promise<Answer> }> {
+export async function startedSandbox(): Promise<{
+  sandbox: Sandbox;
+  call: (method: string, path: string, sent?: Sent) => Promise<Answer>;
+}> {
   const sandbox = await startSandbox({ port: 0 });
   return { sandbox, call: (method, path, sent) => send(sandbox.url, method, path, sent) };
 }

@@ -20,9 +20,15 @@ export const cancelOnInterruptHelp = 'on Ctrl-C, cancel the job (else it goes on
  * Waits for the job with a live progress line (long polls of a second, so the best cut stays current),
  * then shows it; exit code 1 when it ended in ERROR or CANCELLED, 130 when Ctrl-C stopped the wait.
  */
-export async function waitAndShow(ctx: Context, client: JesClient, id: string, { cancelOnInterrupt = false }: WaitChoices = {}) {
+export async function waitAndShow(
+  ctx: Context,
+  client: JesClient,
+  id: string,
+  { cancelOnInterrupt = false }: WaitChoices = {},
+) {
   const line = ctx.json ? undefined : progress(process.stderr);
-  const wait = (signal: AbortSignal) => client.waitForJob(id, { signal, waitSeconds: ctx.json ? 30 : 1, onProgress: (job) => line?.update(job) });
+  const wait = (signal: AbortSignal) =>
+    client.waitForJob(id, { signal, waitSeconds: ctx.json ? 30 : 1, onProgress: (job) => line?.update(job) });
   const result = await interruptible(client, id, cancelOnInterrupt, wait, () => line?.done());
   const job = must(result, { job: id });
   ctx.print(job, () => jobView(job));
@@ -30,20 +36,29 @@ export async function waitAndShow(ctx: Context, client: JesClient, id: string, {
 }
 
 export function jobCommands(program: Command): void {
-  listing(program.command('jobs').description('list your jobs, newest first'), jobStatuses, (client, query) => client.listJobs(query), jobsView);
+  listing(
+    program.command('jobs').description('list your jobs, newest first'),
+    jobStatuses,
+    (client, query) => client.listJobs(query),
+    jobsView,
+  );
 
   program
     .command('status')
     .description("show a job: status, timestamps, each solver's state and cut")
     .argument('<job-id>')
-    .action(withClient(async (ctx, client, id: string) => {
-      const job = must(await client.getJob(id), { job: id });
-      ctx.print(job, () => jobView(job));
-    }));
+    .action(
+      withClient(async (ctx, client, id: string) => {
+        const job = must(await client.getJob(id), { job: id });
+        ctx.print(job, () => jobView(job));
+      }),
+    );
 
   program
     .command('wait')
-    .description('wait for a job to end, showing its status, best cut so far and elapsed time; exit 1 if it ends in ERROR or CANCELLED')
+    .description(
+      'wait for a job to end, showing its status, best cut so far and elapsed time; exit 1 if it ends in ERROR or CANCELLED',
+    )
     .argument('<job-id>')
     .option('--cancel-on-interrupt', cancelOnInterruptHelp)
     .action(withClient((ctx, client, id: string, options: WaitChoices) => waitAndShow(ctx, client, id, options)));
@@ -52,26 +67,35 @@ export function jobCommands(program: Command): void {
     .command('output')
     .description("show each solver's result of an ended job (the partitions with --json)")
     .argument('<job-id>')
-    .action(withClient(async (ctx, client, id: string) => {
-      const output = must(await client.getOutput(id), { job: id });
-      ctx.print(output, () => outputView(output));
-    }));
+    .action(
+      withClient(async (ctx, client, id: string) => {
+        const output = must(await client.getOutput(id), { job: id });
+        ctx.print(output, () => outputView(output));
+      }),
+    );
 
   program
     .command('cancel')
     .description('ask the service to cancel a job')
     .argument('<job-id>')
-    .action(withClient(async (ctx, client, id: string) => {
-      const job = must(await client.cancelJob(id), { job: id });
-      ctx.print(job, () => `Cancel requested for job ${job.id} (now ${job.status}); its solvers stop within a second.\n`);
-    }));
+    .action(
+      withClient(async (ctx, client, id: string) => {
+        const job = must(await client.cancelJob(id), { job: id });
+        ctx.print(
+          job,
+          () => `Cancel requested for job ${job.id} (now ${job.status}); its solvers stop within a second.\n`,
+        );
+      }),
+    );
 
   program
     .command('delete')
     .description('delete a job that has ended, with its input and output (its data file is kept)')
     .argument('<job-id>')
-    .action(withClient(async (ctx, client, id: string) => {
-      const deleted = must(await client.deleteJob(id), { job: id });
-      ctx.print(deleted, () => `Deleted job ${id}.\n`);
-    }));
+    .action(
+      withClient(async (ctx, client, id: string) => {
+        const deleted = must(await client.deleteJob(id), { job: id });
+        ctx.print(deleted, () => `Deleted job ${id}.\n`);
+      }),
+    );
 }

@@ -16,14 +16,24 @@ export function loginCommand(program: Command): void {
       const ctx = context(command);
       let password: string;
       if (options.passwordStdin) password = await readStdin();
-      else if (process.stdin.isTTY) password = await promptHidden(`Password for ${options.username} at ${ctx.baseUrl}: `);
+      else if (process.stdin.isTTY)
+        password = await promptHidden(`Password for ${options.username} at ${ctx.baseUrl}: `);
       else throw usageError('no terminal to ask for the password on: pipe it in with --password-stdin');
       if (!password) throw usageError('the password is empty');
 
-      const login = must(await createJesClient({ baseUrl: ctx.baseUrl }).login({ username: options.username, password }));
+      const login = must(
+        await createJesClient({ baseUrl: ctx.baseUrl }).login({ username: options.username, password }),
+      );
       const expiresAt = new Date(Date.now() + login.expires_in * 1000).toISOString();
-      const file = await saveToken(ctx.baseUrl, { username: options.username, token: login.access_token, expires_at: expiresAt });
-      ctx.print({ base_url: ctx.baseUrl, username: options.username, expires_at: expiresAt, credentials_file: file },
-        () => `Logged in to ${ctx.baseUrl} as ${options.username}; the token is valid until ${expiresAt} (kept in ${file}).\n`);
+      const file = await saveToken(ctx.baseUrl, {
+        username: options.username,
+        token: login.access_token,
+        expires_at: expiresAt,
+      });
+      ctx.print(
+        { base_url: ctx.baseUrl, username: options.username, expires_at: expiresAt, credentials_file: file },
+        () =>
+          `Logged in to ${ctx.baseUrl} as ${options.username}; the token is valid until ${expiresAt} (kept in ${file}).\n`,
+      );
     });
 }

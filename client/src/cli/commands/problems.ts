@@ -8,8 +8,10 @@ export function problemsCommand(program: Command): void {
   program
     .command('problems')
     .description('list the use cases, their solvers and limits')
-    .action(withClient(async (ctx, client) => {
-      const useCases = must(await client.listProblems());
-      ctx.print(useCases, () => problemsView(useCases));
-    }));
+    .action(
+      withClient(async (ctx, client) => {
+        const useCases = must(await client.listProblems());
+        ctx.print(useCases, () => problemsView(useCases));
+      }),
+    );
 }
