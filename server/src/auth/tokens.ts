@@ -82,14 +82,17 @@ export function tokenIssuer(
   }
 
   return {
-    issue: (user, version) =>
-      new SignJWT({ env, ver: version })
+    issue(user, version) {
+      // One reading of the clock: two could straddle a second, and a token claiming 3,601 s is refused.
+      const issuedAt = Math.floor(now() / 1000);
+      return new SignJWT({ env, ver: version })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user)
-        .setIssuedAt(Math.floor(now() / 1000))
-        .setExpirationTime(Math.floor(now() / 1000) + tokenLifetimeSeconds)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + tokenLifetimeSeconds)
         .setJti(randomUUID())
-        .sign(secret),
+        .sign(secret);
+    },
     async verify(token) {
       const { user, version } = await signature(token);
       const current = await tokenVersion(user);
