@@ -37,10 +37,18 @@ export async function heartbeat(
   runs: RunKey[],
 ): Promise<{ held: Set<string>; cancel: Set<string> }> {
   if (runs.length === 0) return { held: new Set(), cancel: new Set() };
+  // The rows are locked in (job_id, seq) order first, as requestCancel and deleteEndedJob lock a job's
+  // executions: an UPDATE over several rows locks them in whatever order its plan meets them, and a worker
+  // holding two executions of one job deadlocked with a DELETE of that job on PostgreSQL.
   const rows = await db.query<{ job_id: string; solver: string; cancel: boolean }>(
-    `UPDATE executions e SET lease_expires_at = now() + make_interval(secs => $2)
-       FROM unnest($3::text[], $4::text[]) AS t(job_id, solver), jobs j
-      WHERE e.job_id = t.job_id AND e.solver = t.solver
+    `WITH held AS MATERIALIZED (
+       SELECT e.job_id, e.solver FROM executions e JOIN unnest($3::text[], $4::text[]) AS t(job_id, solver)
+           ON e.job_id = t.job_id AND e.solver = t.solver
+        WHERE e.lease_owner = $1 AND e.status IN ('PREPARING', 'RUNNING')
+        ORDER BY e.job_id, e.seq FOR UPDATE OF e)
+     UPDATE executions e SET lease_expires_at = now() + make_interval(secs => $2)
+       FROM held, jobs j
+      WHERE e.job_id = held.job_id AND e.solver = held.solver
         AND e.lease_owner = $1 AND e.status IN ('PREPARING', 'RUNNING') AND j.id = e.job_id
      RETURNING e.job_id, e.solver, j.cancel_requested_at IS NOT NULL AS cancel`,
     [worker, leaseSeconds, runs.map((r) => r.job_id), runs.map((r) => r.solver)],
