@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { defaultSolvers } from '../server/src/solvers/index.ts';
+import { defaultSolvers } from '../server/src/maxcut/solvers/index.ts';
 import { SolverPool } from '../server/src/worker/pool.ts';
 import { expandInstances, gsetDir, loadGraph, readBestKnown } from './support/gset.ts';
 import { runExact } from './support/exact-timing.ts';
@@ -77,18 +77,20 @@ try {
       for (const solver of solverNames) {
         for (let seed = 1; seed <= seeds; seed++) {
           runs.push(
-            pool.run({ solver, graph, timeLimitSeconds: time, seed }).result.then((result) => {
-              done++;
-              if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} runs`);
-              return {
-                instance: known.get(name)!,
-                solver,
-                seed,
-                cut: result.cutValue,
-                timeToBest: result.timeToBestSeconds,
-                optimal: result.optimal,
-              };
-            }),
+            pool
+              .run({ problemId: 'maxcut', solver, input: graph, timeLimitSeconds: time, seed })
+              .result.then(({ data }) => {
+                done++;
+                if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} runs`);
+                return {
+                  instance: known.get(name)!,
+                  solver,
+                  seed,
+                  cut: data.cut_value as number,
+                  timeToBest: data.time_to_best_seconds as number,
+                  optimal: data.optimal as boolean,
+                };
+              }),
           );
         }
       }

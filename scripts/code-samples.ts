@@ -98,7 +98,11 @@ const clientCalls: Record<string, ClientCall> = {
   getHealth: { result: 'health', call: () => 'jes.health()', anonymous: true },
   listProblems: { result: 'useCases', call: () => 'jes.listProblems()' },
   getProblem: { result: 'useCase', call: (r) => `jes.getProblem(${ts(r.pathParams.problem_id)})` },
-  startJob: { result: 'started', call: startJobCall },
+  getMaxCutUseCase: { result: 'useCase', call: () => `jes.getProblem('maxcut')` },
+  getQuboUseCase: { result: 'useCase', call: () => `jes.getProblem('qubo')` },
+  startJob: { result: 'started', call: (r) => startJobCall(r, r.pathParams.problem_id!) },
+  startMaxCutJob: { result: 'started', call: (r) => startJobCall(r, 'maxcut') },
+  startQuboJob: { result: 'started', call: (r) => startJobCall(r, 'qubo') },
   listJobs: { result: 'page', call: () => 'jes.listJobs()', pages: true },
   getJob: { result: 'job', call: (r) => `jes.getJob(${ts(r.pathParams.job_id)})` },
   deleteJob: { result: 'deleted', call: (r) => `jes.deleteJob(${ts(r.pathParams.job_id)})` },
@@ -111,10 +115,10 @@ const clientCalls: Record<string, ClientCall> = {
 };
 
 /** startJob takes the input, then the solvers and time limit as options (the body's, beside a data file). */
-function startJobCall(r: Request): string {
+function startJobCall(r: Request, problemId: string): string {
   const { solvers, time_limit_seconds: timeLimitSeconds, ...input } = r.body!.value;
   const options = { ...(solvers ? { solvers } : {}), ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}) };
-  const args = [ts(r.pathParams.problem_id), ts(input)];
+  const args = [ts(problemId), ts(input)];
   if (Object.keys(options).length > 0) args.push(ts(options));
   return `jes.startJob(${args.join(', ')})`;
 }
@@ -189,6 +193,26 @@ function bodiesOf(doc: Node, op: Node): [string | undefined, Request['body']][] 
   return examples.map(([name, example]) => [name, { type: kind, value: deref(doc, example)!.value, files }]);
 }
 
+/**
+ * The path parameters a body example is sent with: those of a concrete path that documents the same example for
+ * the same method, where there is one (the QUBO input documented on /problem/{problem_id} goes to /problem/qubo,
+ * which answers it first; sent to the parameter's example, /problem/maxcut, it would be refused), else `fallback`.
+ */
+function paramsFor(doc: Node, path: string, method: string, body: Request['body'], fallback: Record<string, string>) {
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  if (!body || names.length === 0) return fallback;
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/{}]+)');
+  const template = new RegExp(`^${escaped}$`);
+  const same = JSON.stringify(body.value);
+  for (const [other, item] of Object.entries<Node>(doc.paths)) {
+    const match = other === path || !item[method] ? null : template.exec(other);
+    if (!match) continue;
+    if (bodiesOf(doc, item[method]).some(([, b]) => JSON.stringify(b?.value) === same))
+      return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+  }
+  return fallback;
+}
+
 /** The samples of every operation, in the order of openapi.yaml. */
 export function requestSamples(doc: Node): RequestSamples[] {
   const base = doc.servers[0].url as string;
@@ -201,11 +225,11 @@ export function requestSamples(doc: Node): RequestSamples[] {
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Node) => deref(doc, p)!);
       const pick = (where: string) =>
         Object.fromEntries(params.filter((p) => p.in === where && p.required).map((p) => [p.name, exampleOf(doc, p)]));
-      const pathParams = pick('path');
-      const concrete = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name]!));
       const secured = (op.security ?? doc.security ?? []).length > 0;
       const bodies = bodiesOf(doc, op);
       for (const [example, body] of bodies) {
+        const pathParams = paramsFor(doc, path, method, body, pick('path'));
+        const concrete = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name]!));
         const request: Request = { op, pathParams, headers: pick('header'), query: pick('query'), body };
         const suffix = bodies.length > 1 ? ` (${example})` : '';
         samples.push({

@@ -1,7 +1,7 @@
 // The exact solver's timing for the max-cut benchmark: dense random graphs (every pair of nodes joined,
 // integer weights from -10 to 10 without 0, seeded), each solved to proven optimality in a worker thread.
 import { graphFromEdges } from '../../server/src/maxcut/graph.ts';
-import { createRandom } from '../../server/src/solvers/random.ts';
+import { createRandom } from '../../server/src/maxcut/solvers/random.ts';
 import type { SolverPool } from '../../server/src/worker/pool.ts';
 
 function denseGraph(n: number, seed: number) {
@@ -21,16 +21,23 @@ function denseGraph(n: number, seed: number) {
 }
 
 export async function runExact(pool: SolverPool, sizes: number[], seeds = 3): Promise<void> {
-  await pool.run({ solver: 'exact', graph: denseGraph(12, 0), timeLimitSeconds: 10, seed: 0 }).result; // start a thread first
+  await pool.run({ problemId: 'maxcut', solver: 'exact', input: denseGraph(12, 0), timeLimitSeconds: 10, seed: 0 })
+    .result; // start a thread first
   console.log('| n | seed | states | seconds | states/s | optimal |\n|---:|---:|---:|---:|---:|---|');
   for (const n of sizes) {
     for (let seed = 1; seed <= seeds; seed++) {
       const graph = denseGraph(n, seed);
       const started = performance.now();
-      const result = await pool.run({ solver: 'exact', graph, timeLimitSeconds: 60, seed }).result;
+      const { data: result } = await pool.run({
+        problemId: 'maxcut',
+        solver: 'exact',
+        input: graph,
+        timeLimitSeconds: 60,
+        seed,
+      }).result;
       const elapsed = (performance.now() - started) / 1000;
       console.log(
-        `| ${n} | ${seed} | ${result.iterations.toExponential(2)} | ${elapsed.toFixed(2)} | ${(result.iterations / elapsed).toExponential(2)} | ${result.optimal} |`,
+        `| ${n} | ${seed} | ${(result.iterations as number).toExponential(2)} | ${elapsed.toFixed(2)} | ${((result.iterations as number) / elapsed).toExponential(2)} | ${result.optimal} |`,
       );
     }
   }

@@ -13,7 +13,7 @@ import type {
   DataFileStatus,
   Health,
   Job,
-  JobOutput,
+  JobOutputOf,
   JobStatus,
   LoginResponse,
   Page,
@@ -67,7 +67,12 @@ export interface JesClient {
   getJob(jobId: string, options?: { wait?: number; signal?: AbortSignal }): Promise<Result<Job>>;
   listJobs(query?: ListQuery<JobStatus>): AsyncGenerator<Result<Page<Job>>, void, undefined>;
   waitForJob(jobId: string, options?: WaitOptions): Promise<Result<Job>>;
-  getOutput(jobId: string): Promise<Result<JobOutput>>;
+  /**
+   * Each solver's output, typed as the use case `P`'s: `getOutput<'qubo'>(id)` for a QUBO job. `P` is the
+   * caller's word (the answer does not name its use case; the job's `problem_id` does) and defaults to
+   * `'maxcut'`, the first use case; `isQuboOutput` and `isMaxCutOutput` tell the shapes apart at run time.
+   */
+  getOutput<P extends ProblemId = 'maxcut'>(jobId: string): Promise<Result<JobOutputOf<P>>>;
   cancelJob(jobId: string): Promise<Result<Job>>;
   /** Deletes an ended job with its input and output (409 `job_not_finished` while it runs: cancel it first). */
   deleteJob(jobId: string): Promise<Result<{ deleted: string }>>;
@@ -136,9 +141,13 @@ export function createJesClient(options: JesClientOptions): JesClient {
         ),
       ),
     waitForJob: (jobId, waitOptions) => waitForJob(getJob, jobId, waitOptions),
-    getOutput: (jobId) =>
+    getOutput: <P extends ProblemId>(jobId: string) =>
       authed(async () =>
-        settle(await api.GET('/job/{job_id}/output', { params: { path: { job_id: jobId } } }), (data) => data),
+        settle(
+          await api.GET('/job/{job_id}/output', { params: { path: { job_id: jobId } } }),
+          // The caller names the use case (see JesClient.getOutput): the contract's answer holds any use case's.
+          (data) => data as JobOutputOf<P>,
+        ),
       ),
     cancelJob: (jobId) =>
       authed(async () =>

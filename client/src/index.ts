@@ -2,6 +2,7 @@
 // and nothing from node:. Node-only helpers (file paths, Node streams) are in `@jes/client/node`.
 export { createJesClient, type JesClient, type JesClientOptions, type ListQuery } from './client.ts';
 export type { paths, components } from './generated/openapi.ts';
+export { isMaxCutOutput, isQuboOutput } from './outputs.ts';
 export { formatProblem, toProblem } from './result.ts';
 export { newIdempotencyKey, type RetryOptions } from './retry.ts';
 export type { Credentials } from './session.ts';

@@ -12,6 +12,8 @@ export type UseCase = Schemas['UseCase'];
 export type SolverChoice = Schemas['SolverChoice'];
 export type MaxCutInput = Schemas['MaxCutInput'];
 export type MaxCutOutput = Schemas['MaxCutOutput'];
+export type QuboInput = Schemas['QuboInput'];
+export type QuboOutput = Schemas['QuboOutput'];
 export type JobOutput = Schemas['JobOutput'];
 export type LoginResponse = Schemas['LoginResponse'];
 export type Health = Schemas['Health'];
@@ -22,11 +24,32 @@ export type Job = Schemas['Job'] & { id: string };
 /** A data file as the contract describes it, with its identifier (the SHA-1 of its bytes). */
 export type DataFile = Schemas['DataFile'] & { id: string };
 
-/** Each use case's inline input: `startJob('maxcut', input)` takes a `MaxCutInput` and nothing else. */
+/**
+ * Each use case's inline input: `startJob('maxcut', input)` takes a `MaxCutInput` and nothing else,
+ * `startJob('qubo', input)` a `QuboInput`.
+ */
 export interface ProblemInputs {
   maxcut: MaxCutInput;
+  qubo: QuboInput;
 }
 export type ProblemId = keyof ProblemInputs;
+
+/**
+ * Each use case's solver output (an execution's `data`, an entry of `JobOutput.outputs`). It extends the
+ * record of every `ProblemId`, so a use case given an input and no output is a compile error.
+ */
+export interface ProblemOutputs extends Record<ProblemId, unknown> {
+  maxcut: MaxCutOutput;
+  qubo: QuboOutput;
+}
+
+/**
+ * A job's outputs, typed as the use case `P`'s (`JobOutput` types them as any use case's). The contract's
+ * `JobOutput` does not name its use case: the job does (`Job.problem_id`).
+ */
+export type JobOutputOf<P extends ProblemId> = Omit<JobOutput, 'outputs'> & {
+  outputs: { [solver: string]: ProblemOutputs[P] | null };
+};
 
 /** A job's input given as an uploaded data file instead of inline. */
 export interface DataFileInput {

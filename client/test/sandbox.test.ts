@@ -1,11 +1,11 @@
 // The client and the command line against the sandbox (jes-sandbox, spawned: Prism's engine serving the contract's examples).
 // It checks each request against the contract, so these also show the client sends valid requests.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJesClient, type JesClient } from '../src/index.ts';
 import { configHome, jes } from './support/cli.ts';
-import { sixNodes, sixNodesEdgeList } from './support/graphs.ts';
+import { exampleQubo, fourVariables, sixNodes, sixNodesEdgeList } from './support/graphs.ts';
 import { type Started, startSandbox } from './support/processes.ts';
 import { runBash, walkthrough } from './support/readme.ts';
 
@@ -20,7 +20,7 @@ afterAll(() => sandbox?.stop());
 
 describe('the library against the sandbox', () => {
   it('logs in, starts the example job, waits for it and reads the cut 53', async () => {
-    expect((await client.listProblems()).data?.map((u) => u.id)).toEqual(['maxcut']);
+    expect((await client.listProblems()).data?.map((u) => u.id)).toEqual(['maxcut', 'qubo']);
     const started = await client.startJob('maxcut', sixNodes, {
       solvers: ['exact', 'local-search'],
       timeLimitSeconds: 5,
@@ -45,6 +45,16 @@ describe('the library against the sandbox', () => {
     expect((await client.cancelJob('P3WZ8N5C2V0H')).data?.cancel_requested_at).toEqual(expect.any(String));
   });
 
+  it('starts a QUBO job inline and from an uploaded .qubo file (the sandbox answers with its example job)', async () => {
+    expect((await client.getProblem('qubo')).data?.data_file_formats).toEqual(['json', 'qubo']);
+    expect((await client.startJob('qubo', fourVariables, { solvers: ['exact'] })).data?.id).toBe('K7Q2M9X4TB1R');
+    const file = readFileSync(exampleQubo('four-variables.qubo'), 'utf8');
+    const upload = await client.uploadDataFile({ problemId: 'qubo', file, name: 'four-variables.qubo' });
+    expect(upload.error).toBeUndefined();
+    const started = await client.startJob('qubo', { data_file_identifier: upload.data!.id });
+    expect(started.data?.id).toBe('K7Q2M9X4TB1R');
+  });
+
   it("answers a request the contract refuses with the sandbox's problem", async () => {
     const result = await client.getJob('not-an-id');
     expect(result.error).toMatchObject({ status: 400, code: 'invalid_request' });
@@ -64,6 +74,18 @@ describe('the command line against the sandbox', () => {
     );
     expect(run.stdout).toMatch(/^exact +SUCCESS +0\.002 s +53 +yes/m);
     expect(run.code).toBe(0);
+  });
+
+  it('jes submit qubo sends a JSON input inline and uploads a .qubo file as a data file', async () => {
+    const env = { XDG_CONFIG_HOME: configHome(), JES_BASE_URL: sandbox.url, JES_TOKEN: 'any.well-formed.token' };
+    const inline = await jes(['submit', 'qubo', exampleQubo('four-variables.json')], env);
+    expect(inline).toMatchObject({ code: 0, stderr: '' });
+    expect(inline.stdout).toMatch(/^Started job K7Q2M9X4TB1R \(qubo, input inline\)\./);
+    const uploaded = await jes(['submit', 'qubo', exampleQubo('four-variables.qubo')], env);
+    expect(uploaded).toMatchObject({ code: 0, stderr: '' });
+    expect(uploaded.stdout).toMatch(
+      /^Started job K7Q2M9X4TB1R \(qubo, four-variables\.qubo uploaded as data file [0-9a-f]{40}\)\./,
+    );
   });
 
   it('jes jobs shows the best cut of a finished job (best_value, kept once ended) and takes --status in any case', async () => {

@@ -3,7 +3,7 @@
 import { answered } from './answer-text.ts';
 import type { Contract } from './contract/contract.ts';
 import type { Fixtures } from './fixtures.ts';
-import { CheckAbort, type Http, type Reply, type RequestSpec } from './http.ts';
+import { CheckAbort, CheckSkip, type Http, type Reply, type RequestSpec } from './http.ts';
 import type { ConformanceOptions, Exchange, Failure, Profile } from './types.ts';
 
 export class CheckContext {
@@ -82,6 +82,11 @@ export class CheckContext {
       );
     }
     return reply;
+  }
+
+  /** Stops the check as skipped (what it is about is not there, such as a use case the deployment does not list). */
+  skip(reason: string): never {
+    throw new CheckSkip(reason);
   }
 
   note(text: string): void {

@@ -1,25 +1,14 @@
-// Resources several checks use, made once per run on first use: the use case's solvers, a FINISHED job of
-// the contract's example graph, a READY data file of a graph unique to this run. Whatever the run creates
-// is cleaned up at its end (data files deleted, jobs still running cancelled).
+// Resources several checks use, made once per run on first use: the use cases the deployment lists (GET
+// /problem), and for each one a FINISHED job of its example input and a READY data file of it (as JSON, with
+// bytes unique to this run). Whatever the run creates is cleaned up at its end (data files deleted, jobs
+// still running cancelled).
 import type { CheckContext } from './context.ts';
 import { CheckAbort, type Reply } from './http.ts';
+import { jsonDataFile } from './inputs.ts';
 import { pollJob, startJob, uploadDataFile } from './jobs.ts';
-import { edgeList, type Graph } from './maxcut.ts';
+import { readUseCases, type UseCaseInfo } from './use-cases.ts';
 
-export interface SolverInfo {
-  name: string;
-  exact: boolean;
-  default: boolean;
-  max_nodes?: number;
-}
-
-export interface UseCaseInfo {
-  solvers: SolverInfo[];
-  /** A solver that proves optimality, if the deployment has one. */
-  exact: SolverInfo | undefined;
-  /** The heuristic to run (a default one if any): it runs on any size until its time limit. */
-  heuristic: SolverInfo;
-}
+export type { SolverInfo, UseCaseInfo } from './use-cases.ts';
 
 export class Fixtures {
   private readonly made = new Map<string, Promise<unknown>>();
@@ -40,63 +29,53 @@ export class Fixtures {
     return this.made.get(key) as Promise<T>;
   }
 
-  /** The contract's example input (the 6-node graph whose maximum cut is 53). */
-  exampleGraph(ctx: CheckContext): Graph {
-    return structuredClone(ctx.contract.doc.components.examples.MaxCutInput.value) as Graph;
+  /** Every use case the deployment lists, in its order. */
+  useCases(ctx: CheckContext): Promise<UseCaseInfo[]> {
+    return this.shared('use cases', () => readUseCases(ctx));
   }
 
-  /**
-   * The example graph with a seventh node joined to the first by a weight from the run's id and `salt`, so
-   * that its bytes (hence its data-file identifier) are this run's own.
-   */
-  uniqueGraph(ctx: CheckContext, salt = 0): Graph {
-    const graph = this.exampleGraph(ctx);
-    const hash = [...`${ctx.runId}/${salt}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000_000, 7);
-    const weight = Number((1 + hash / 1_000_000).toFixed(6));
-    const n = graph.num_nodes + 1;
-    graph.adj_matrix.forEach((row, i) => row.push(i === 0 ? weight : 0));
-    graph.adj_matrix.push(Array.from({ length: n }, (_, i) => (i === 0 ? weight : 0)));
-    graph.num_nodes = n;
-    return graph;
+  /** The listed use case `id`, or undefined when the deployment does not list it. */
+  async useCase(ctx: CheckContext, id: string): Promise<UseCaseInfo | undefined> {
+    return (await this.useCases(ctx)).find((u) => u.id === id);
   }
 
-  useCase(ctx: CheckContext): Promise<UseCaseInfo> {
-    return this.shared('use case', async () => {
-      const reply = ctx.require(
-        await ctx.send({ method: 'GET', path: '/problem/maxcut' }),
-        200,
-        'reading the maxcut use case',
-      );
-      const solvers = (reply.json?.solvers ?? []) as SolverInfo[];
-      const heuristic = solvers.find((s) => !s.exact && s.default) ?? solvers.find((s) => !s.exact);
-      if (!heuristic)
-        throw new CheckAbort('the maxcut use case lists no heuristic solver (one that is not exact)', reply.exchange);
-      return { solvers, exact: solvers.find((s) => s.exact), heuristic };
-    });
+  /** A copy of the use case's example input (the record's example_input). */
+  example(useCase: UseCaseInfo): Record<string, unknown> {
+    return structuredClone(useCase.example);
   }
 
-  /** A FINISHED job of the example graph, run by the exact solver (if any) and the heuristic for half a second. */
-  finishedJob(ctx: CheckContext): Promise<{ id: string; job: any; started: Reply; reply: Reply; statuses: string[] }> {
-    return this.shared('finished job', async () => {
-      const { exact, heuristic } = await this.useCase(ctx);
+  /** The example as a JSON data file whose bytes are this run's own (`salt` tells several apart). */
+  uniqueFile(ctx: CheckContext, useCase: UseCaseInfo, salt = 0): string {
+    return jsonDataFile(useCase.example, `${ctx.runId}/${useCase.id}/${salt}`);
+  }
+
+  /** A FINISHED job of the example, run by the exact solver (if any) and the heuristic for half a second. */
+  finishedJob(
+    ctx: CheckContext,
+    useCase: UseCaseInfo,
+  ): Promise<{ id: string; job: any; started: Reply; reply: Reply; statuses: string[] }> {
+    return this.shared(`finished job ${useCase.id}`, async () => {
+      const { exact, heuristic } = useCase;
       const solver = exact ? [exact.name, heuristic.name] : [heuristic.name];
-      const { id, reply: started } = await startJob(ctx, this.exampleGraph(ctx), { solver, time_limit_seconds: 0.5 });
+      const { id, reply: started } = await startJob(ctx, useCase.id, this.example(useCase), {
+        solver,
+        time_limit_seconds: 0.5,
+      });
       const { job, reply, statuses } = await pollJob(ctx, id);
       if (job.status !== 'FINISHED')
-        throw new CheckAbort(`the example job ${id} ended ${job.status}, not FINISHED`, reply.exchange);
+        throw new CheckAbort(`the ${useCase.id} example job ${id} ended ${job.status}, not FINISHED`, reply.exchange);
       return { id, job, started, reply, statuses };
     });
   }
 
-  /** A READY data file of `uniqueGraph` (as an edge list), deleted when the run ends. */
-  dataFile(ctx: CheckContext): Promise<{ id: string; file: any; graph: Graph; text: string; uploaded: Reply }> {
-    return this.shared('data file', async () => {
-      const graph = this.uniqueGraph(ctx);
-      const text = edgeList(graph);
-      const { id, file, reply } = await uploadDataFile(ctx, text, 'graph.txt');
+  /** A READY data file of the example (`uniqueFile`), deleted when the run ends. */
+  dataFile(ctx: CheckContext, useCase: UseCaseInfo): Promise<{ id: string; file: any; text: string; uploaded: Reply }> {
+    return this.shared(`data file ${useCase.id}`, async () => {
+      const text = this.uniqueFile(ctx, useCase);
+      const { id, file, reply } = await uploadDataFile(ctx, useCase.id, text, `${useCase.id}.json`);
       if (file?.status !== 'READY')
         throw new CheckAbort(`data file ${id} is ${file?.status}, not READY`, reply.exchange);
-      return { id, file, graph, text, uploaded: reply };
+      return { id, file, text, uploaded: reply };
     });
   }
 }

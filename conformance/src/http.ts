@@ -44,6 +44,11 @@ export class CheckAbort extends Error {
   }
 }
 
+/** The check cannot run against this deployment (it lacks what the check is about): skipped, with the reason. */
+export class CheckSkip extends Error {
+  override name = 'CheckSkip';
+}
+
 /** No connection could be made to the deployment: every request after this one would fail the same way. */
 export class TargetUnreachable extends Error {
   override name = 'TargetUnreachable';

@@ -2,6 +2,8 @@
 // and waiting for its validation. Each stops the check (CheckAbort) when the deployment answers otherwise.
 import type { CheckContext } from './context.ts';
 import { CheckAbort, type Reply, type RequestSpec } from './http.ts';
+import { longInput } from './inputs.ts';
+import type { UseCaseInfo } from './use-cases.ts';
 
 export const terminalJobStatuses: ReadonlySet<string> = new Set(['FINISHED', 'ERROR', 'CANCELLED']);
 
@@ -19,15 +21,16 @@ export function dataFileOf(reply: Reply): { id: string; file: any } | undefined 
   return entries.length === 1 ? { id: entries[0]![0], file: entries[0]![1] } : undefined;
 }
 
-/** Starts a max-cut job and returns its id (stops the check on anything but 200). */
+/** Starts a job of the use case `problemId` and returns its id (stops the check on anything but 200). */
 export async function startJob(
   ctx: CheckContext,
+  problemId: string,
   body: unknown,
   query?: RequestSpec['query'],
   what = 'starting a job',
 ): Promise<{ id: string; reply: Reply }> {
   const reply = ctx.require(
-    await ctx.send({ method: 'POST', path: '/problem/maxcut', json: body, ...(query ? { query } : {}) }),
+    await ctx.send({ method: 'POST', path: `/problem/${problemId}`, json: body, ...(query ? { query } : {}) }),
     200,
     what,
   );
@@ -36,9 +39,18 @@ export async function startJob(
   return { id, reply };
 }
 
-/** Starts a job that runs until cancelled (a heuristic with a long time limit) and cancels it when the run ends. */
-export async function startLongJob(ctx: CheckContext, heuristic: string, body: unknown): Promise<string> {
-  const { id } = await startJob(ctx, body, { solver: heuristic, time_limit_seconds: 60 }, 'starting a long job');
+/**
+ * Starts a job that runs until cancelled (the use case's heuristic with a long time limit, on an input of
+ * copies of its example) and cancels it when the run ends.
+ */
+export async function startLongJob(ctx: CheckContext, useCase: UseCaseInfo): Promise<string> {
+  const { id } = await startJob(
+    ctx,
+    useCase.id,
+    longInput(useCase.example),
+    { solver: useCase.heuristic.name, time_limit_seconds: 60 },
+    `starting a long ${useCase.id} job`,
+  );
   ctx.fixtures.atEnd(() => ctx.send({ method: 'POST', path: `/job/${id}/cancel` }));
   return id;
 }
@@ -64,26 +76,28 @@ export async function pollJob(
   }
 }
 
-/** A multipart upload of a max-cut data file. */
-export function uploadForm(
-  text: string,
-  name: string,
-  fields: Record<string, string> = { problem_id: 'maxcut', name },
-): FormData {
+/** A multipart upload of a data file: the file part, then `fields` (problem_id, name, description). */
+export function uploadForm(text: string, name: string, fields: Record<string, string>): FormData {
   const form = new FormData();
   form.set('file', new Blob([text], { type: 'text/plain' }), name);
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
   return form;
 }
 
-/** Uploads `text` and waits until the data file is no longer PROCESSING; returns its identifier and record. */
+/** The form of an upload of `text` for the use case `problemId`, named `name`. */
+export function uploadFormFor(problemId: string, text: string, name: string): FormData {
+  return uploadForm(text, name, { problem_id: problemId, name });
+}
+
+/** Uploads `text` for a use case and waits until it is no longer PROCESSING; returns its identifier and record. */
 export async function uploadDataFile(
   ctx: CheckContext,
+  problemId: string,
   text: string,
   label: string,
 ): Promise<{ id: string; file: any; reply: Reply }> {
   const name = ctx.unique(label);
-  const reply = await ctx.send({ method: 'POST', path: '/data_file', body: uploadForm(text, name) });
+  const reply = await ctx.send({ method: 'POST', path: '/data_file', body: uploadFormFor(problemId, text, name) });
   if (reply.status !== 201 && reply.status !== 200) ctx.require(reply, 201, 'uploading a data file');
   const id = reply.json?.data_file_identifier;
   if (typeof id !== 'string')

@@ -26,11 +26,6 @@ export function bruteForceMaxCut(matrix: number[][]): number {
   return best;
 }
 
-/** Equal up to floating-point noise in sums of many weights. */
-export function sameValue(a: number, b: number): boolean {
-  return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
-}
-
 /** The graph as an edge list: `n m`, then `i j w` per non-zero edge with 1-based nodes. */
 export function edgeList(graph: Graph): string {
   const edges: string[] = [];

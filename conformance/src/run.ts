@@ -8,7 +8,7 @@ import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
-import { CheckAbort, Http, TargetUnreachable } from './http.ts';
+import { CheckAbort, CheckSkip, Http, TargetUnreachable } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
 
@@ -117,10 +117,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     } else {
       const ctx = new CheckContext(check.name, http, fixtures, run);
       const from = Date.now();
+      let skipped: string | undefined;
       try {
         await check.run(ctx);
       } catch (error) {
-        if (error instanceof CheckAbort) ctx.fail(error.message, error.exchange);
+        if (error instanceof CheckSkip) skipped = error.message;
+        else if (error instanceof CheckAbort) ctx.fail(error.message, error.exchange);
         else if (!(error instanceof TargetUnreachable))
           ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
       }
@@ -131,14 +133,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         ctx.note(
           `waited ${Math.round(waited / 1000)} s in all for the deployment's rate limits (429 with Retry-After)`,
         );
-      const status = stop ? 'error' : ctx.failures.length ? 'failed' : 'passed';
+      const status = stop ? 'error' : ctx.failures.length ? 'failed' : skipped !== undefined ? 'skipped' : 'passed';
       const interrupted =
         stop &&
         `the deployment ${http.answered ? 'stopped answering' : 'did not answer'}: no connection (${stop.code}) for ${stop.request}`;
+      const reason = interrupted || (status === 'skipped' ? skipped : undefined);
       result = {
         ...base,
         status,
-        ...(interrupted ? { reason: interrupted } : {}),
+        ...(reason ? { reason } : {}),
         failures: ctx.failures,
         notes: ctx.notes,
         requests: ctx.requests,

@@ -49,6 +49,18 @@ describe.concurrent('a deployment that', () => {
     ).toBe(true);
   });
 
+  // A fault in one use case's answers fails its semantics check alone: the other use case's stays green.
+  it.each([
+    ['a wrong QUBO energy', 'qubo_semantics', 'maxcut_semantics'],
+    ['a falsely optimal QUBO answer', 'qubo_semantics', 'maxcut_semantics'],
+    ['adds 1 to every cut', 'maxcut_semantics', 'qubo_semantics'],
+  ])('%s fails %s and leaves %s passing', async (what, broken, green) => {
+    const breakage = brokenBehaviours.find((b) => b.what === what)!.breakage;
+    const report = await runThrough(breakage, { only: [broken, green] });
+    const status = (name: string) => report.results.find((r) => r.name === name)?.status;
+    expect([status(broken), status(green)], printed(report)).toEqual(['failed', 'passed']);
+  });
+
   it('breaks every check at least once above', () => {
     const broken = new Set(brokenBehaviours.map((b) => b.check));
     expect(checkNames().filter((name) => !broken.has(name))).toEqual([]);

@@ -33,10 +33,10 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   expect(lines[0]).toBe(
     `jes-conformance: ${sandbox.url} (profile sandbox; fast-check seed 20261122, 8 cases per target)`,
   );
-  expect(lines.at(-1)).toBe('14 passed, 0 failed, 5 skipped');
+  expect(lines.at(-1)).toBe('14 passed, 0 failed, 6 skipped');
   // The coverage, before the closing line: every operation, the documented statuses seen and never provoked.
   expect(run.stdout).toMatch(
-    /^coverage: 14 of 14 operations called; \d+ of \d+ documented statuses seen, the others never provoked$/m,
+    /^coverage: 18 of 18 operations called; \d+ of \d+ documented statuses seen, the others never provoked$/m,
   );
   expect(run.stdout).toMatch(/^ {2}getHealth +GET \/healthz +1 request +seen 200 +never 400 500 503$/m);
   expect(run.stdout).toMatch(
@@ -46,7 +46,7 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   for (const name of checkNames()) expect(run.stdout).toMatch(new RegExp(`^(passed|skipped) +${name}\\b`, 'm'));
   expect(run.stdout).toMatch(/^skipped +ignored_auth: the sandbox accepts any well-formed bearer token/m);
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="19" failures="0" skipped="5"/);
+  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="20" failures="0" skipped="6"/);
   expect(junit).toMatch(
     /<testcase classname="jes-conformance.sandbox" name="isolation" time="[\d.]+">\s*<properties>.*<\/properties>\s*<skipped message="the sandbox is stateless/,
   );

@@ -23,6 +23,7 @@ it('passes against the sandbox with its skips explained', async () => {
   expect(skipped.map((r) => r.name)).toEqual([
     'use_after_free',
     'ignored_auth',
+    'qubo_semantics',
     'isolation',
     'idempotency',
     'job_deletion',

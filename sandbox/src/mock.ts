@@ -14,7 +14,7 @@ import {
   problem,
   problemAnswer,
 } from './conventions.ts';
-import { startJobBodyErrors } from './start-job-body.ts';
+import { startJobBodyErrors, startsJob } from './start-job-body.ts';
 
 export const contractPath = join(import.meta.dirname, '..', '..', 'openapi.yaml');
 
@@ -109,9 +109,9 @@ export async function createMock() {
     if (output.statusCode !== 400 && output.statusCode !== 422)
       return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
     let errors = answer.judged!.violations;
-    // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), as the server does.
+    // A refused start-job body is explained by the shape it meant alone (start-job-body.ts), as the server does.
     const inBody = (v: Violation) => v.path?.[0] === 'body';
-    if (operation.iid === 'startJob' && violations.some(inBody)) {
+    if (startsJob(operation) && violations.some(inBody)) {
       const meant = startJobBodyErrors(operation, body);
       const depth = (p: string) => p.split('/').length;
       if (meant.length)

@@ -117,6 +117,9 @@ function outcomeOf(answer: Answer, status: number): RequestOutcome {
   };
 }
 
+/** How many of a path's segments are parameters. */
+const templated = (path: string) => path.split('/').filter((segment) => segment.startsWith('{')).length;
+
 const notFound = (path: string) =>
   problemAnswer(problem('not_found', `No operation at ${path}; see openapi.yaml.`, path));
 
@@ -141,7 +144,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const detail = `${method} is not supported on ${path}; use ${allowed.join(', ')}.`;
       return early(req, problemAnswer(problem('method_not_allowed', detail, path), { Allow: allowed.join(', ') }));
     }
-    const operation = operations.find((op) => op.method === method.toLowerCase() && allowedMethods([op], path).length)!;
+    // A concrete path (/problem/qubo) is matched before a templated one (/problem/{problem_id}), as the server does.
+    const operation = operations
+      .filter((op) => op.method === method.toLowerCase() && allowedMethods([op], path).length)
+      .sort((a, b) => templated(a.path) - templated(b.path))[0]!;
     let headers = prismHeaders(req);
     if (operation.security?.length) {
       const bearer = bearerToken(req.headers.authorization, path);

@@ -1,8 +1,10 @@
-// Why a startJob body was refused, as the reference server explains it (server/src/http/start-job-body.ts): the
-// body is a oneOf of two shapes (the use case's input inline, or a data file reference), and Prism, like Ajv,
-// reports a body that fits neither against both. Prism still decides; a refused body is explained by the shape
-// it meant alone, the first whose required members it names (num_nodes or adj_matrix: inline;
-// data_file_identifier: a data file), with the server's pointers and details (test/support/start-job-bodies.ts).
+// Why a start-job body was refused, as the reference server explains it (server/src/http/start-job-body.ts): the
+// body of POST /problem/maxcut (or /problem/qubo, or the templated path) is a oneOf of shapes (the use case's
+// input inline, or a data file reference), and Prism, like Ajv, reports a body that fits none against each.
+// Prism still decides; a refused body is explained by the shape of its path it meant alone, the first whose
+// required members it names (num_nodes or adj_matrix: a graph; data_file_identifier: a data file), or by the
+// shapes the path takes when it names none (a QUBO body sent to /problem/maxcut), with the server's pointers and
+// details (test/support/start-job-bodies.ts).
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FieldError } from './conventions.ts';
 import type { Operation } from './mock.ts';
@@ -13,6 +15,14 @@ interface Shape {
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 const validators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * True for an operation that starts a job: a POST on /problem/<use case>, concrete or templated (startJob,
+ * startMaxCutJob, startQuboJob), told by its path so that a use case added to the contract needs nothing here.
+ */
+export function startsJob(operation: Operation): boolean {
+  return operation.method === 'post' && /^\/problem\/[^/]+$/.test(operation.path);
+}
 
 /** An Ajv error as the server reports it: a missing or extra member is pointed at itself, an enum lists its values. */
 function fieldError(e: ErrorObject): FieldError {

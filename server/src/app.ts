@@ -7,10 +7,7 @@
 // read, and an unknown use case is 401 without a token (its path has an operation), 404 with one.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import type { Logger } from 'pino';
 import { authenticate } from './auth/authenticate.ts';
-import type { TokenIssuer } from './auth/tokens.ts';
-import type { Config } from './config.ts';
 import { contract } from './contract.ts';
 import { crossOrigin } from './http/cross-origin.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -23,8 +20,6 @@ import { requestLog } from './http/request-log.ts';
 import { requireHost } from './http/request-target.ts';
 import { routeFirst } from './http/route-first.ts';
 import { streamUpload } from './http/upload.ts';
-import type { JobEvents } from './jobs/events.ts';
-import { maxInlineBytes } from './maxcut/use-case.ts';
 import { contractPath, docsDir } from './paths.ts';
 import { dataFileRoutes } from './routes/data-files.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -32,17 +27,10 @@ import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { loginRoutes } from './routes/login.ts';
 import { problemRoutes } from './routes/problems.ts';
-import type { Database } from './store/database.ts';
+import { largestInlineBytes } from './use-cases.ts';
+import type { AppDeps } from './routes/deps.ts';
 
-export interface AppDeps {
-  db: Database;
-  config: Config;
-  tokens: TokenIssuer;
-  events: JobEvents;
-  logger: Logger;
-  limiters: Limiters;
-}
-
+export type { AppDeps } from './routes/deps.ts';
 export type AppOptions = Omit<AppDeps, 'limiters'>;
 
 /** Which rate-limit policy an authenticated request counts against (login has its own, before authentication). */
@@ -73,7 +61,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use((req: Request, res: Response, next: NextFunction) => policyOf(req, deps.limiters)(req, res, next));
   app.use(useCaseFirst);
   // An inline job keeps the bytes it was sent: they are what the job stores.
-  app.post('/problem/:problem_id', ...jsonBody(maxInlineBytes, true), storableValues);
+  app.post('/problem/:problem_id', ...jsonBody(largestInlineBytes, true), storableValues);
   app.post('/data_file', streamUpload(deps.db));
 
   app.use(

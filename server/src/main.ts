@@ -8,7 +8,6 @@ import { tokenIssuer } from './auth/tokens.ts';
 import { userStates } from './auth/user-states.ts';
 import { ensureUsers, signingKey } from './auth/users.ts';
 import { ConfigError, type Config } from './config.ts';
-import { validatePending } from './data-files/validate.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 import { originForm } from './http/request-target.ts';
 import { JobEvents } from './jobs/events.ts';
@@ -56,7 +55,6 @@ function startWorkers(db: Database, config: Config, logger: Logger): { stop(): P
     leaseSeconds: config.leaseSeconds,
   });
   const started = loop.start();
-  void validatePending(db, logger).catch((err) => logger.error({ err }, 'validating pending data files failed'));
   return {
     async stop() {
       await started;

@@ -3,8 +3,8 @@
 // iteration budget, the time limit, the stop signal within 100 ms, and progress that only improves.
 import { describe, expect, it } from 'vitest';
 import { graphFromEdges } from '../src/maxcut/graph.ts';
-import { solvers } from '../src/solvers/index.ts';
-import { createRandom } from '../src/solvers/random.ts';
+import { solvers } from '../src/maxcut/solvers/index.ts';
+import { createRandom } from '../src/maxcut/solvers/random.ts';
 import {
   abortAt,
   bruteForce,

@@ -1,28 +1,63 @@
 // The server's layers import one way: the HTTP floor (app.ts, http/, routes/) uses the layers below it (store,
-// worker, jobs, auth, use cases, solvers, the error catalogue), never the other way round; the error catalogue
-// (problems.ts) is on the ground floor so that the store and the worker build problems without HTTP.
+// worker, jobs, auth, the use cases, the error catalogue), never the other way round; the error catalogue
+// (problems.ts) is on the ground floor so that the store and the worker build problems without HTTP. No two
+// folders import each other, even through others. And no module knows a use case by name but the use case's own
+// folder and the registry (use-cases.ts): adding one is a folder and a line there (issue 14).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
 
 const src = join(import.meta.dirname, '../src');
-const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+const files = (readdirSync(src, { recursive: true }) as string[]).filter(
+  (f) => f.endsWith('.ts') && !f.startsWith('generated/'),
+);
 // The HTTP floor, and the process wiring above it (start-up, the bin, the package's entry, the crash guard).
 const httpFloor = (file: string) => /^(http|routes)\//.test(file) || file === 'app.ts';
 const wiring = ['main.ts', 'cli.ts', 'index.ts', 'process-guard.ts'];
 
+/** The modules `file` imports, as paths under src/. */
+function importsOf(file: string): string[] {
+  return [...readFileSync(join(src, file), 'utf8').matchAll(/^(?:import|export)[^'"]*from\s+['"](\.[^'"]+)['"]/gm)].map(
+    (m) => relative(src, join(src, file, '..', m[1]!)),
+  );
+}
+
 it('no module below the HTTP floor imports http/, routes/ or app.ts', () => {
   const upward = files
     .filter((file) => !httpFloor(file) && !wiring.includes(file))
-    .flatMap((file) => {
-      const imports = [...readFileSync(join(src, file), 'utf8').matchAll(/^import[^'"]*['"](\.[^'"]+)['"]/gm)].map(
-        (m) => m[1]!,
-      );
-      return imports
-        .map((target) => relative(src, join(src, file, '..', target)))
+    .flatMap((file) =>
+      importsOf(file)
         .filter(httpFloor)
-        .map((target) => `${file} imports ${target}`);
-    });
+        .map((target) => `${file} imports ${target}`),
+    );
   expect(upward).toEqual([]);
   expect(files.length).toBeGreaterThan(50);
+});
+
+it('no folder imports, directly or through others, a folder that imports it', () => {
+  const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : undefined);
+  const edges = new Map<string, Set<string>>();
+  for (const file of files) {
+    const from = folderOf(file);
+    if (!from) continue;
+    for (const target of importsOf(file)) {
+      const to = folderOf(target);
+      if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+    [...(edges.get(from) ?? [])].some((next) => next === to || (!seen.has(next) && reaches(next, to, seen.add(next))));
+  const cycles = [...edges].flatMap(([from, tos]) =>
+    [...tos].filter((to) => reaches(to, from)).map((to) => `${from}/ → ${to}/ → … → ${from}/`),
+  );
+  expect(cycles).toEqual([]);
+  expect(edges.size).toBeGreaterThan(3);
+});
+
+it('only the use cases’ own folders and the registry name a use case', () => {
+  const ids = /maxcut|max-cut|qubo/i;
+  const own = (file: string) => /^(maxcut|qubo)\//.test(file) || file === 'use-cases.ts';
+  const naming = files.filter((file) => !own(file) && ids.test(readFileSync(join(src, file), 'utf8')));
+  expect(naming).toEqual([]);
+  expect(files.filter(own).length).toBeGreaterThan(5);
 });

@@ -1,8 +1,9 @@
-// Tests for the inline max-cut input (graphFromInline, and checkInline which runs its checks only): the contract example, the diagonal and zero weights,
+// Tests for the inline max-cut input (graphFromInline, and the use case's acceptInline around it): the contract example, the diagonal and zero weights,
 // shape, finiteness and symmetry errors with their pointers, and the speed of a dense matrix.
 import { describe, expect, it } from 'vitest';
 import { cutValue } from '../src/maxcut/graph.ts';
-import { checkInline, graphFromInline } from '../src/maxcut/inline.ts';
+import { graphFromInline } from '../src/maxcut/inline.ts';
+import { maxcut } from '../src/maxcut/use-case.ts';
 import {
   canonical,
   EXAMPLE,
@@ -36,25 +37,29 @@ describe('graphFromInline', () => {
     expect(canonical(graph)).toBe('0 1 -1.5\n1 2 0.002');
   });
 
-  it('checkInline runs the same checks without building the graph', async () => {
-    expect(checkInline(EXAMPLE)).toBe(6);
+  it('is accepted once by the use case: the graph graphFromInline builds, weights that sum past a double refused', async () => {
+    expect(canonical(maxcut.acceptInline(EXAMPLE))).toBe(canonical(graphFromInline(EXAMPLE)));
+    const graph = maxcut.acceptInline(EXAMPLE);
+    expect(canonical(maxcut.decode(maxcut.encode(graph)))).toBe(canonical(graph));
+    expect(maxcut.encodedBytes(graph)).toBe(maxcut.encode(graph).length);
     const bad = { num_nodes: 6, adj_matrix: withRow(EXAMPLE.adj_matrix, 2, [6, 4, 0, 6, 5]) };
-    const checked = await inputError(() => checkInline(bad));
+    const accepted = await inputError(() => maxcut.acceptInline(bad));
     const built = await inputError(() => graphFromInline(bad));
-    expect({ message: checked.message, errors: checked.errors }).toEqual({
+    expect({ message: accepted.message, errors: accepted.errors }).toEqual({
       message: built.message,
       errors: built.errors,
     });
-    const asymmetric = {
-      num_nodes: 2,
+    const huge = {
+      num_nodes: 3,
       adj_matrix: [
-        [0, 1],
-        [2, 0],
+        [0, 1e308, 1e308],
+        [1e308, 0, 0],
+        [1e308, 0, 0],
       ],
     };
-    expect((await inputError(() => checkInline(asymmetric))).errors).toEqual(
-      (await inputError(() => graphFromInline(asymmetric))).errors,
-    );
+    expect((await inputError(() => maxcut.acceptInline(huge))).errors).toEqual([
+      { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
+    ]);
   });
 
   it('accepts a single node', () => {

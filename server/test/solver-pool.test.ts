@@ -4,10 +4,34 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cutValue, graphFromEdges } from '../src/maxcut/graph.ts';
 import type { Graph } from '../src/maxcut/graph.ts';
-import { solverByName } from '../src/solvers/index.ts';
-import { SolverLimitError } from '../src/solvers/solver.ts';
-import type { Progress } from '../src/solvers/solver.ts';
-import { RunCancelledError, SolverCrashedError, SolverFailedError, SolverPool } from '../src/worker/pool.ts';
+import { solverByName } from '../src/maxcut/solvers/index.ts';
+import { SolverLimitError } from '../src/maxcut/solvers/solver.ts';
+import type { Progress } from '../src/maxcut/solvers/solver.ts';
+import {
+  type RunHandle,
+  RunCancelledError,
+  SolverCrashedError,
+  SolverFailedError,
+  SolverPool,
+} from '../src/worker/pool.ts';
+
+/** A max-cut run on the pool, its answer read back as the solver's result (the pool carries the use case's output). */
+function runOn(
+  on: SolverPool,
+  request: { solver: string; graph: Graph; timeLimitSeconds: number; seed: number; params?: Record<string, unknown> },
+  onProgress?: (p: Progress) => void,
+) {
+  const { graph, ...rest } = request;
+  const handle: RunHandle = on.run({ problemId: 'maxcut', input: graph, ...rest }, onProgress);
+  const result = handle.result.then(({ data }) => ({
+    cutValue: data.cut_value as number,
+    partition: Uint8Array.from(data.partition as number[]),
+    optimal: data.optimal as boolean,
+    upperBound: data.upper_bound as number | undefined,
+  }));
+  result.catch(() => {});
+  return { result, cancel: handle.cancel };
+}
 
 /** A random graph with integer weights in [-3, 9] \ {0}, the same for the same seed. */
 function randomGraph(n: number, edges: number, seed: number): Graph {
@@ -47,7 +71,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 describe('SolverPool', () => {
   it('runs exact to a proven optimum', async () => {
-    const result = await pool.run({ solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 }).result;
+    const result = await runOn(pool, { solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 }).result;
     expect(result.optimal).toBe(true);
     expect(result.partition).toBeInstanceOf(Uint8Array);
     expect(result.partition.length).toBe(small.n);
@@ -59,7 +83,7 @@ describe('SolverPool', () => {
   it('runs local-search to its time limit, reporting progress', async () => {
     const progress: Progress[] = [];
     const started = performance.now();
-    const result = await pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 0.5, seed: 3 }, (p) =>
+    const result = await runOn(pool, { solver: 'local-search', graph: medium, timeLimitSeconds: 0.5, seed: 3 }, (p) =>
       progress.push(p),
     ).result;
     const seconds = (performance.now() - started) / 1000;
@@ -76,7 +100,7 @@ describe('SolverPool', () => {
     const progressed = new Promise<void>((resolve) => {
       firstProgress = resolve;
     });
-    const handle = pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 30, seed: 5 }, () =>
+    const handle = runOn(pool, { solver: 'local-search', graph: medium, timeLimitSeconds: 30, seed: 5 }, () =>
       firstProgress(),
     );
     await progressed;
@@ -93,18 +117,21 @@ describe('SolverPool', () => {
   it('rejects exact above its node limit with SolverLimitError', async () => {
     const maxNodes = solverByName('exact')!.maxNodes!;
     const big = randomGraph(maxNodes + 1, 100, 2);
-    const error = await pool
-      .run({ solver: 'exact', graph: big, timeLimitSeconds: 5, seed: 1 })
-      .result.catch((e: unknown) => e);
+    const error = await runOn(pool, { solver: 'exact', graph: big, timeLimitSeconds: 5, seed: 1 }).result.catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SolverLimitError);
     expect((error as Error).name).toBe('SolverLimitError');
     expect((error as Error).message).toContain(String(maxNodes));
   });
 
   it('rejects an unknown solver with SolverFailedError', async () => {
-    const error = await pool
-      .run({ solver: 'no-such-solver', graph: small, timeLimitSeconds: 1, seed: 1 })
-      .result.catch((e: unknown) => e);
+    const error = await runOn(pool, {
+      solver: 'no-such-solver',
+      graph: small,
+      timeLimitSeconds: 1,
+      seed: 1,
+    }).result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SolverFailedError);
     expect((error as Error).message).toContain('no-such-solver');
   });
@@ -112,9 +139,9 @@ describe('SolverPool', () => {
   it('queues runs beyond its size and resolves them all', async () => {
     const started = performance.now();
     const handles = [0, 1, 2, 3].map((seed) =>
-      pool.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 0.3, seed }),
+      runOn(pool, { solver: 'local-search', graph: medium, timeLimitSeconds: 0.3, seed }),
     );
-    handles.push(pool.run({ solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 }));
+    handles.push(runOn(pool, { solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 }));
     expect(pool.idle).toBe(0);
     const results = await Promise.all(handles.map((h) => h.result));
     const seconds = (performance.now() - started) / 1000;
@@ -131,8 +158,8 @@ describe('SolverPool', () => {
   it('rejects a run cancelled while still queued with RunCancelledError', async () => {
     const one = new SolverPool({ size: 1 });
     try {
-      const running = one.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 0.3, seed: 1 });
-      const queued = one.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 0.3, seed: 2 });
+      const running = runOn(one, { solver: 'local-search', graph: medium, timeLimitSeconds: 0.3, seed: 1 });
+      const queued = runOn(one, { solver: 'local-search', graph: medium, timeLimitSeconds: 0.3, seed: 2 });
       queued.cancel();
       await expect(queued.result).rejects.toBeInstanceOf(RunCancelledError);
       await expect(running.result).resolves.toMatchObject({ optimal: false });
@@ -150,7 +177,7 @@ describe('SolverPool', () => {
     const tiny = new SolverPool({ size: 1, resourceLimits: { maxOldGenerationSizeMb: 24 } });
     try {
       const ballast = Array.from({ length: 256 }, (_, j) => Array.from({ length: 4096 }, (_, i) => ({ i, j })));
-      const crashed = tiny.run({
+      const crashed = runOn(tiny, {
         solver: 'local-search',
         graph: small,
         timeLimitSeconds: 1,
@@ -161,7 +188,7 @@ describe('SolverPool', () => {
       expect(error).toBeInstanceOf(SolverCrashedError);
       expect((error as Error).message).toMatch(/memory/i);
 
-      const result = await tiny.run({ solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 }).result;
+      const result = await runOn(tiny, { solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 }).result;
       expect(result.optimal).toBe(true);
       expect(result.cutValue).toBe(bruteForceMaxCut(small));
       expect(tiny.idle).toBe(1);
@@ -172,14 +199,14 @@ describe('SolverPool', () => {
 
   it('close() rejects pending runs', async () => {
     const closing = new SolverPool({ size: 1 });
-    const running = closing.run({ solver: 'local-search', graph: medium, timeLimitSeconds: 30, seed: 1 });
-    const queued = closing.run({ solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 });
+    const running = runOn(closing, { solver: 'local-search', graph: medium, timeLimitSeconds: 30, seed: 1 });
+    const queued = runOn(closing, { solver: 'exact', graph: small, timeLimitSeconds: 10, seed: 1 });
     await sleep(200);
     await closing.close();
     await expect(running.result).rejects.toBeInstanceOf(RunCancelledError);
     await expect(queued.result).rejects.toBeInstanceOf(RunCancelledError);
     await expect(
-      closing.run({ solver: 'exact', graph: small, timeLimitSeconds: 1, seed: 1 }).result,
+      runOn(closing, { solver: 'exact', graph: small, timeLimitSeconds: 1, seed: 1 }).result,
     ).rejects.toBeInstanceOf(RunCancelledError);
     expect(closing.idle).toBe(0);
   });
@@ -192,8 +219,8 @@ describe('SolverPool', () => {
       import { graphFromEdges } from ${JSON.stringify(new URL('../src/maxcut/graph.ts', import.meta.url).href)};
       const graph = graphFromEdges(3, [0, 1], [1, 2], [1, 1]);
       const pool = new SolverPool({ size: 2 });
-      const a = pool.run({ solver: 'local-search', graph, timeLimitSeconds: 30, seed: 1 });
-      const b = pool.run({ solver: 'local-search', graph, timeLimitSeconds: 30, seed: 2 });
+      const a = pool.run({ problemId: 'maxcut', solver: 'local-search', input: graph, timeLimitSeconds: 30, seed: 1 });
+      const b = pool.run({ problemId: 'maxcut', solver: 'local-search', input: graph, timeLimitSeconds: 30, seed: 2 });
       await new Promise((resolve) => setTimeout(resolve, 300));
       await pool.close();
       const outcomes = await Promise.allSettled([a.result, b.result]);

@@ -2,13 +2,13 @@
 // independent brute force, stop signals, time limits and limits. The heuristics: heuristics.test.ts.
 import { describe, it, expect } from 'vitest';
 import { graphFromEdges } from '../src/maxcut/graph.ts';
-import { annealing } from '../src/solvers/annealing.ts';
-import { exact } from '../src/solvers/exact.ts';
-import { localSearch } from '../src/solvers/local-search.ts';
-import { defaultSolvers, solverByName, solvers } from '../src/solvers/index.ts';
-import { createRandom } from '../src/solvers/random.ts';
-import { SolverLimitError } from '../src/solvers/solver.ts';
-import type { Solver } from '../src/solvers/solver.ts';
+import { annealing } from '../src/maxcut/solvers/annealing.ts';
+import { exact } from '../src/maxcut/solvers/exact.ts';
+import { localSearch } from '../src/maxcut/solvers/local-search.ts';
+import { defaultSolvers, solverByName, solvers } from '../src/maxcut/solvers/index.ts';
+import { createRandom } from '../src/maxcut/solvers/random.ts';
+import { SolverLimitError } from '../src/maxcut/solvers/solver.ts';
+import type { Solver } from '../src/maxcut/solvers/solver.ts';
 import { abortAt, bruteForce, expectConsistent, medium, options, randomCase, small } from './support/solver-cases.ts';
 
 describe('exact', () => {

@@ -15,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-it.each(refusedBodies)('$what', async ({ body, errors }) => {
-  const reply = await alice.post('/problem/maxcut', body);
+it.each(refusedBodies)('$problemId: $what', async ({ problemId, body, errors }) => {
+  const reply = await alice.post(`/problem/${problemId}`, body);
   expectProblem(reply, 400, 'invalid_request');
   expect(reply.body.errors).toEqual(errors);
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const told = (id: string) => `Use case "${id}" does not exist; the use cases are: maxcut.`;
+const told = (id: string) => `Use case "${id}" does not exist; the use cases are: maxcut, qubo.`;
 const json = { 'content-type': 'application/json' };
 
 describe('an unknown use case in the path is 404 problem_not_found, with the ids there are', () => {

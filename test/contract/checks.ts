@@ -12,7 +12,7 @@ import {
   timestamps,
 } from './checks/documented-shapes.ts';
 import { errorModel, operationHygiene, responseHeaders, security, servers } from './checks/conventions.ts';
-import { examplesValid, jobExamples, maxcutExamples, useCaseExamples } from './checks/examples.ts';
+import { examplesValid, jobExamples, maxcutExamples, quboExamples, useCaseExamples } from './checks/examples.ts';
 import type { Check } from './checks/support.ts';
 
 export type { Check };
@@ -34,6 +34,7 @@ export const checks: Check[] = [
   examplesValid,
   jobExamples,
   maxcutExamples,
+  quboExamples,
   useCaseExamples,
 ];
 

@@ -12,6 +12,9 @@ describe('openapi.yaml', () => {
   });
 });
 
+const QUBO_CHECK =
+  'QUBO examples are correct: the 4-variable example has minimum energy -11 at (1, 0, 0, 1), its .qubo file and use-case record say the same, and every energy is xᵀQx of its assignment';
+
 /** Deliberate breakages of documented shapes, each with the check that must catch it. */
 const breakages: { breaks: string; check: string; mutate(doc: Node): void }[] = [
   {
@@ -91,6 +94,30 @@ const breakages: { breaks: string; check: string; mutate(doc: Node): void }[] = 
     check: 'max-cut examples are correct: the 6-node example has maximum cut 53 and every cut matches its partition',
     mutate: (d) =>
       (d.components.examples.JobFinished.value.job.K7Q2M9X4TB1R.executions['local-search'].data.cut_value = 54),
+  },
+  {
+    breaks: 'the QUBO example with its minimum energy moved (Q[0][0] -5 → -4)',
+    check: QUBO_CHECK,
+    mutate: (d) => (d.components.examples.QuboInput.value.q_matrix[0][0] = -4),
+  },
+  {
+    breaks: "the QUBO use case's example input no longer the QuboInput example",
+    check: QUBO_CHECK,
+    mutate: (d) => (d.components.examples.QuboUseCase.value.example_input.num_variables = 5),
+  },
+  {
+    breaks: 'the .qubo upload example with a coupling of its own',
+    check: QUBO_CHECK,
+    mutate: (d) => {
+      const upload = d.paths['/data_file'].post.requestBody.content['multipart/form-data'].examples.qubo.value;
+      upload.file = upload.file.replace('2 3 5', '2 3 6');
+    },
+  },
+  {
+    breaks: 'a QUBO answer whose energy is not xᵀQx of its assignment',
+    check: QUBO_CHECK,
+    mutate: (d) =>
+      (d.components.examples.JobOutput.value.outputs.exact = { energy: -12, assignment: [1, 0, 0, 1], optimal: true }),
   },
   {
     breaks: 'an example that no longer matches its schema',

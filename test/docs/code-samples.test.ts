@@ -23,7 +23,8 @@ const sampleBase: string = doc.servers[0].url;
 const credentials = { username: 'demo', password: 'correct-horse-battery-staple' };
 const exampleJob: string = doc.components.parameters.JobIdPath.example;
 const exampleDataFile: string = doc.components.parameters.DataFileIdPath.example;
-const upload = Object.values<any>(doc.paths['/data_file'].post.requestBody.content['multipart/form-data'].examples)[0].value;
+const uploads = Object.values<any>(doc.paths['/data_file'].post.requestBody.content['multipart/form-data'].examples).map((e) => e.value);
+const upload = uploads[0];
 const sixNodes = doc.components.examples.MaxCutInput.value;
 
 const label = (s: RequestSamples) => `${s.operationId}${s.example ? ` (${s.example})` : ''}`;
@@ -92,10 +93,10 @@ describe('the samples against the reference server', () => {
     const answer = await api(`/problem/maxcut?${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sixNodes) });
     return ((await answer.json()) as { job: string }).job;
   };
-  const uploadText = async (text: string, name: string) => {
+  const uploadText = async (text: string, name: string, problemId = 'maxcut') => {
     const form = new FormData();
     form.set('file', new Blob([text]), name);
-    form.set('problem_id', 'maxcut');
+    form.set('problem_id', problemId);
     form.set('name', name);
     return ((await (await api('/data_file', { method: 'POST', body: form })).json()) as { data_file_identifier: string }).data_file_identifier;
   };
@@ -115,7 +116,17 @@ describe('the samples against the reference server', () => {
     // Another file than the example's, which started jobs may still use.
     if (sample.operationId === 'deleteDataFile') return { [exampleDataFile]: await uploadText('2 1\n1 2 1\n', 'two-nodes.txt') };
     // The example's file: the same bytes give the example's identifier (the SHA-1 of the bytes).
-    if (sample.operationId === 'getDataFile' || sample.example === 'data_file') expect(await uploadText(upload.file, upload.name)).toBe(exampleDataFile);
+    if (sample.operationId === 'getDataFile') expect(await uploadText(upload.file, upload.name)).toBe(exampleDataFile);
+    if (sample.example === 'data_file') {
+      // The upload example of the use case the sample starts (its path's), uploaded; the sample's identifier is
+      // swapped for the upload's should they differ (startQuboJob's example names no upload example's SHA-1).
+      const problemId = /\/problem\/(\w+)/.exec(sample.curl.source)![1]!;
+      const example = uploads.find((u) => u.problem_id === problemId);
+      const named = /"data_file_identifier": "([0-9a-f]{40})"/.exec(sample.curl.source)![1]!;
+      const uploaded = await uploadText(example.file, example.name, problemId);
+      if (problemId === 'maxcut') expect(uploaded).toBe(named);
+      return { [named]: uploaded };
+    }
     return {};
   };
 

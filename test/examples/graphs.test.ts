@@ -9,7 +9,7 @@ import { gsetDir } from '../../bench/support/gset.ts';
 import { graphFromDataFile } from '../../server/src/maxcut/data-file.ts';
 import type { Graph } from '../../server/src/maxcut/graph.ts';
 import { graphFromInline } from '../../server/src/maxcut/inline.ts';
-import { exact } from '../../server/src/solvers/exact.ts';
+import { exact } from '../../server/src/maxcut/solvers/exact.ts';
 import { jsonSchema } from '../contract/checks/support.ts';
 import { loadContract, operationById, schemaValidator } from '../contract/openapi-document.ts';
 

@@ -71,7 +71,7 @@ it('a request refused before its body is looked at: ✖ and why', async () => {
     '  ✖ This operation needs an Authorization: Bearer <access_token> header; get a token with POST /login. → 401 missing_token',
   );
   expect((await logged('GET', '/problem/MaxCut', { headers: bearer }))[1]).toBe(
-    '  ✖ Use case "MaxCut" does not exist; the use cases are: maxcut. → 404 problem_not_found',
+    '  ✖ Use case "MaxCut" does not exist; the use cases are: maxcut, qubo. → 404 problem_not_found',
   );
   expect((await logged('PUT', '/job', { headers: bearer }))[1]).toBe(
     '  ✖ PUT is not supported on /job; use GET. → 405 method_not_allowed',

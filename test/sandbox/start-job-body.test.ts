@@ -1,6 +1,7 @@
-// A refused startJob body reports the shape it meant and only that, with the reference server's pointers and
+// A refused start-job body reports the shape it meant and only that, with the reference server's pointers and
 // details (the cases are server/test/start-job-body.test.ts's): issue 13, where Prism, like Ajv, also listed the
-// other shape's members and "must match exactly one schema in oneOf".
+// other shape's members and "must match exactly one schema in oneOf"; and a body of the other use case (a QUBO
+// input on /problem/maxcut, contract 1.5.0) is told what its path takes.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/src/server.ts';
 import { refusedBodies } from '../support/start-job-bodies.ts';
@@ -11,8 +12,8 @@ let call: Awaited<ReturnType<typeof startedSandbox>>['call'];
 beforeAll(async () => ({ sandbox, call } = await startedSandbox()));
 afterAll(() => sandbox?.close());
 
-it.each(refusedBodies)('$what', async ({ body, errors }) => {
-  const answer = await call('POST', '/problem/maxcut', { headers: json, body: JSON.stringify(body) });
+it.each(refusedBodies)('$problemId: $what', async ({ problemId, body, errors }) => {
+  const answer = await call('POST', `/problem/${problemId}`, { headers: json, body: JSON.stringify(body) });
   expect([answer.status, answer.body.code]).toEqual([400, 'invalid_request']);
   expect(answer.body.errors).toEqual(errors);
 });

@@ -10,7 +10,7 @@ let call: Awaited<ReturnType<typeof startedSandbox>>['call'];
 beforeAll(async () => ({ sandbox, call } = await startedSandbox()));
 afterAll(() => sandbox?.close());
 
-const told = (id: string) => `Use case "${id}" does not exist; the use cases are: maxcut.`;
+const told = (id: string) => `Use case "${id}" does not exist; the use cases are: maxcut, qubo.`;
 
 describe('an unknown use case in the path is 404 problem_not_found, with the ids there are', () => {
   it.each(['MaxCut', 'max-cut', 'tsp', 'Max%20Cut'])('GET /problem/%s', async (id) => {
@@ -44,8 +44,17 @@ describe('an unknown use case in the path is 404 problem_not_found, with the ids
     expect([answer.status, answer.body.code]).toEqual([401, 'missing_token']);
   });
 
-  it('serves the use case the contract lists', async () => {
+  it('serves the use cases the contract lists, each at its own path', async () => {
+    expect((await call('GET', '/problem', { headers: bearer })).body.ids).toEqual(['maxcut', 'qubo']);
     expect((await call('GET', '/problem/maxcut', { headers: bearer })).body.id).toBe('maxcut');
+    expect((await call('GET', '/problem/qubo', { headers: bearer })).body.id).toBe('qubo');
+  });
+
+  it('starts a QUBO job at /problem/qubo as a max-cut job at /problem/maxcut', async () => {
+    const qubo = '{"num_variables": 2, "q_matrix": [[-1, 2], [0, -1]]}';
+    const started = await call('POST', '/problem/qubo', { headers: json, body: qubo });
+    expect([started.status, started.body.job]).toEqual([200, 'K7Q2M9X4TB1R']);
+    expect((await call('POST', '/problem/maxcut', { headers: json, body: graph })).status).toBe(200);
   });
 });
 

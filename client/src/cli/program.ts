@@ -15,7 +15,7 @@ import { packageVersion } from './version.ts';
 export function program(quiet: () => boolean = () => false): Command {
   const jes = new Command('jes')
     .description(
-      'The Job Execution Service from the command line: log in, submit max-cut jobs, follow them, read their cuts.',
+      'The Job Execution Service from the command line: log in, submit max-cut and QUBO jobs, follow them, read their answers.',
     )
     .version(packageVersion(), '-v, --version', 'print the version of jes (@jes/client)')
     .option(

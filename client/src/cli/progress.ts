@@ -1,7 +1,8 @@
 // The live progress of a job being waited for, on stderr: one line rewritten in place on a terminal,
-// plain lines (one per change of status or best cut) otherwise.
+// plain lines (one per change of status or best value) otherwise.
 import type { Job } from '../index.ts';
 import { seconds, text } from './format.ts';
+import { wordsFor } from './use-case-words.ts';
 import { bestValue, elapsedSeconds } from './views.ts';
 
 export interface Progress {
@@ -10,7 +11,8 @@ export interface Progress {
 }
 
 export function progressLine(job: Job, now = Date.now()): string {
-  return `${job.id} ${job.status.padEnd(9)} best cut ${text(bestValue(job)).padStart(6)}  elapsed ${seconds(elapsedSeconds(job, now))}`;
+  const best = wordsFor(job.problem_id).best.toLowerCase();
+  return `${job.id} ${job.status.padEnd(9)} ${best} ${text(bestValue(job)).padStart(6)}  elapsed ${seconds(elapsedSeconds(job, now))}`;
 }
 
 export function progress(stream: NodeJS.WritableStream & { isTTY?: boolean }): Progress {

@@ -1,14 +1,18 @@
 // Human-readable views of jobs, outputs, use cases and data files.
-import { formatProblem, type DataFile, type Job, type JobOutput, type UseCase } from '../index.ts';
+import { formatProblem, isQuboOutput, type DataFile, type Job, type JobOutput, type UseCase } from '../index.ts';
 import { failureText } from './errors.ts';
 import { fields, none, seconds, table, text } from './format.ts';
+import { valueOf, wordsFor } from './use-case-words.ts';
 
-/** The best objective so far: the best succeeded cut, else the best value a running solver reports. */
+/**
+ * The best objective so far: the best succeeded answer (the largest cut, the lowest energy), else the best value
+ * a running solver reports.
+ */
 export function bestValue(job: Job): number | undefined {
   const values = Object.values(job.executions)
-    .map((e) => e.data?.cut_value ?? e.best_value)
+    .map((e) => (e.data ? valueOf(e.data) : e.best_value))
     .filter((v): v is number => v !== undefined);
-  return values.length > 0 ? Math.max(...values) : undefined;
+  return values.length > 0 ? wordsFor(job.problem_id).pick(...values) : undefined;
 }
 
 /** Seconds from submission to the end (or to now while the job runs). */
@@ -25,6 +29,7 @@ function inputText(job: Job): string {
 }
 
 export function jobView(job: Job): string {
+  const words = wordsFor(job.problem_id);
   const head = fields([
     ['Job', job.id],
     ['Status', job.status],
@@ -33,14 +38,14 @@ export function jobView(job: Job): string {
     ['Submitted', job.timestamps.submitted],
     ['Ended', job.timestamps.ended ?? undefined],
     ['Elapsed', seconds(elapsedSeconds(job))],
-    ['Best cut', job.problem_id === 'maxcut' ? text(bestValue(job)) : undefined],
+    [words.best, text(bestValue(job))],
     ['Error', job.error ? failureText(job.error) : undefined],
   ]);
   const rows = Object.entries(job.executions).map(([solver, e]) => [
     solver,
     e.status,
     seconds(e.duration_seconds),
-    text(e.data?.cut_value ?? e.best_value),
+    text(e.data ? valueOf(e.data) : e.best_value),
     e.data ? text(e.data.optimal) : none,
     e.error
       ? formatProblem(e.error)
@@ -48,12 +53,13 @@ export function jobView(job: Job): string {
         ? `${Math.round(e.progress * 100)}% of the time limit`
         : '',
   ]);
-  return `${head}\n${table(['SOLVER', 'STATUS', 'DURATION', 'CUT', 'OPTIMAL', 'NOTE'], rows)}`;
+  return `${head}\n${table(['SOLVER', 'STATUS', 'DURATION', words.column, 'OPTIMAL', 'NOTE'], rows)}`;
 }
 
+/** Jobs of any use case: BEST is each job's best cut or lowest energy. */
 export function jobsView(jobs: Job[]): string {
   return table(
-    ['JOB', 'STATUS', 'USE CASE', 'INPUT', 'SUBMITTED', 'BEST CUT'],
+    ['JOB', 'STATUS', 'USE CASE', 'INPUT', 'SUBMITTED', 'BEST'],
     jobs.map((job) => [
       job.id,
       job.status,
@@ -65,13 +71,35 @@ export function jobsView(jobs: Job[]): string {
   );
 }
 
+/**
+ * Each solver's answer. The output does not name its use case, so its shape does: a QUBO answer (`energy`) or a
+ * cut; when no solver succeeded there is no answer to show but that.
+ */
 export function outputView(output: JobOutput): string {
+  const answers = Object.values(output.outputs).filter((data) => data !== null);
+  const head = `Job ${output.job} ${output.status}\n\n`;
+  const failed = [none, none, none, 'did not succeed'];
+  if (answers.length === 0)
+    return `${head}${table(
+      ['SOLVER', 'RESULT'],
+      Object.keys(output.outputs).map((solver) => [solver, 'did not succeed']),
+    )}`;
+  if (answers.every(isQuboOutput)) {
+    const rows = Object.entries(output.outputs).map(([solver, data]) =>
+      data && isQuboOutput(data)
+        ? [solver, text(data.energy), text(data.optimal), text(data.lower_bound), seconds(data.time_to_best_seconds)]
+        : [solver, ...failed],
+    );
+    const headings = ['SOLVER', 'ENERGY', 'OPTIMAL', 'LOWER BOUND', 'TIME TO BEST'];
+    return `${head}${table(headings, rows)}\nEach solver's assignment (the value, 0 or 1, of each variable) is in: jes output ${output.job} --json\n`;
+  }
   const rows = Object.entries(output.outputs).map(([solver, data]) =>
-    data
+    data && !isQuboOutput(data)
       ? [solver, text(data.cut_value), text(data.optimal), text(data.upper_bound), seconds(data.time_to_best_seconds)]
-      : [solver, none, none, none, 'did not succeed'],
+      : [solver, ...failed],
   );
-  return `Job ${output.job} ${output.status}\n\n${table(['SOLVER', 'CUT', 'OPTIMAL', 'UPPER BOUND', 'TIME TO BEST'], rows)}\nEach solver's partition (the part, 0 or 1, of each node) is in: jes output ${output.job} --json\n`;
+  const headings = ['SOLVER', 'CUT', 'OPTIMAL', 'UPPER BOUND', 'TIME TO BEST'];
+  return `${head}${table(headings, rows)}\nEach solver's partition (the part, 0 or 1, of each node) is in: jes output ${output.job} --json\n`;
 }
 
 export function problemsView(useCases: UseCase[]): string {
@@ -87,9 +115,10 @@ export function problemsView(useCases: UseCase[]): string {
   );
 }
 
+/** Data files of any use case: SIZE is nodes or variables, PAIRS edges or coupled pairs of variables. */
 export function dataFilesView(files: DataFile[]): string {
   return table(
-    ['IDENTIFIER', 'NAME', 'STATUS', 'FORMAT', 'NODES', 'EDGES', 'BYTES', 'UPLOADED'],
+    ['IDENTIFIER', 'NAME', 'STATUS', 'FORMAT', 'SIZE', 'PAIRS', 'BYTES', 'UPLOADED'],
     files.map((f) => [
       f.id,
       f.name,
@@ -104,6 +133,7 @@ export function dataFilesView(files: DataFile[]): string {
 }
 
 export function dataFileView(file: DataFile): string {
+  const [size, pairs] = wordsFor(file.problem_id).size;
   return fields([
     ['Identifier', file.id],
     ['Name', file.name],
@@ -111,8 +141,8 @@ export function dataFileView(file: DataFile): string {
     ['Status', file.status],
     ['Use case', file.problem_id],
     ['Format', text(file.format)],
-    ['Nodes', text(file.num_nodes)],
-    ['Edges', text(file.num_edges)],
+    [size, text(file.num_nodes)],
+    [pairs, text(file.num_edges)],
     ['Bytes', String(file.bytes)],
     ['Uploaded', file.timestamps.uploaded],
     ['Validated', file.timestamps.validated ?? undefined],

@@ -47,6 +47,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/problem/maxcut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the max-cut use case
+         * @description The `maxcut` use case's record, as `GET /problem/{problem_id}` gives it.
+         */
+        get: operations["getMaxCutUseCase"];
+        put?: never;
+        /**
+         * Start a max-cut job
+         * @description Starts a maximum-cut job. The body is the graph inline (`num_nodes` and `adj_matrix`) or
+         *     `{"data_file_identifier": ...}` naming a data file uploaded for `maxcut`; any other body (a QUBO
+         *     input, say) answers `400` with pointers. Everything else is as `POST /problem/{problem_id}`
+         *     says: limits, solver choice, idempotency.
+         *
+         *     The adjacency matrix must be square, `num_nodes` × `num_nodes`, symmetric, with finite numbers;
+         *     its diagonal is ignored (a self-loop never crosses a cut). A matrix that parses but breaks these
+         *     rules answers `422` with code `invalid_input` and JSON pointers to the offending entries.
+         */
+        post: operations["startMaxCutJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/problem/qubo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the QUBO use case
+         * @description The `qubo` use case's record, as `GET /problem/{problem_id}` gives it.
+         */
+        get: operations["getQuboUseCase"];
+        put?: never;
+        /**
+         * Start a QUBO job
+         * @description Starts a QUBO job: minimise xᵀQx over x ∈ {0,1}ⁿ. The body is `num_variables` and `q_matrix`
+         *     inline, or `{"data_file_identifier": ...}` naming a data file uploaded for `qubo`; any other body
+         *     (a max-cut input, say) answers `400` with pointers. Everything else is as
+         *     `POST /problem/{problem_id}` says: limits, solver choice, idempotency.
+         *
+         *     `q_matrix` must be square, `num_variables` × `num_variables`, with finite numbers; it need not be
+         *     symmetric (the objective uses every entry). A matrix that parses but breaks these rules answers
+         *     `422` with code `invalid_input` and JSON pointers to the offending entries.
+         */
+        post: operations["startQuboJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/problem/{problem_id}": {
         parameters: {
             query?: never;
@@ -69,23 +131,25 @@ export interface paths {
         get: operations["getProblem"];
         put?: never;
         /**
-         * Start a job
-         * @description Starts a job for the use case. The body is either the use case's own input inline (for
-         *     `maxcut`: `num_nodes` and `adj_matrix`) or `{"data_file_identifier": ...}` naming an uploaded
-         *     data file.
+         * Start a job (any use case)
+         * @description Starts a job for the use case named in the path. Each use case this service runs also has its
+         *     own path, `POST /problem/maxcut` and `POST /problem/qubo`, whose body is that use case's input
+         *     alone: those paths match first, so a QUBO body sent to `/problem/maxcut` (or the other way round)
+         *     answers `400` with pointers. This templated operation answers every other id: `404`
+         *     `problem_not_found`, listing the ids, whatever the body.
          *
-         *     The inline body must be smaller than 4 MiB (at most 4,194,303 bytes; 4,194,304 bytes or more
-         *     answers `413`). With inline input, choose solvers and the time limit in the query
-         *     (`?solver=exact&solver=local-search&time_limit_seconds=5`), so no field of the use case's input
-         *     is shadowed; with a data file they may also go in the body beside the identifier (giving both
-         *     is a `400`). Without a choice the service runs its default solvers for the input (`exact` when
-         *     the graph is within its `max_nodes`, else `annealing`; for a data file still being
-         *     validated, whose size is not known yet, `annealing`).
+         *     The body is either the use case's own input inline or `{"data_file_identifier": ...}` naming an
+         *     uploaded data file. The inline body must be smaller than 4 MiB (at most 4,194,303 bytes;
+         *     4,194,304 bytes or more answers `413`). With inline input, choose solvers and the time limit in
+         *     the query (`?solver=exact&solver=local-search&time_limit_seconds=5`), so no field of the use
+         *     case's input is shadowed; with a data file they may also go in the body beside the identifier
+         *     (giving both is a `400`). Without a choice the service runs the use case's default solvers for
+         *     the input (`exact` when the input is within its `max_nodes`, else `annealing`; for a data file
+         *     still being validated, whose size is not known yet, `annealing`).
          *
-         *     The job is accepted at once (`200`, with `Location: /job/{id}`); it starts `PENDING`. An
-         *     adjacency matrix must be square, `num_nodes` × `num_nodes`, symmetric, with finite numbers;
-         *     its diagonal is ignored (a self-loop never crosses a cut). A matrix that parses but breaks
-         *     these rules answers `422` with code `invalid_input` and JSON pointers to the offending entries.
+         *     The job is accepted at once (`200`, with `Location: /job/{id}`); it starts `PENDING`. An input
+         *     that parses but breaks its use case's rules answers `422` with code `invalid_input` and JSON
+         *     pointers to the offending entries.
          */
         post: operations["startJob"];
         delete?: never;
@@ -238,6 +302,11 @@ export interface paths {
          *     weighted edge list (the Gset/rudy format: a first line `n m`, then `m` lines `i j w` with
          *     1-based node numbers; CRLF line ends, a byte-order mark and trailing spaces are tolerated).
          *
+         *     Formats for `qubo`: the inline JSON shape (`{"num_variables": ..., "q_matrix": ...}`), and
+         *     qbsolv's `.qubo` text: `c` comment lines, one `p qubo 0 maxDiagonals nDiagonals nElements` line
+         *     (`maxDiagonals` is the number of variables), then `nDiagonals` lines `i i value` and `nElements`
+         *     lines `i j value` with 0-based variable numbers; each entry `(i, j)` at most once.
+         *
          *     Uploading the same bytes for the same use case again answers `200` with the existing record.
          */
         post: operations["uploadDataFile"];
@@ -326,8 +395,9 @@ export interface components {
             expires_in: number;
         };
         /**
-         * @description A use case's id, lower case (for example `maxcut`).
+         * @description A use case's id, lower case (for example `maxcut` or `qubo`).
          * @example maxcut
+         * @example qubo
          */
         ProblemId: string;
         /**
@@ -397,6 +467,19 @@ export interface components {
             num_nodes: number;
             /** @description The weighted adjacency matrix, one row per node. */
             adj_matrix: number[][];
+        };
+        /**
+         * @description A quadratic unconstrained binary optimisation: minimise the energy xᵀQx over x ∈ {0,1}ⁿ, that is
+         *     the sum of `q_matrix[i][j]` over every `i`, `j` with `x[i] = x[j] = 1`. `q_matrix` is
+         *     `num_variables` × `num_variables`, any finite numbers (negative and fractional too). It need not
+         *     be symmetric: the objective uses every entry, so `[i][j]` and `[j][i]` both weigh `x[i]·x[j]`, and
+         *     the diagonal weighs `x[i]` alone.
+         */
+        QuboInput: {
+            /** @description The number of binary variables. */
+            num_variables: number;
+            /** @description The matrix Q, one row per variable. */
+            q_matrix: number[][];
         };
         /** @description A solver to run and its parameters. */
         SolverChoice: {
@@ -526,14 +609,16 @@ export interface components {
             status: components["schemas"]["ExecutionStatus"];
             started_at: components["schemas"]["OptionalTimestamp"];
             end_at: components["schemas"]["OptionalTimestamp"];
-            data?: components["schemas"]["MaxCutOutput"];
+            /** @description The solver's answer once the execution is `SUCCESS`, in its use case's output shape. */
+            data?: components["schemas"]["MaxCutOutput"] | components["schemas"]["QuboOutput"];
             error?: components["schemas"]["Problem"];
             /** @description Seconds the solver has run (so far while `RUNNING`), to the millisecond; `null` before it runs. */
             duration_seconds: number | null;
             /** @description The fraction of the time limit used, 0 to 1, while the solver runs. */
             progress?: number;
             /**
-             * @description The best objective the solver has found (for `maxcut`, the best cut): so far while it runs, and
+             * @description The best objective the solver has found (for `maxcut` the largest cut, for `qubo` the lowest
+             *     energy): so far while it runs, and
              *     kept once it has ended, so listings (which carry no `data`) show it too. A `SUCCESS` execution's
              *     equals its result's objective; a `CANCELLED` one keeps the best found before it stopped. Absent
              *     until the solver has reported one.
@@ -569,13 +654,28 @@ export interface components {
             /** @description Seconds from the solver's start until it found this cut, to the millisecond. */
             time_to_best_seconds?: number;
         };
+        /** @description A QUBO answer. `energy` is xᵀQx for x = `assignment`, computed from the assignment itself. */
+        QuboOutput: {
+            /** @description The objective xᵀQx of the assignment (lower is better). */
+            energy: number;
+            /** @description The value (0 or 1) of each variable, in variable order. */
+            assignment: (0 | 1)[];
+            /** @description True only when the solver proved the energy minimum. */
+            optimal: boolean;
+            /** @description A proven lower bound on the minimum energy, when the solver computes one. */
+            lower_bound?: number;
+            /** @description The solver's iteration count (its own unit). */
+            iterations?: number;
+            /** @description Seconds from the solver's start until it found this assignment, to the millisecond. */
+            time_to_best_seconds?: number;
+        };
         /** @description The outputs of an ended job. */
         JobOutput: {
             job: components["schemas"]["JobId"];
             status: components["schemas"]["JobStatus"];
             /** @description Each solver's output, or `null` when its execution did not succeed. */
             outputs: {
-                [key: string]: components["schemas"]["MaxCutOutput"] | null;
+                [key: string]: components["schemas"]["MaxCutOutput"] | components["schemas"]["QuboOutput"] | null;
             };
         };
         /** @description The use cases keyed by id; `ids` gives the order. */
@@ -606,8 +706,11 @@ export interface components {
             max_inline_bytes: number;
             /** @description A data file may have at most this many bytes. */
             max_data_file_bytes: number;
-            /** @description The data-file formats accepted: `json` (the inline shape) and `edge_list` (Gset/rudy). */
-            data_file_formats: ("json" | "edge_list")[];
+            /**
+             * @description The data-file formats accepted: `json` (the inline shape), `edge_list` (Gset/rudy, for `maxcut`)
+             *     and `qubo` (qbsolv's `.qubo` text, for `qubo`).
+             */
+            data_file_formats: ("json" | "edge_list" | "qubo")[];
             /** @description The solvers that can run this use case. */
             solvers: components["schemas"]["SolverInfo"][];
             /** @description A small valid input. */
@@ -626,14 +729,17 @@ export interface components {
             default: boolean;
             /** @description The time limit used when the request gives none. */
             default_time_limit_seconds: number;
-            /** @description The largest input (in nodes) the solver accepts; absent when unlimited. */
+            /**
+             * @description The largest input the solver accepts, in nodes (`maxcut`) or variables (`qubo`); absent when
+             *     unlimited.
+             */
             max_nodes?: number;
         };
         /** @description A data file and what it is for. */
         DataFileUpload: {
             /**
              * Format: binary
-             * @description The file's bytes (JSON or edge list), at most 104,857,600 bytes.
+             * @description The file's bytes (JSON, a max-cut edge list or a qbsolv `.qubo` file), at most 104,857,600 bytes.
              */
             file: string;
             problem_id: components["schemas"]["ProblemId"];
@@ -679,13 +785,16 @@ export interface components {
             /** @description The file's size in bytes. */
             bytes: number;
             /**
-             * @description The detected format (`json` or `edge_list`); `null` until validated or when invalid.
+             * @description The detected format (`json`, `edge_list` or `qubo`); `null` until validated or when invalid.
              * @enum {string|null}
              */
-            format: "json" | "edge_list" | null;
-            /** @description The graph's node count once `READY`; `null` before. */
+            format: "json" | "edge_list" | "qubo" | null;
+            /** @description The input's size once `READY`, in nodes (`maxcut`) or variables (`qubo`); `null` before. */
             num_nodes: number | null;
-            /** @description The graph's count of non-zero edges once `READY`; `null` before. */
+            /**
+             * @description Once `READY`, the count of non-zero edges (`maxcut`) or of variable pairs i < j with a non-zero
+             *     coupling Q[i][j] + Q[j][i] (`qubo`); `null` before.
+             */
             num_edges: number | null;
             error?: components["schemas"]["Problem"];
             created_at: components["schemas"]["Timestamp"];
@@ -786,6 +895,105 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The body parses but is wrong for the use case (`invalid_input`, with pointers), the data
+         *     file belongs to another use case (`data_file_problem_mismatch`), the data file failed
+         *     validation (`data_file_invalid`), or the `Idempotency-Key` was already used for a different
+         *     request (`idempotency_key_reused`).
+         */
+        StartJobRefused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description Codes this response can carry.
+                     * @enum {unknown}
+                     */
+                    code?: "invalid_input" | "data_file_problem_mismatch" | "data_file_invalid" | "idempotency_key_reused";
+                };
+            };
+        };
+        /** @description The job is accepted and `PENDING`. Its URL is in `Location`. */
+        JobStarted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /**
+                 * @description The job's URL, `/job/{job_id}`.
+                 * @example /job/K7Q2M9X4TB1R
+                 */
+                Location: string;
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StartJobResponse"];
+            };
+        };
+        /**
+         * @description The use case (`problem_not_found`), the data file (`data_file_not_found`) or a requested
+         *     solver (`solver_not_found`) does not exist for this user.
+         */
+        StartJobNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description Codes this response can carry.
+                     * @enum {unknown}
+                     */
+                    code?: "problem_not_found" | "data_file_not_found" | "solver_not_found";
+                };
+            };
+        };
+        /**
+         * @description The inline body is 4 MiB (4,194,304 bytes) or larger (`payload_too_large`). `max_bytes`
+         *     gives the limit; upload the input with `POST /data_file` instead.
+         */
+        InlineTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description Codes this response can carry.
+                     * @enum {unknown}
+                     */
+                    code?: "payload_too_large";
+                };
+            };
+        };
+        /**
+         * @description Too many requests (`rate_limited`) or too many non-terminal jobs for this user
+         *     (`too_many_active_jobs`). Wait `Retry-After` seconds.
+         */
+        StartJobLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description Codes this response can carry.
+                     * @enum {unknown}
+                     */
+                    code?: "rate_limited" | "too_many_active_jobs";
+                };
+            };
+        };
         /**
          * @description The body is not valid JSON (`malformed_json`), or the request does not match this contract
          *     (`invalid_request`; `errors` points at each mismatch): this includes an empty body, a body whose
@@ -1165,6 +1373,170 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getMaxCutUseCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The use case. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UseCase"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startMaxCutJob: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A solver to run, by name; repeat the parameter for several (`?solver=exact&solver=local-search`).
+                 *     Without it the service chooses the default solvers for the input.
+                 * @example [
+                 *       "exact",
+                 *       "local-search"
+                 *     ]
+                 */
+                solver?: components["parameters"]["SolverQuery"];
+                /**
+                 * @description The time limit of each solver run, in seconds (at most 3600). Without it each solver uses its default.
+                 * @example 5
+                 */
+                time_limit_seconds?: components["parameters"]["TimeLimitQuery"];
+            };
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
+                 *     key and the same request within 24 hours answer the first attempt's answer (with
+                 *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
+                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
+                 *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The input inline (smaller than 4 MiB: at most 4,194,303 bytes), or a reference to an
+         *     uploaded data file.
+         */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaxCutInput"] | components["schemas"]["DataFileJobRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["JobStarted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["StartJobNotFound"];
+            413: components["responses"]["InlineTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["StartJobRefused"];
+            429: components["responses"]["StartJobLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getQuboUseCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The use case. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UseCase"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startQuboJob: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A solver to run, by name; repeat the parameter for several (`?solver=exact&solver=local-search`).
+                 *     Without it the service chooses the default solvers for the input.
+                 * @example [
+                 *       "exact",
+                 *       "local-search"
+                 *     ]
+                 */
+                solver?: components["parameters"]["SolverQuery"];
+                /**
+                 * @description The time limit of each solver run, in seconds (at most 3600). Without it each solver uses its default.
+                 * @example 5
+                 */
+                time_limit_seconds?: components["parameters"]["TimeLimitQuery"];
+            };
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
+                 *     key and the same request within 24 hours answer the first attempt's answer (with
+                 *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
+                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
+                 *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The input inline (smaller than 4 MiB: at most 4,194,303 bytes), or a reference to an
+         *     uploaded data file.
+         */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuboInput"] | components["schemas"]["DataFileJobRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["JobStarted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["StartJobNotFound"];
+            413: components["responses"]["InlineTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["StartJobRefused"];
+            429: components["responses"]["StartJobLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getProblem: {
         parameters: {
             query?: never;
@@ -1246,112 +1618,18 @@ export interface operations {
          */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MaxCutInput"] | components["schemas"]["DataFileJobRequest"];
+                "application/json": components["schemas"]["MaxCutInput"] | components["schemas"]["QuboInput"] | components["schemas"]["DataFileJobRequest"];
             };
         };
         responses: {
-            /** @description The job is accepted and `PENDING`. Its URL is in `Location`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /**
-                     * @description The job's URL, `/job/{job_id}`.
-                     * @example /job/K7Q2M9X4TB1R
-                     */
-                    Location: string;
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StartJobResponse"];
-                };
-            };
+            200: components["responses"]["JobStarted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /**
-             * @description The use case (`problem_not_found`), the data file (`data_file_not_found`) or a requested
-             *     solver (`solver_not_found`) does not exist for this user.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /**
-                         * @description Codes this response can carry.
-                         * @enum {unknown}
-                         */
-                        code?: "problem_not_found" | "data_file_not_found" | "solver_not_found";
-                    };
-                };
-            };
-            /**
-             * @description The inline body is 4 MiB (4,194,304 bytes) or larger (`payload_too_large`). `max_bytes`
-             *     gives the limit; upload the input with `POST /data_file` instead.
-             */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /**
-                         * @description Codes this response can carry.
-                         * @enum {unknown}
-                         */
-                        code?: "payload_too_large";
-                    };
-                };
-            };
+            404: components["responses"]["StartJobNotFound"];
+            413: components["responses"]["InlineTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /**
-             * @description The body parses but is wrong for the use case (`invalid_input`, with pointers), the data
-             *     file belongs to another use case (`data_file_problem_mismatch`), the data file failed
-             *     validation (`data_file_invalid`), or the `Idempotency-Key` was already used for a different
-             *     request (`idempotency_key_reused`).
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /**
-                         * @description Codes this response can carry.
-                         * @enum {unknown}
-                         */
-                        code?: "invalid_input" | "data_file_problem_mismatch" | "data_file_invalid" | "idempotency_key_reused";
-                    };
-                };
-            };
-            /**
-             * @description Too many requests (`rate_limited`) or too many non-terminal jobs for this user
-             *     (`too_many_active_jobs`). Wait `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /**
-                         * @description Codes this response can carry.
-                         * @enum {unknown}
-                         */
-                        code?: "rate_limited" | "too_many_active_jobs";
-                    };
-                };
-            };
+            422: components["responses"]["StartJobRefused"];
+            429: components["responses"]["StartJobLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

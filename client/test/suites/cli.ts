@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { program } from '../../src/cli/program.ts';
 import { configHome, jes, jesBin, startJes } from '../support/cli.ts';
 import { forgedToken } from '../support/fetches.ts';
-import { sixNodes, sixNodesEdgeList } from '../support/graphs.ts';
+import { exampleQubo, sixNodes, sixNodesEdgeList } from '../support/graphs.ts';
 import { freePort, repoRoot, type Servers, users } from '../support/processes.ts';
 
 export function cliSuite(servers: Servers): void {
@@ -141,6 +141,33 @@ export function cliSuite(servers: Servers): void {
       expect(JSON.parse(json.stdout).outputs.exact.partition).toHaveLength(6);
     });
 
+    it("submits a QUBO as JSON inline and waits: the lowest energy -11, each solver's energy", async () => {
+      const run = await jes(['submit', 'qubo', exampleQubo('four-variables.json'), '--solver', 'exact', '--wait'], env);
+      expect(run.stderr).toMatch(/^Started job [A-Z0-9]{12} \(qubo, input inline\)\.\n/);
+      expect(run.stderr).toMatch(/[A-Z0-9]{12} FINISHED +lowest energy +-11 +elapsed /);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Use case +qubo$/m);
+      expect(run.stdout).toMatch(/^Lowest energy +-11$/m);
+      expect(run.stdout).toMatch(/^exact +SUCCESS +\S+ s +-11 +yes/m);
+    });
+
+    it('uploads a .qubo file as a data file; output shows the energy and output --json the assignment', async () => {
+      const file = exampleQubo('four-variables.qubo');
+      const submitted = await jes(['--json', 'submit', 'qubo', file, '--solver', 'exact'], env);
+      expect(submitted.stderr).toBe('');
+      const { id, input, problem_id: problemId } = JSON.parse(submitted.stdout);
+      const dataFile = createHash('sha1').update(readFileSync(file)).digest('hex');
+      expect([problemId, input]).toEqual(['qubo', { mode: 'data_file', data_file_identifier: dataFile, bytes: 115 }]);
+      const shown = await jes(['data-files', 'show', dataFile], env);
+      expect(shown.stdout).toMatch(/^Format +qubo$/m);
+      expect(shown.stdout).toMatch(/^Variables +4$/m);
+      expect((await jes(['wait', id], env)).code).toBe(0);
+      const [output, json] = await Promise.all([jes(['output', id], env), jes(['--json', 'output', id], env)]);
+      expect(output.stdout).toMatch(/^SOLVER +ENERGY +OPTIMAL +LOWER BOUND +TIME TO BEST$/m);
+      expect(output.stdout).toMatch(/^exact +-11 +yes /m);
+      expect(JSON.parse(json.stdout).outputs.exact).toMatchObject({ energy: -11, assignment: [1, 0, 0, 1] });
+    });
+
     it('cancels a job; waiting for it then exits 1', async () => {
       const id = await submit(sixJson, '--solver', 'local-search', '--time-limit', '30');
       const cancel = await jes(['cancel', id], env);
@@ -212,7 +239,7 @@ export function cliSuite(servers: Servers): void {
       const id = await submit(sixJson, '--solver', 'exact');
       expect((await jes(['wait', id], env)).code).toBe(0);
       const list = await jes(['jobs', '--status', 'finished', '--limit', '1'], env);
-      expect(list.stdout).toMatch(/^JOB +STATUS +USE CASE +INPUT +SUBMITTED +BEST CUT\n/);
+      expect(list.stdout).toMatch(/^JOB +STATUS +USE CASE +INPUT +SUBMITTED +BEST\n/);
       expect(list.stdout.split('\n')[1]).toMatch(new RegExp(`^${id} +FINISHED +maxcut +inline +\\S+ +53$`));
     });
 

@@ -1,9 +1,9 @@
 // The client against the real reference server: lazy login and the one re-login, use cases, jobs inline
 // with typed inputs, cancelling, paging.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createJesClient, type Job, type JesClient } from '../../src/index.ts';
+import { createJesClient, isQuboOutput, type Job, type JesClient } from '../../src/index.ts';
 import { forgedToken, recordingFetch, withHeader } from '../support/fetches.ts';
-import { sixNodes } from '../support/graphs.ts';
+import { fourVariables, sixNodes } from '../support/graphs.ts';
 import { type Servers, users } from '../support/processes.ts';
 
 export function clientSuite(servers: Servers): void {
@@ -76,6 +76,29 @@ export function clientSuite(servers: Servers): void {
       const maxcut = await alice.getProblem('maxcut');
       expect(maxcut.data?.solvers.map((s) => s.name)).toContain('exact');
       expect((await alice.getProblem('tsp')).error).toMatchObject({ status: 404, code: 'problem_not_found' });
+    });
+  });
+
+  describe('QUBO', () => {
+    it("starts the 4-variable example, waits for it and reads the minimum energy -11 (getOutput<'qubo'>)", async () => {
+      expect((await alice.listProblems()).data?.map((u) => u.id)).toEqual(['maxcut', 'qubo']);
+      const started = await alice.startJob('qubo', fourVariables, { solvers: ['exact'] });
+      expect((await alice.waitForJob(started.data!.id)).data).toMatchObject({ status: 'FINISHED', problem_id: 'qubo' });
+      const output = await alice.getOutput<'qubo'>(started.data!.id);
+      expect(output.data?.outputs.exact).toMatchObject({ energy: -11, assignment: [1, 0, 0, 1], optimal: true });
+      expect(isQuboOutput(output.data!.outputs.exact!)).toBe(true);
+    });
+
+    it('takes only a QUBO input for qubo and only a graph for maxcut at compile time; sent anyway, each is a 400', async () => {
+      // @ts-expect-error a graph is not a QuboInput: the types refuse it for 'qubo'.
+      const graph = await alice.startJob('qubo', sixNodes);
+      expect(graph.error).toMatchObject({ status: 400, code: 'invalid_request' });
+      expect(graph.error?.errors).toEqual([
+        { pointer: '/', detail: 'must have either num_variables and q_matrix, or data_file_identifier' },
+      ]);
+      // @ts-expect-error a QUBO input is not a MaxCutInput: the types refuse it for 'maxcut'.
+      const qubo = await alice.startJob('maxcut', fourVariables);
+      expect(qubo.error).toMatchObject({ status: 400, code: 'invalid_request' });
     });
   });
 

@@ -8,11 +8,15 @@ import { isSecured } from '../contract/document.ts';
 import type { Reply, RequestSpec } from '../http.ts';
 import type { Check } from './check.ts';
 import { maxBytes, padded } from './limits.ts';
-import { fillPath, pathValues, probe } from './probes.ts';
+import { exampleBody, fillPath, pathValues, probe } from './probes.ts';
 
 const secured = (ctx: CheckContext) => ctx.contract.operations.filter((op) => isSecured(ctx.contract.doc, op));
 const securedIds = [
   'listProblems',
+  'getMaxCutUseCase',
+  'startMaxCutJob',
+  'getQuboUseCase',
+  'startQuboJob',
   'getProblem',
   'startJob',
   'listJobs',
@@ -78,6 +82,7 @@ function badTokens(
  * (a deployment may close the connection on it) and once.
  */
 function unreadBodies(ctx: CheckContext): { what: string; spec: RequestSpec }[] {
+  const example = exampleBody(ctx, ctx.contract.byId('startJob'));
   const startJob = {
     method: 'POST',
     path: fillPath(ctx.contract.byId('startJob').path, pathValues(ctx)),
@@ -90,7 +95,7 @@ function unreadBodies(ctx: CheckContext): { what: string; spec: RequestSpec }[] 
   return [
     {
       what: 'startJob with a malformed JSON body',
-      spec: { ...startJob, headers: json, body: '{"num_nodes": 2, "adj_matrix": [[0, 1], [1,' },
+      spec: { ...startJob, headers: json, body: JSON.stringify(example).slice(0, 30) },
     },
     {
       what: 'uploadDataFile with a multipart body that never ends',
@@ -103,7 +108,7 @@ function unreadBodies(ctx: CheckContext): { what: string; spec: RequestSpec }[] 
     },
     {
       what: `startJob with a body of ${limit} bytes (the inline limit)`,
-      spec: { ...startJob, headers: json, body: padded(ctx.fixtures.exampleGraph(ctx), limit), timeoutMs: 120_000 },
+      spec: { ...startJob, headers: json, body: padded(example, limit), timeoutMs: 120_000 },
     },
   ];
 }

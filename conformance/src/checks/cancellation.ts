@@ -1,18 +1,17 @@
 // The stateful half of lifecycle: a running job's output is 409 job_not_finished (with Retry-After), a long
 // poll on it comes back after its wait with Preference-Applied, a cancel answers 202 with
 // cancel_requested_at and the job ends CANCELLED; an ended job cannot be cancelled (409
-// job_already_terminal); a data file that a running job uses cannot be deleted (409 data_file_in_use).
+// job_already_terminal); a data file that a running job uses cannot be deleted (409 data_file_in_use). Run
+// for one use case at a time.
 import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
-import { jobOf, pollJob, startJob, startLongJob } from '../jobs.ts';
-import { graphOf } from '../maxcut.ts';
+import { jsonDataFile, longInput } from '../inputs.ts';
+import { jobOf, pollJob, startJob, startLongJob, uploadDataFile } from '../jobs.ts';
+import type { UseCaseInfo } from '../use-cases.ts';
 import { checkOutput, checkProgression } from './lifecycle.ts';
 
-/** A graph big enough that a heuristic keeps improving on it until its time limit (a 60-node weighted circulant). */
-export const longGraph = graphOf(60, (i, j) => ((i * 7 + j * 13) % 5) - 1);
-
-async function cancelRunningJob(ctx: CheckContext, heuristic: string): Promise<void> {
-  const id = await startLongJob(ctx, heuristic, longGraph);
+async function cancelRunningJob(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const id = await startLongJob(ctx, useCase);
   const running = await pollJob(ctx, id, { timeoutMs: 30_000, done: (job) => job.status !== 'PENDING' });
   ctx.expect(
     running.job.status === 'RUNNING',
@@ -60,8 +59,8 @@ async function cancelRunningJob(ctx: CheckContext, heuristic: string): Promise<v
   await checkOutput(ctx, id, ended.job);
 }
 
-async function refusals(ctx: CheckContext, heuristic: string): Promise<void> {
-  const finished = await ctx.fixtures.finishedJob(ctx);
+async function refusals(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const finished = await ctx.fixtures.finishedJob(ctx, useCase);
   ctx.expectStatus(
     await ctx.send({ method: 'POST', path: `/job/${finished.id}/cancel` }),
     409,
@@ -69,10 +68,13 @@ async function refusals(ctx: CheckContext, heuristic: string): Promise<void> {
     'job_already_terminal',
   );
 
-  const file = await ctx.fixtures.dataFile(ctx);
+  // A file of its own, of an input the heuristic does not finish early (the example may be solved at once).
+  const text = jsonDataFile(longInput(useCase.example), `${ctx.runId}/${useCase.id}/long`);
+  const file = await uploadDataFile(ctx, useCase.id, text, `long-${useCase.id}.json`);
   const { id } = await startJob(
     ctx,
-    { data_file_identifier: file.id, solvers: [{ name: heuristic }], time_limit_seconds: 60 },
+    useCase.id,
+    { data_file_identifier: file.id, solvers: [{ name: useCase.heuristic.name }], time_limit_seconds: 60 },
     undefined,
     'starting a long job from the data file',
   );
@@ -91,8 +93,7 @@ async function refusals(ctx: CheckContext, heuristic: string): Promise<void> {
   await pollJob(ctx, id, { timeoutMs: 15_000 });
 }
 
-export async function cancellation(ctx: CheckContext): Promise<void> {
-  const { heuristic } = await ctx.fixtures.useCase(ctx);
-  await cancelRunningJob(ctx, heuristic.name);
-  await refusals(ctx, heuristic.name);
+export async function cancellation(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  await cancelRunningJob(ctx, useCase);
+  await refusals(ctx, useCase);
 }

@@ -1,13 +1,13 @@
 // idempotency: the contract's "Retries" convention. A start sent twice with one Idempotency-Key answers one
 // job (the second time with Idempotent-Replayed: true), its quoted form names the same key, another body under
 // the key is 422 idempotency_key_reused, another key starts another job; an upload likewise. Keys are this
-// run's own; the jobs are cancelled and the data file deleted when the run ends.
+// run's own; the jobs are cancelled and the data file deleted when the run ends. For every listed use case.
 import { isDeepStrictEqual } from 'node:util';
 import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
-import { uploadForm } from '../jobs.ts';
-import { edgeList } from '../maxcut.ts';
+import { uploadFormFor } from '../jobs.ts';
+import type { UseCaseInfo } from '../use-cases.ts';
 import { type Check, statelessSkip } from './check.ts';
 
 const replayedHeader = 'idempotent-replayed';
@@ -50,15 +50,12 @@ function expectReplay(ctx: CheckContext, first: Reply, again: Reply, what: strin
   );
 }
 
-async function startJobs(ctx: CheckContext): Promise<void> {
-  const body = ctx.fixtures.uniqueGraph(ctx, 101);
-  const key = ctx.unique('idempotency-start');
-  const first = ctx.require(
-    await keyed(ctx, key, { path: '/problem/maxcut', json: body }),
-    200,
-    'starting a job with an Idempotency-Key',
-  );
-  const again = await keyed(ctx, key, { path: '/problem/maxcut', json: body });
+async function startJobs(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const path = `/problem/${useCase.id}`;
+  const body = ctx.fixtures.example(useCase);
+  const key = ctx.unique(`idempotency-start-${useCase.id}`);
+  const first = ctx.require(await keyed(ctx, key, { path, json: body }), 200, 'starting a job with an Idempotency-Key');
+  const again = await keyed(ctx, key, { path, json: body });
   expectReplay(ctx, first, again, 'starting a job');
   ctx.expect(
     again.json?.job === first.json?.job,
@@ -66,7 +63,7 @@ async function startJobs(ctx: CheckContext): Promise<void> {
     again.exchange,
   );
 
-  const quoted = await keyed(ctx, `"${key}"`, { path: '/problem/maxcut', json: body });
+  const quoted = await keyed(ctx, `"${key}"`, { path, json: body });
   if (ctx.expectStatus(quoted, 200, 'starting the job with the quoted form of its key')) {
     ctx.expect(
       quoted.json?.job === first.json?.job,
@@ -75,10 +72,12 @@ async function startJobs(ctx: CheckContext): Promise<void> {
     );
   }
 
-  const other = await keyed(ctx, key, { path: '/problem/maxcut', json: ctx.fixtures.uniqueGraph(ctx, 102) });
+  // Another body: the same input as a data file of its own.
+  const file = await ctx.fixtures.dataFile(ctx, useCase);
+  const other = await keyed(ctx, key, { path, json: { data_file_identifier: file.id } });
   ctx.expectStatus(other, 422, 'starting another job with the key of the first', 'idempotency_key_reused');
 
-  const fresh = await keyed(ctx, ctx.unique('idempotency-other'), { path: '/problem/maxcut', json: body });
+  const fresh = await keyed(ctx, ctx.unique(`idempotency-other-${useCase.id}`), { path, json: body });
   if (ctx.expectStatus(fresh, 200, 'starting the same job with another key')) {
     ctx.expect(
       fresh.json?.job !== first.json?.job && fresh.headers[replayedHeader] === undefined,
@@ -88,11 +87,11 @@ async function startJobs(ctx: CheckContext): Promise<void> {
   }
 }
 
-async function uploads(ctx: CheckContext): Promise<void> {
-  const text = edgeList(ctx.fixtures.uniqueGraph(ctx, 103));
-  const name = ctx.unique('idempotency.txt');
-  const key = ctx.unique('idempotency-upload');
-  const first = await keyed(ctx, key, { path: '/data_file', body: uploadForm(text, name) });
+async function uploads(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const text = ctx.fixtures.uniqueFile(ctx, useCase, 103);
+  const name = ctx.unique(`idempotency-${useCase.id}.json`);
+  const key = ctx.unique(`idempotency-upload-${useCase.id}`);
+  const first = await keyed(ctx, key, { path: '/data_file', body: uploadFormFor(useCase.id, text, name) });
   if (first.status !== 200) ctx.require(first, 201, 'uploading a data file with an Idempotency-Key');
   const id = first.json?.data_file_identifier;
   if (typeof id === 'string') ctx.fixtures.atEnd(() => ctx.send({ method: 'DELETE', path: `/data_file/${id}` }));
@@ -100,10 +99,13 @@ async function uploads(ctx: CheckContext): Promise<void> {
   expectReplay(
     ctx,
     first,
-    await keyed(ctx, key, { path: '/data_file', body: uploadForm(text, name) }),
+    await keyed(ctx, key, { path: '/data_file', body: uploadFormFor(useCase.id, text, name) }),
     'uploading a data file',
   );
-  const renamed = await keyed(ctx, key, { path: '/data_file', body: uploadForm(text, `${name}.renamed`) });
+  const renamed = await keyed(ctx, key, {
+    path: '/data_file',
+    body: uploadFormFor(useCase.id, text, `${name}.renamed`),
+  });
   ctx.expectStatus(
     renamed,
     422,
@@ -116,10 +118,12 @@ export const idempotency: Check = {
   name: 'idempotency',
   description:
     'A start or an upload sent again with the same Idempotency-Key answers the first answer (same status, body and Location) with Idempotent-Replayed: true and starts nothing new; the quoted key is the same key; another request under the key is 422 idempotency_key_reused; another key starts a new job.',
-  operations: ['startJob', 'uploadDataFile', 'cancelJob', 'deleteDataFile'],
+  operations: ['startMaxCutJob', 'startQuboJob', 'uploadDataFile', 'cancelJob', 'deleteDataFile'],
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {
-    await startJobs(ctx);
-    await uploads(ctx);
+    for (const useCase of await ctx.fixtures.useCases(ctx)) {
+      await startJobs(ctx, useCase);
+      await uploads(ctx, useCase);
+    }
   },
 };

@@ -15,7 +15,8 @@ export const isolation: Check = {
     'cancelJob',
     'getDataFile',
     'deleteDataFile',
-    'startJob',
+    'startMaxCutJob',
+    'startQuboJob',
     'listJobs',
     'listDataFiles',
   ],
@@ -26,8 +27,9 @@ export const isolation: Check = {
     return undefined;
   },
   async run(ctx) {
-    const job = (await ctx.fixtures.finishedJob(ctx)).id;
-    const file = (await ctx.fixtures.dataFile(ctx)).id;
+    const [useCase] = await ctx.fixtures.useCases(ctx);
+    const job = (await ctx.fixtures.finishedJob(ctx, useCase!)).id;
+    const file = (await ctx.fixtures.dataFile(ctx, useCase!)).id;
     const unknown = pathValues(ctx);
     const probes: [string, (id: string, fileId: string) => { method: string; path: string; json?: unknown }, string][] =
       [
@@ -41,7 +43,11 @@ export const isolation: Check = {
         ],
         [
           'starting a job from the data file',
-          (_, fileId) => ({ method: 'POST', path: '/problem/maxcut', json: { data_file_identifier: fileId } }),
+          (_, fileId) => ({
+            method: 'POST',
+            path: `/problem/${useCase!.id}`,
+            json: { data_file_identifier: fileId },
+          }),
           'data_file_not_found',
         ],
         [

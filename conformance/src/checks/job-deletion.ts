@@ -1,16 +1,16 @@
 // job_deletion: DELETE /job/{job_id} (deleteJob) deletes an ended job and nothing else. A job that has not ended
 // answers 409 job_not_finished with Retry-After and is still there; an ended job answers 204, then reading it,
 // its output and deleting it again answer 404 job_not_found and the listing no longer has it; the data file it
-// was started from stays; an unknown id answers 404.
+// was started from stays; an unknown id answers 404. For a job of every use case the deployment lists.
 import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { pollJob, startJob, startLongJob } from '../jobs.ts';
+import type { UseCaseInfo } from '../use-cases.ts';
 import { type Check, statelessSkip } from './check.ts';
-import { longGraph } from './cancellation.ts';
 import { pathValues } from './probes.ts';
 
-async function refusedWhileRunning(ctx: CheckContext, heuristic: string): Promise<void> {
-  const id = await startLongJob(ctx, heuristic, longGraph);
+async function refusedWhileRunning(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const id = await startLongJob(ctx, useCase);
   const refused = await ctx.send({ method: 'DELETE', path: `/job/${id}` });
   if (ctx.expectStatus(refused, 409, 'deleting a job that has not ended', 'job_not_finished')) {
     ctx.expect(
@@ -32,14 +32,15 @@ async function refusedWhileRunning(ctx: CheckContext, heuristic: string): Promis
   await pollJob(ctx, id, { timeoutMs: 15_000 });
 }
 
-async function deletedOnceEnded(ctx: CheckContext, heuristic: string): Promise<void> {
-  const file = await ctx.fixtures.dataFile(ctx);
+async function deletedOnceEnded(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const file = await ctx.fixtures.dataFile(ctx, useCase);
   // A job of its own: the run's shared finished job is read by other checks.
   const { id } = await startJob(
     ctx,
-    { data_file_identifier: file.id, solvers: [{ name: heuristic }], time_limit_seconds: 0.2 },
+    useCase.id,
+    { data_file_identifier: file.id, solvers: [{ name: useCase.heuristic.name }], time_limit_seconds: 0.2 },
     undefined,
-    'starting a job from the data file',
+    `starting a ${useCase.id} job from the data file`,
   );
   const ended = await pollJob(ctx, id, { timeoutMs: 30_000 });
   const deleted = await ctx.send({ method: 'DELETE', path: `/job/${id}` });
@@ -81,17 +82,27 @@ export const jobDeletion: Check = {
   name: 'job_deletion',
   description:
     'DELETE /job/{job_id}: 409 job_not_finished with Retry-After while the job runs; 204 once it ended, then 404 job_not_found for the job, its output and a second delete, gone from the listing, its data file kept; 404 for an unknown id.',
-  operations: ['deleteJob', 'startJob', 'getJob', 'getJobOutput', 'cancelJob', 'listJobs', 'getDataFile'],
+  operations: [
+    'deleteJob',
+    'startMaxCutJob',
+    'startQuboJob',
+    'getJob',
+    'getJobOutput',
+    'cancelJob',
+    'listJobs',
+    'getDataFile',
+  ],
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {
-    const { heuristic } = await ctx.fixtures.useCase(ctx);
     ctx.expectStatus(
       await ctx.send({ method: 'DELETE', path: `/job/${pathValues(ctx).job_id}` }),
       404,
       'deleting an unknown job',
       'job_not_found',
     );
-    await refusedWhileRunning(ctx, heuristic.name);
-    await deletedOnceEnded(ctx, heuristic.name);
+    for (const useCase of await ctx.fixtures.useCases(ctx)) {
+      await refusedWhileRunning(ctx, useCase);
+      await deletedOnceEnded(ctx, useCase);
+    }
   },
 };

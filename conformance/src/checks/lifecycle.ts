@@ -1,12 +1,16 @@
-// lifecycle: the flow the contract describes, end to end. Log in; start a job inline and poll it (with
-// backoff) to FINISHED and read its output; upload a data file, start a job from it and read its cut; then
+// lifecycle: the flow the contract describes, end to end, for every use case the deployment lists. Log in;
+// read each use case's record; start a job of its example inline and poll it (with backoff) to FINISHED and
+// read its output; upload the example as a JSON data file, start a job from it and compare its answer; then
 // (stateful) cancel a running job to CANCELLED, and refuse what the states forbid (see cancellation.ts).
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { answered, shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
-import { pollJob, startJob, terminalJobStatuses, uploadForm } from '../jobs.ts';
-import { bruteForceMaxCut, sameValue } from '../maxcut.ts';
+import { sizeOf } from '../inputs.ts';
+import { pollJob, startJob, terminalJobStatuses, uploadFormFor } from '../jobs.ts';
 import type { Reply } from '../http.ts';
+import { sameValue } from '../same-value.ts';
+import type { UseCaseInfo } from '../use-cases.ts';
 import type { Check } from './check.ts';
 import { cancellation } from './cancellation.ts';
 
@@ -74,8 +78,32 @@ async function login(ctx: CheckContext): Promise<void> {
   ctx.expectStatus(use, 200, 'a request with the token just issued');
 }
 
-async function inline(ctx: CheckContext): Promise<void> {
-  const { id, job, started, statuses, reply } = await ctx.fixtures.finishedJob(ctx);
+/** Each listed use case reads at its own path (GET /problem/{id}) as the listing has it. */
+async function records(ctx: CheckContext, useCases: UseCaseInfo[]): Promise<void> {
+  for (const useCase of useCases) {
+    const reply = await ctx.send({ method: 'GET', path: `/problem/${useCase.id}` });
+    if (!ctx.expectStatus(reply, 200, `reading the ${useCase.id} use case that GET /problem lists`)) continue;
+    ctx.expect(
+      isDeepStrictEqual(reply.json, useCase.record),
+      `GET /problem/${useCase.id} differs from the record GET /problem lists for ${useCase.id}`,
+      reply.exchange,
+    );
+  }
+}
+
+/** The exact solver's answer (if the use case has one) claims optimal: true (whether it is, the semantics checks say). */
+function exactAnswer(ctx: CheckContext, useCase: UseCaseInfo, outputs: any, reply: Reply): void {
+  const exact = useCase.exact;
+  if (!exact || !outputs) return;
+  ctx.expect(
+    outputs[exact.name]?.optimal === true,
+    `${useCase.id}: ${exact.name} (exact) answered the example with optimal: ${shown(outputs[exact.name]?.optimal)}, expected true`,
+    reply.exchange,
+  );
+}
+
+async function inline(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const { id, job, started, statuses, reply } = await ctx.fixtures.finishedJob(ctx, useCase);
   const location = started.headers.location ?? '';
   ctx.expect(
     location === `/job/${id}` || location.endsWith(`/job/${id}`),
@@ -83,20 +111,21 @@ async function inline(ctx: CheckContext): Promise<void> {
     started.exchange,
   );
   checkProgression(ctx, id, statuses, reply);
-  const outputs = await checkOutput(ctx, id, job);
-  const exact = (await ctx.fixtures.useCase(ctx)).exact;
-  if (exact && outputs) {
-    const optimum = bruteForceMaxCut(ctx.fixtures.exampleGraph(ctx).adj_matrix);
-    ctx.expect(
-      sameValue(outputs[exact.name]?.cut_value, optimum) && outputs[exact.name]?.optimal === true,
-      `${exact.name} found the cut ${outputs[exact.name]?.cut_value} of the example graph, optimal: ${outputs[exact.name]?.optimal}; its maximum cut is ${optimum}`,
-      reply.exchange,
-    );
-  }
+  await ctx.stateful(
+    'the job is of the use case whose path started it',
+    'the sandbox answers its example job whatever the input',
+    async () =>
+      void ctx.expect(
+        job.problem_id === useCase.id,
+        `job ${id}, started at /problem/${useCase.id}, is of ${shown(job.problem_id)}`,
+        reply.exchange,
+      ),
+  );
+  exactAnswer(ctx, useCase, await checkOutput(ctx, id, job), reply);
 }
 
-async function fromDataFile(ctx: CheckContext): Promise<void> {
-  const { id, file, graph, uploaded, text } = await ctx.fixtures.dataFile(ctx);
+async function fromDataFile(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const { id, file, uploaded, text } = await ctx.fixtures.dataFile(ctx, useCase);
   const location = uploaded.headers.location ?? '';
   if (uploaded.status === 201)
     ctx.expect(
@@ -110,15 +139,19 @@ async function fromDataFile(ctx: CheckContext): Promise<void> {
     async () => {
       const sha1 = createHash('sha1').update(text).digest('hex');
       ctx.expect(id === sha1, `the identifier is ${id}, the SHA-1 of the bytes is ${sha1}`, uploaded.exchange);
+      const size = sizeOf(useCase.example);
       ctx.expect(
-        file.bytes === Buffer.byteLength(text) && file.format === 'edge_list' && file.num_nodes === graph.num_nodes,
-        `the READY record says ${file.bytes} bytes, format ${file.format}, ${file.num_nodes} nodes; the file has ${Buffer.byteLength(text)} bytes, an edge list of ${graph.num_nodes} nodes`,
+        file.bytes === Buffer.byteLength(text) &&
+          file.format === 'json' &&
+          file.problem_id === useCase.id &&
+          (size === undefined || file.num_nodes === size),
+        `the READY record says ${file.bytes} bytes, format ${file.format}, use case ${file.problem_id}, size ${file.num_nodes}; the file has ${Buffer.byteLength(text)} bytes of JSON, the ${useCase.id} example${size === undefined ? '' : ` of size ${size}`}`,
         uploaded.exchange,
       );
       const again = await ctx.send({
         method: 'POST',
         path: '/data_file',
-        body: uploadForm(text, ctx.unique('graph.txt')),
+        body: uploadFormFor(useCase.id, text, ctx.unique(`${useCase.id}.json`)),
       });
       ctx.expect(
         again.status === 200 && again.json?.data_file_identifier === id,
@@ -127,25 +160,25 @@ async function fromDataFile(ctx: CheckContext): Promise<void> {
       );
     },
   );
-  const { exact, heuristic } = await ctx.fixtures.useCase(ctx);
-  const solver = exact ?? heuristic;
+  const solver = useCase.exact ?? useCase.heuristic;
   const started = await startJob(
     ctx,
+    useCase.id,
     {
       data_file_identifier: id,
       solvers: [{ name: solver.name, params: { seed: 1, max_iterations: 100_000 } }],
       time_limit_seconds: 2,
     },
     undefined,
-    'starting a job from the data file',
+    `starting a ${useCase.id} job from the data file`,
   );
   const { job, reply, statuses } = await pollJob(ctx, started.id);
   checkProgression(ctx, started.id, statuses, reply);
   if (!ctx.expect(job.status === 'FINISHED', `the job from data file ${id} ended ${job.status}`, reply.exchange))
     return;
-  const outputs = await checkOutput(ctx, started.id, job);
+  await checkOutput(ctx, started.id, job);
   await ctx.stateful(
-    "the job records its data file, and its cut is the uploaded graph's maximum",
+    "the job records its data file, and its exact answer is the inline example's",
     'the sandbox answers its example job whatever the input',
     async () => {
       ctx.expect(
@@ -153,11 +186,14 @@ async function fromDataFile(ctx: CheckContext): Promise<void> {
         `the job's input is ${JSON.stringify(job.input)}, expected the data file ${id}`,
         reply.exchange,
       );
-      const optimum = bruteForceMaxCut(graph.adj_matrix);
-      if (solver.exact)
+      if (!solver.exact) return;
+      // The file holds the example: its proven optimum is the inline job's.
+      const inlineJob = (await ctx.fixtures.finishedJob(ctx, useCase)).job;
+      const [fromFile, fromInline] = [job, inlineJob].map((j) => j.executions?.[solver.name]?.best_value);
+      if (typeof fromFile === 'number' && typeof fromInline === 'number')
         ctx.expect(
-          sameValue(outputs?.[solver.name]?.cut_value, optimum),
-          `the cut of the uploaded graph is ${outputs?.[solver.name]?.cut_value}; its maximum is ${optimum}`,
+          sameValue(fromFile, fromInline),
+          `${useCase.id}: ${solver.name} found ${fromFile} from the data file and ${fromInline} from the same input inline`,
           reply.exchange,
         );
     },
@@ -167,11 +203,14 @@ async function fromDataFile(ctx: CheckContext): Promise<void> {
 export const lifecycle: Check = {
   name: 'lifecycle',
   description:
-    'Log in, start a job inline, poll it with backoff to FINISHED and read its output; upload a data file and run a job from it; cancel a running job to CANCELLED; 409 for cancelling an ended job, for the output of a running one and for deleting a data file in use.',
+    "For every listed use case: its record at its own path, a job of its example started inline and polled with backoff to FINISHED with an output that agrees (the exact solver's optimal), the example uploaded as a JSON data file and run; a running job cancelled to CANCELLED; 409 for cancelling an ended job, for the output of a running one and for deleting a data file in use.",
   operations: [
     'login',
-    'getProblem',
-    'startJob',
+    'listProblems',
+    'getMaxCutUseCase',
+    'getQuboUseCase',
+    'startMaxCutJob',
+    'startQuboJob',
     'getJob',
     'getJobOutput',
     'cancelJob',
@@ -181,12 +220,16 @@ export const lifecycle: Check = {
   ],
   async run(ctx) {
     await login(ctx);
-    await inline(ctx);
-    await fromDataFile(ctx);
-    await ctx.stateful(
-      'cancelling a running job, and the 409s of job_already_terminal, job_not_finished and data_file_in_use',
-      'the sandbox does not run jobs: every job reads as its FINISHED example',
-      () => cancellation(ctx),
-    );
+    const useCases = await ctx.fixtures.useCases(ctx);
+    await records(ctx, useCases);
+    for (const useCase of useCases) {
+      await inline(ctx, useCase);
+      await fromDataFile(ctx, useCase);
+      await ctx.stateful(
+        'cancelling a running job, and the 409s of job_already_terminal, job_not_finished and data_file_in_use',
+        'the sandbox does not run jobs: every job reads as its FINISHED example',
+        () => cancellation(ctx, useCase),
+      );
+    }
   },
 };

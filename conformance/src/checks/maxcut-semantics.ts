@@ -1,21 +1,27 @@
-// maxcut_semantics: the answers are right. Every SUCCESS execution's cut_value is the cut of its partition;
-// on small graphs (up to 16 nodes, negative, fractional and zero weights, a self-loop) the best execution
-// reaches the optimum found by enumeration, an `optimal: true` claim is true, and an upper_bound bounds it.
+// maxcut_semantics: the answers of the max-cut use case are right (skipped when the deployment does not list
+// it). Every SUCCESS execution's cut_value is the cut of its partition; on small graphs (up to 16 nodes,
+// negative, fractional and zero weights, a self-loop) the best execution reaches the optimum found by
+// enumeration, an `optimal: true` claim is true, and an upper_bound bounds it. A matrix that is not symmetric
+// is refused (422 invalid_input), the use case's own rule.
 import fc from 'fast-check';
 import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { graphArbitrary } from '../generate/graphs.ts';
 import { pollJob, startJob } from '../jobs.ts';
-import { bruteForceMaxCut, cutValue, type Graph, graphOf, sameValue } from '../maxcut.ts';
+import { bruteForceMaxCut, cutValue, type Graph, graphOf } from '../maxcut.ts';
 import type { Reply } from '../http.ts';
+import { sameValue } from '../same-value.ts';
 import type { Check } from './check.ts';
+import { refusalProblem } from './refusal.ts';
+
+const useCaseId = 'maxcut';
 
 /** Fixed graphs that corner cases hide in. */
-function fixedGraphs(ctx: CheckContext): [string, Graph][] {
+function fixedGraphs(example: Graph): [string, Graph][] {
   const loop = graphOf(4, (i, j) => (i + j) % 3);
   loop.adj_matrix[2]![2] = 50;
   return [
-    ["the contract's example graph", ctx.fixtures.exampleGraph(ctx)],
+    ["the use case's example graph", example],
     ['a single node', { num_nodes: 1, adj_matrix: [[0]] }],
     ['only negative weights', graphOf(5, (i, j) => -(i + j + 1))],
     ['fractional weights', graphOf(6, (i, j) => ((i * 5 + j * 3) % 7) / 4 - 0.5)],
@@ -66,18 +72,37 @@ function checkExecutions(ctx: CheckContext, label: string, graph: Graph, job: an
   );
 }
 
+/** A matrix that is not symmetric answers 422 invalid_input pointing at the matrix (a shape the schema allows). */
+async function asymmetricRefused(ctx: CheckContext): Promise<void> {
+  const reply = await ctx.send({
+    method: 'POST',
+    path: `/problem/${useCaseId}`,
+    json: {
+      num_nodes: 2,
+      adj_matrix: [
+        [0, 1],
+        [2, 0],
+      ],
+    },
+  });
+  const failure = refusalProblem(reply, 422, 'invalid_input', '/adj_matrix');
+  if (failure) ctx.fail(`a matrix that is not symmetric: ${failure.message}`, failure.exchange);
+}
+
 export const maxcutSemantics: Check = {
   name: 'maxcut_semantics',
   description:
-    "Each SUCCESS execution's cut_value equals the cut of its partition; on graphs of up to 16 nodes (negative and fractional weights, a self-loop) the best execution reaches the optimum by enumeration, and optimal: true and upper_bound are true.",
-  operations: ['startJob', 'getJob'],
+    "Each SUCCESS execution's cut_value equals the cut of its partition; on graphs of up to 16 nodes (negative and fractional weights, a self-loop) the best execution reaches the optimum by enumeration, and optimal: true and upper_bound are true; a matrix that is not symmetric is refused (422).",
+  operations: ['startMaxCutJob', 'getJob'],
   async run(ctx) {
-    const { solvers } = await ctx.fixtures.useCase(ctx);
-    let graphs = fixedGraphs(ctx);
+    const useCase = await ctx.fixtures.useCase(ctx, useCaseId);
+    if (!useCase) return ctx.skip(`the deployment does not list the ${useCaseId} use case (GET /problem)`);
+    const { solvers } = useCase;
+    let graphs = fixedGraphs(structuredClone(useCase.example) as unknown as Graph);
     if (ctx.sandbox) {
       graphs = graphs.slice(0, 1);
       ctx.note(
-        "skipped in the sandbox profile: every graph but the contract's example (the sandbox answers the example's cut whatever the input)",
+        "skipped in the sandbox profile: every graph but the use case's example (the sandbox answers the example's cut whatever the input), and refusing a matrix that is not symmetric (the sandbox checks shapes, not the use case's rules)",
       );
     } else {
       const count = Math.max(2, Math.ceil(ctx.runs / 2));
@@ -92,7 +117,13 @@ export const maxcutSemantics: Check = {
     const jobs = await Promise.all(
       graphs.map(async ([label, graph]) => {
         const solver = solvers.filter((s) => (s.max_nodes ?? Infinity) >= graph.num_nodes).map((s) => s.name);
-        const { id } = await startJob(ctx, graph, { solver, time_limit_seconds: 0.3 }, `starting a job on ${label}`);
+        const { id } = await startJob(
+          ctx,
+          useCaseId,
+          graph,
+          { solver, time_limit_seconds: 0.3 },
+          `starting a job on ${label}`,
+        );
         return { label, graph, id };
       }),
     );
@@ -100,5 +131,6 @@ export const maxcutSemantics: Check = {
       const { job, reply } = await pollJob(ctx, id);
       checkExecutions(ctx, `${label} (job ${id})`, graph, job, reply);
     }
+    if (!ctx.sandbox) await asymmetricRefused(ctx);
   },
 };

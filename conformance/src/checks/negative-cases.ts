@@ -1,28 +1,52 @@
 // The fixed cases of negative_data_rejection: malformed, truncated, wrong-shaped and wrong-typed bodies,
 // wrong media types, bad parameters, and inputs that parse but are wrong for the use case or name nothing
-// that exists. Each names the status and problem code the contract documents for it.
+// that exists. Each names the status and problem code the contract documents for it. The job cases run for
+// every listed use case, on its example (those about a square matrix only where the example is one).
 import type { CheckContext } from '../context.ts';
 import type { RequestSpec } from '../http.ts';
-import { uploadForm } from '../jobs.ts';
+import { squareShape } from '../inputs.ts';
+import { uploadFormFor } from '../jobs.ts';
+import type { UseCaseInfo } from '../use-cases.ts';
 import { pathValues } from './probes.ts';
+
+type Spec = Omit<RequestSpec, 'auth'>;
 
 export interface NegativeCase {
   what: string;
-  request: (ctx: CheckContext) => Omit<RequestSpec, 'auth'> | Promise<Omit<RequestSpec, 'auth'>>;
+  /** The request (undefined: the case does not apply to this use case's input). */
+  request: (ctx: CheckContext, useCase: UseCaseInfo) => Spec | undefined | Promise<Spec | undefined>;
+  /** Sent once per listed use case (else once, for the first). */
+  perUseCase?: true;
   status: number;
   code: string;
-  /** An `errors` entry must point here (or below). */
-  pointer?: string;
+  /** An `errors` entry must point here (or below); a function of the use case's input where it depends on it. */
+  pointer?: string | ((useCase: UseCaseInfo) => string | undefined);
   /** Why a stateless mock cannot refuse it (it depends on stored data or on the use case's rules). */
   stateful?: string;
 }
 
 const json = (body: string) => ({ body, headers: { 'content-type': 'application/json' } });
-const start = (extra: Omit<RequestSpec, 'auth' | 'method' | 'path'>) => ({
+const start = (useCase: UseCaseInfo, extra: Omit<RequestSpec, 'auth' | 'method' | 'path'>) => ({
   method: 'POST',
-  path: '/problem/maxcut',
+  path: `/problem/${useCase.id}`,
   ...extra,
 });
+const example = (useCase: UseCaseInfo) => structuredClone(useCase.example);
+
+/** The example with its square matrix (and size) changed by `edit`; undefined when it has no such shape. */
+function edited(
+  useCase: UseCaseInfo,
+  edit: (input: Record<string, any>, shape: NonNullable<ReturnType<typeof squareShape>>) => boolean | void,
+): Record<string, unknown> | undefined {
+  const shape = squareShape(useCase.example);
+  if (!shape) return undefined;
+  const input = example(useCase);
+  return edit(input, shape) === false ? undefined : input;
+}
+const matrixPointer = (useCase: UseCaseInfo, suffix: string) => {
+  const shape = squareShape(useCase.example);
+  return shape && `/${shape.matrix}${suffix}`;
+};
 const semantic = "the sandbox checks shapes, not the use case's rules";
 const stored = 'the sandbox stores nothing, so every id exists there';
 
@@ -53,162 +77,155 @@ export const negativeCases: NegativeCase[] = [
   },
   {
     what: 'a job body that is not JSON',
-    request: () => start(json('{num_nodes: 2}')),
+    perUseCase: true,
+    request: (_, u) => start(u, json('{size: 2}')),
     status: 400,
     code: 'malformed_json',
   },
   {
     what: 'a truncated job body',
-    request: (ctx) => start(json(JSON.stringify(ctx.fixtures.exampleGraph(ctx)).slice(0, 40))),
+    perUseCase: true,
+    request: (_, u) => start(u, json(JSON.stringify(u.example).slice(0, 20))),
     status: 400,
     code: 'malformed_json',
   },
-  { what: 'a job body that is a number', request: () => start(json('42')), status: 400, code: 'invalid_request' },
-  { what: 'a job body that is null', request: () => start(json('null')), status: 400, code: 'invalid_request' },
   {
-    what: 'a job body that is an array',
-    request: () => start(json('[[0, 1], [1, 0]]')),
+    what: 'a job body that is a number',
+    perUseCase: true,
+    request: (_, u) => start(u, json('42')),
     status: 400,
     code: 'invalid_request',
   },
-  { what: 'an empty job body', request: () => start(json('')), status: 400, code: 'invalid_request' },
+  {
+    what: 'a job body that is null',
+    perUseCase: true,
+    request: (_, u) => start(u, json('null')),
+    status: 400,
+    code: 'invalid_request',
+  },
+  {
+    what: 'a job body that is an array',
+    perUseCase: true,
+    request: (_, u) => start(u, json('[[0, 1], [1, 0]]')),
+    status: 400,
+    code: 'invalid_request',
+  },
+  {
+    what: 'an empty job body',
+    perUseCase: true,
+    request: (_, u) => start(u, json('')),
+    status: 400,
+    code: 'invalid_request',
+  },
   {
     what: 'a job body as text/plain',
-    request: (ctx) =>
-      start({ body: JSON.stringify(ctx.fixtures.exampleGraph(ctx)), headers: { 'content-type': 'text/plain' } }),
+    perUseCase: true,
+    request: (_, u) => start(u, { body: JSON.stringify(u.example), headers: { 'content-type': 'text/plain' } }),
     status: 415,
     code: 'unsupported_media_type',
   },
   {
-    what: 'num_nodes as a string',
-    request: () =>
-      start({
-        json: {
-          num_nodes: '2',
-          adj_matrix: [
-            [0, 1],
-            [1, 0],
-          ],
-        },
-      }),
+    what: 'the size as a string',
+    perUseCase: true,
+    request: (_, u) => {
+      const input = edited(u, (input, shape) => void (input[shape.sizes[0]!] = String(shape.n)));
+      return input && start(u, { json: input });
+    },
     status: 400,
     code: 'invalid_request',
-    pointer: '/num_nodes',
+    pointer: (u) => {
+      const shape = squareShape(u.example);
+      return shape && `/${shape.sizes[0]}`;
+    },
   },
   {
-    what: 'a weight as a string',
-    request: () =>
-      start({
-        json: {
-          num_nodes: 2,
-          adj_matrix: [
-            [0, '1'],
-            [1, 0],
-          ],
-        },
-      }),
+    what: 'a matrix entry as a string',
+    perUseCase: true,
+    request: (_, u) => {
+      const input = edited(u, (input, shape) => void (input[shape.matrix][0][0] = String(input[shape.matrix][0][0])));
+      return input && start(u, { json: input });
+    },
     status: 400,
     code: 'invalid_request',
-    pointer: '/adj_matrix/0/1',
+    pointer: (u) => matrixPointer(u, '/0/0'),
   },
   {
     what: 'a time limit of 0',
-    request: (ctx) => start({ json: ctx.fixtures.exampleGraph(ctx), query: { time_limit_seconds: 0 } }),
+    perUseCase: true,
+    request: (_, u) => start(u, { json: example(u), query: { time_limit_seconds: 0 } }),
     status: 400,
     code: 'invalid_request',
     pointer: '/query/time_limit_seconds',
   },
   {
     what: 'a time limit above 3600',
-    request: (ctx) => start({ json: ctx.fixtures.exampleGraph(ctx), query: { time_limit_seconds: 3601 } }),
+    perUseCase: true,
+    request: (_, u) => start(u, { json: example(u), query: { time_limit_seconds: 3601 } }),
     status: 400,
     code: 'invalid_request',
     pointer: '/query/time_limit_seconds',
   },
   {
     what: 'the same solver twice',
-    request: (ctx) => start({ json: ctx.fixtures.exampleGraph(ctx), query: { solver: ['exact', 'exact'] } }),
+    perUseCase: true,
+    request: (_, u) => start(u, { json: example(u), query: { solver: [u.heuristic.name, u.heuristic.name] } }),
     status: 400,
     code: 'invalid_request',
     pointer: '/query/solver',
   },
   {
     what: 'a matrix that is not square',
-    request: () =>
-      start({
-        json: {
-          num_nodes: 3,
-          adj_matrix: [
-            [0, 1, 2],
-            [1, 0],
-            [2, 0, 0],
-          ],
-        },
-      }),
+    perUseCase: true,
+    request: (_, u) => {
+      const input = edited(u, (input, shape) => shape.n > 1 && void input[shape.matrix][1].pop());
+      return input && start(u, { json: input });
+    },
     status: 422,
     code: 'invalid_input',
-    pointer: '/adj_matrix/1',
+    pointer: (u) => matrixPointer(u, '/1'),
     stateful: semantic,
   },
   {
-    what: 'a matrix that is not symmetric',
-    request: () =>
-      start({
-        json: {
-          num_nodes: 2,
-          adj_matrix: [
-            [0, 1],
-            [2, 0],
-          ],
-        },
-      }),
-    status: 422,
-    code: 'invalid_input',
-    pointer: '/adj_matrix',
-    stateful: semantic,
-  },
-  {
-    what: 'num_nodes unlike the matrix',
-    request: () =>
-      start({
-        json: {
-          num_nodes: 3,
-          adj_matrix: [
-            [0, 1],
-            [1, 0],
-          ],
-        },
-      }),
+    what: 'a size unlike the matrix',
+    perUseCase: true,
+    request: (_, u) => {
+      const input = edited(u, (input, shape) => void (input[shape.sizes[0]!] = shape.n + 1));
+      return input && start(u, { json: input });
+    },
     status: 422,
     code: 'invalid_input',
     stateful: semantic,
   },
   {
     what: 'an unknown solver',
-    request: (ctx) => start({ json: ctx.fixtures.exampleGraph(ctx), query: { solver: 'no-such-solver' } }),
+    perUseCase: true,
+    request: (_, u) => start(u, { json: example(u), query: { solver: 'no-such-solver' } }),
     status: 404,
     code: 'solver_not_found',
     stateful: stored,
   },
   {
     what: 'a job for an unknown use case',
-    request: (ctx) => ({ method: 'POST', path: '/problem/no_such_use_case', json: ctx.fixtures.exampleGraph(ctx) }),
+    perUseCase: true,
+    request: (_, u) => ({ method: 'POST', path: '/problem/no_such_use_case', json: example(u) }),
     status: 404,
     code: 'problem_not_found',
   },
   {
     what: 'a job from an unknown data file',
-    request: (ctx) => start({ json: { data_file_identifier: pathValues(ctx).data_file_identifier } }),
+    perUseCase: true,
+    request: (ctx, u) => start(u, { json: { data_file_identifier: pathValues(ctx).data_file_identifier } }),
     status: 404,
     code: 'data_file_not_found',
     stateful: stored,
   },
   {
     what: 'solvers both in the body and in the query',
-    request: async (ctx) =>
-      start({
-        json: { data_file_identifier: (await ctx.fixtures.dataFile(ctx)).id, solvers: [{ name: 'exact' }] },
-        query: { solver: 'exact' },
+    perUseCase: true,
+    request: async (ctx, u) =>
+      start(u, {
+        json: { data_file_identifier: (await ctx.fixtures.dataFile(ctx, u)).id, solvers: [{ name: u.heuristic.name }] },
+        query: { solver: u.heuristic.name },
       }),
     status: 400,
     code: 'invalid_request',
@@ -269,13 +286,19 @@ export const negativeCases: NegativeCase[] = [
   },
   {
     what: 'a use-case id in upper case',
-    request: () => ({ method: 'GET', path: '/problem/MaxCut' }),
+    perUseCase: true,
+    request: (_, u) =>
+      u.id.toUpperCase() === u.id ? undefined : { method: 'GET', path: `/problem/${u.id.toUpperCase()}` },
     status: 404,
     code: 'problem_not_found',
   },
   {
     what: 'a job for a use-case id in upper case',
-    request: (ctx) => ({ method: 'POST', path: '/problem/MaxCut', json: ctx.fixtures.exampleGraph(ctx) }),
+    perUseCase: true,
+    request: (_, u) =>
+      u.id.toUpperCase() === u.id
+        ? undefined
+        : { method: 'POST', path: `/problem/${u.id.toUpperCase()}`, json: example(u) },
     status: 404,
     code: 'problem_not_found',
   },
@@ -287,33 +310,30 @@ export const negativeCases: NegativeCase[] = [
   },
   {
     what: 'an upload without a name',
-    request: () => ({
-      method: 'POST',
-      path: '/data_file',
-      body: uploadForm('2 1\n1 2 1\n', 'x.txt', { problem_id: 'maxcut' }),
-    }),
+    request: (_, u) => {
+      const form = uploadFormFor(u.id, JSON.stringify(u.example), 'x.json');
+      form.delete('name');
+      return { method: 'POST', path: '/data_file', body: form };
+    },
     status: 400,
     code: 'invalid_request',
   },
   {
     what: 'an upload as JSON',
-    request: () => ({
+    request: (_, u) => ({
       method: 'POST',
       path: '/data_file',
-      json: { problem_id: 'maxcut', name: 'x', file: '2 1\n1 2 1\n' },
+      json: { problem_id: u.id, name: 'x', file: JSON.stringify(u.example) },
     }),
     status: 415,
     code: 'unsupported_media_type',
   },
   {
     what: 'an upload for an unknown use case',
-    request: (ctx) => ({
+    request: (ctx, u) => ({
       method: 'POST',
       path: '/data_file',
-      body: uploadForm('2 1\n1 2 1\n', ctx.unique('x.txt'), {
-        problem_id: 'no_such_use_case',
-        name: ctx.unique('x.txt'),
-      }),
+      body: uploadFormFor('no_such_use_case', JSON.stringify(u.example), ctx.unique('x.json')),
     }),
     status: 404,
     code: 'problem_not_found',

@@ -1,18 +1,19 @@
-// positive_data_acceptance: what the contract allows is accepted. Requests generated from the schemas
-// (graphs, solver choices, paging and filters, Prefer values, credentials, upload fields) must never be
+// positive_data_acceptance: what the contract allows is accepted. Requests generated from the schemas and the
+// use cases' examples (inputs, solver choices, paging and filters, Prefer values, credentials, upload fields) must never be
 // refused as invalid (400, 413, 415, 422); ids that exist nowhere may answer their documented 404. Jobs it
 // starts are cancelled at once and data files deleted, so it leaves little behind on a shared deployment.
 import fc from 'fast-check';
 import { answered } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { deref, type Node } from '../contract/document.ts';
-import { graphArbitrary } from '../generate/graphs.ts';
+import { exampleArbitrary } from '../generate/examples.ts';
 import { forAll } from '../generate/property.ts';
 import { arbitraryOf } from '../generate/schema-arbitrary.ts';
 import type { Reply, RequestSpec } from '../http.ts';
+import { sizeOf } from '../inputs.ts';
 import { jobOf, uploadForm } from '../jobs.ts';
-import { edgeList } from '../maxcut.ts';
 import type { Failure } from '../types.ts';
+import type { UseCaseInfo } from '../use-cases.ts';
 import type { Check } from './check.ts';
 
 const refusals = new Set([400, 413, 415, 422]);
@@ -71,51 +72,63 @@ function pageProblem(reply: Reply, query: Record<string, any>, key: 'job' | 'dat
   return undefined;
 }
 
+/** Inline inputs (variants of the example) and data-file bodies, with generated solver choices and time limits. */
+async function jobStarts(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const names = useCase.solvers.map((s) => s.name);
+  const path = `/problem/${useCase.id}`;
+  const operationId = ctx.contract.find('POST', path)!.operation.operationId as string;
+  const quick = deref(ctx.contract.doc, ctx.contract.schema('TimeLimitSeconds'))!;
+  const timeLimit = arbitraryOf(ctx.contract, { ...quick, maximum: 0.5 });
+  const inline = fc.record({
+    input: exampleArbitrary(useCase.example),
+    query: queryArbitrary(ctx, operationId, {
+      solver: fc.shuffledSubarray(names, { minLength: 1 }),
+      time_limit_seconds: timeLimit,
+    }),
+  });
+  await forAll(ctx, `${operationId} with an inline ${useCase.id} input`, inline, ({ input, query }) =>
+    startAndCancel(
+      ctx,
+      { method: 'POST', path, json: input, query: { time_limit_seconds: 0.5, ...query } },
+      `a ${useCase.id} input of size ${sizeOf(useCase.example, input) ?? '?'} with ${JSON.stringify(query)}`,
+    ),
+  );
+
+  const file = await ctx.fixtures.dataFile(ctx, useCase);
+  const body = fc
+    .tuple(
+      arbitraryOf(ctx.contract, ctx.contract.schema('DataFileJobRequest')) as fc.Arbitrary<Record<string, any>>,
+      fc.shuffledSubarray(names, { minLength: 1 }),
+      timeLimit,
+    )
+    .map(([value, chosen, limit]) => {
+      const request: Record<string, any> = { ...value, data_file_identifier: file.id, time_limit_seconds: limit };
+      if (request.solvers)
+        request.solvers = chosen.slice(0, request.solvers.length).map((name, i) => ({ ...request.solvers[i], name }));
+      return request;
+    });
+  await forAll(ctx, `${operationId} from a ${useCase.id} data file`, body, (request) =>
+    startAndCancel(ctx, { method: 'POST', path, json: request }, `the body ${JSON.stringify(request)}`),
+  );
+}
+
 export const positiveDataAcceptance: Check = {
   name: 'positive_data_acceptance',
   description:
-    'Requests generated from the schemas (inline graphs with any weights, solver choices and parameters, paging and filters, Prefer values, credentials, upload fields) are accepted: never a 400, 413, 415 or 422.',
-  operations: ['startJob', 'listJobs', 'listDataFiles', 'getJob', 'getProblem', 'login', 'uploadDataFile'],
+    "Requests generated from the schemas and each listed use case's example (inline inputs of copies of it with any weights, data-file jobs, solver choices and parameters, paging and filters, Prefer values, credentials, upload fields) are accepted: never a 400, 413, 415 or 422.",
+  operations: [
+    'startMaxCutJob',
+    'startQuboJob',
+    'listJobs',
+    'listDataFiles',
+    'getJob',
+    'getProblem',
+    'login',
+    'uploadDataFile',
+  ],
   async run(ctx) {
-    const { solvers } = await ctx.fixtures.useCase(ctx);
-    const names = solvers.map((s) => s.name);
-    const quick = deref(ctx.contract.doc, ctx.contract.schema('TimeLimitSeconds'))!;
-    const timeLimit = arbitraryOf(ctx.contract, { ...quick, maximum: 0.5 });
-    const inline = fc.record({
-      graph: graphArbitrary(1, 8),
-      query: queryArbitrary(ctx, 'startJob', {
-        solver: fc.shuffledSubarray(names, { minLength: 1 }),
-        time_limit_seconds: timeLimit,
-      }),
-    });
-    await forAll(ctx, 'startJob with an inline graph', inline, ({ graph, query }) =>
-      startAndCancel(
-        ctx,
-        { method: 'POST', path: '/problem/maxcut', json: graph, query: { time_limit_seconds: 0.5, ...query } },
-        `a ${graph.num_nodes}-node graph with ${JSON.stringify(query)}`,
-      ),
-    );
-
-    const file = await ctx.fixtures.dataFile(ctx);
-    const body = fc
-      .tuple(
-        arbitraryOf(ctx.contract, ctx.contract.schema('DataFileJobRequest')) as fc.Arbitrary<Record<string, any>>,
-        fc.shuffledSubarray(names, { minLength: 1 }),
-        timeLimit,
-      )
-      .map(([value, chosen, limit]) => {
-        const request: Record<string, any> = { ...value, data_file_identifier: file.id, time_limit_seconds: limit };
-        if (request.solvers)
-          request.solvers = chosen.slice(0, request.solvers.length).map((name, i) => ({ ...request.solvers[i], name }));
-        return request;
-      });
-    await forAll(ctx, 'startJob from a data file', body, (request) =>
-      startAndCancel(
-        ctx,
-        { method: 'POST', path: '/problem/maxcut', json: request },
-        `the body ${JSON.stringify(request)}`,
-      ),
-    );
+    const useCases = await ctx.fixtures.useCases(ctx);
+    for (const useCase of useCases) await jobStarts(ctx, useCase);
 
     for (const [operationId, path, key] of [
       ['listJobs', '/job', 'job'],
@@ -139,7 +152,7 @@ export const positiveDataAcceptance: Check = {
         'skipped in the sandbox profile: that each page holds only what its filters ask for (the sandbox answers the same example page to every query)',
       );
 
-    const finished = await ctx.fixtures.finishedJob(ctx);
+    const finished = await ctx.fixtures.finishedJob(ctx, useCases[0]!);
     const prefer = arbitraryOf(ctx.contract, ctx.contract.parameter('getJob', 'Prefer').schema) as fc.Arbitrary<string>;
     await forAll(
       ctx,
@@ -175,8 +188,9 @@ export const positiveDataAcceptance: Check = {
     const upload = arbitraryOf(ctx.contract, ctx.contract.schema('DataFileUpload')) as fc.Arbitrary<Node>;
     let salt = 100;
     await forAll(ctx, 'uploadDataFile with generated fields', upload, async (fields) => {
-      const form = uploadForm(edgeList(ctx.fixtures.uniqueGraph(ctx, salt++)), String(fields.name), {
-        problem_id: 'maxcut',
+      const useCase = useCases[salt % useCases.length]!;
+      const form = uploadForm(ctx.fixtures.uniqueFile(ctx, useCase, salt++), String(fields.name), {
+        problem_id: useCase.id,
         name: String(fields.name),
         ...(fields.description !== undefined ? { description: String(fields.description) } : {}),
       });

@@ -10,6 +10,7 @@ import { limits } from './limits.ts';
 import { maxcutSemantics } from './maxcut-semantics.ts';
 import { negativeDataRejection } from './negative-data.ts';
 import { positiveDataAcceptance } from './positive-data.ts';
+import { quboSemantics } from './qubo-semantics.ts';
 import { ensureResourceAvailability, useAfterFree } from './resources.ts';
 import { responseChecks } from './response-conformance.ts';
 import { timestamps } from './timestamps.ts';
@@ -26,6 +27,7 @@ export const checks: readonly Check[] = [
   positiveDataAcceptance,
   limits,
   maxcutSemantics,
+  quboSemantics,
   isolation,
   idempotency,
   jobDeletion,

@@ -6,7 +6,6 @@ import type { CheckContext } from '../context.ts';
 import { jobOf, pollJob, startLongJob } from '../jobs.ts';
 import { dataFileTimestampProblems, jobTimestampProblems, parseTimestamp } from '../timestamps.ts';
 import type { Exchange } from '../types.ts';
-import { longGraph } from './cancellation.ts';
 import type { Check } from './check.ts';
 
 /** Every job and data file record in an answer (envelopes and pages alike). */
@@ -33,8 +32,8 @@ async function probes(ctx: CheckContext): Promise<void> {
     ctx.note('skipped in the sandbox profile: that a job started now says now (the examples carry fixed instants)');
     return;
   }
-  const { heuristic } = await ctx.fixtures.useCase(ctx);
-  const id = await startLongJob(ctx, heuristic.name, longGraph);
+  const [useCase] = await ctx.fixtures.useCases(ctx);
+  const id = await startLongJob(ctx, useCase!);
   const started = ctx.exchanges.findLast(
     (e) => e.request.method === 'POST' && (e.response?.json as { job?: unknown } | undefined)?.job === id,
   );
@@ -58,8 +57,10 @@ export const timestamps: Check = {
     'Every started_at, end_at and created_at the run sees is MM/DD/YYYY, HH:MM:SS in UTC (the same instant as its RFC 3339 twin, and a new job says now); end_at is "" until the record ends and never before started_at.',
   operations: ['getJob', 'listJobs', 'cancelJob', 'getDataFile', 'listDataFiles', 'uploadDataFile'],
   async run(ctx) {
-    await ctx.fixtures.finishedJob(ctx);
-    await ctx.fixtures.dataFile(ctx);
+    for (const useCase of await ctx.fixtures.useCases(ctx)) {
+      await ctx.fixtures.finishedJob(ctx, useCase);
+      await ctx.fixtures.dataFile(ctx, useCase);
+    }
     await probes(ctx);
     const seen = new Set<string>();
     let count = 0;

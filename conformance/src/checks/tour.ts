@@ -3,7 +3,6 @@
 // when they run alone (`--only response_schema_conformance`).
 import type { CheckContext } from '../context.ts';
 import { uploadDataFile } from '../jobs.ts';
-import { edgeList } from '../maxcut.ts';
 import { pathValues } from './probes.ts';
 
 export function tour(ctx: CheckContext): Promise<void> {
@@ -12,10 +11,11 @@ export function tour(ctx: CheckContext): Promise<void> {
     await ctx.send({ method: 'GET', path: '/healthz', auth: 'none' });
     await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password } });
     await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password: `${password}-wrong` } });
-    await ctx.send({ method: 'GET', path: '/problem' });
-    await ctx.send({ method: 'GET', path: '/problem/maxcut' });
-    await ctx.send({ method: 'GET', path: `/problem/${ctx.unique('problem').replaceAll('-', '_').toLowerCase()}` });
-    const { id } = await ctx.fixtures.finishedJob(ctx);
+    const useCases = await ctx.fixtures.useCases(ctx);
+    for (const useCase of useCases) await ctx.send({ method: 'GET', path: `/problem/${useCase.id}` });
+    await ctx.send({ method: 'GET', path: `/problem/${pathValues(ctx).problem_id}` });
+    const [first] = useCases;
+    const { id } = await ctx.fixtures.finishedJob(ctx, first!);
     await ctx.send({ method: 'GET', path: `/job/${id}`, headers: { prefer: 'wait=1' } });
     await ctx.send({ method: 'GET', path: `/job/${id}/output` });
     await ctx.send({ method: 'POST', path: `/job/${id}/cancel` });
@@ -24,10 +24,10 @@ export function tour(ctx: CheckContext): Promise<void> {
     const last = page.json?.ids?.[0];
     if (typeof last === 'string')
       await ctx.send({ method: 'GET', path: '/job', query: { limit: 1, starting_after: last } });
-    const file = await ctx.fixtures.dataFile(ctx);
-    await ctx.send({ method: 'GET', path: '/data_file', query: { limit: 1, problem_id: 'maxcut' } });
+    const file = await ctx.fixtures.dataFile(ctx, first!);
+    await ctx.send({ method: 'GET', path: '/data_file', query: { limit: 1, problem_id: first!.id } });
     await ctx.send({ method: 'GET', path: `/data_file/${file.id}` });
-    const doomed = await uploadDataFile(ctx, edgeList(ctx.fixtures.uniqueGraph(ctx, 1)), 'tour.txt');
+    const doomed = await uploadDataFile(ctx, first!.id, ctx.fixtures.uniqueFile(ctx, first!, 1), 'tour.json');
     await ctx.send({ method: 'DELETE', path: `/data_file/${doomed.id}` });
   });
 }

@@ -77,9 +77,17 @@ export function matchesTemplate(template: string, path: string): boolean {
   return new RegExp(`^${pattern}$`).test(path);
 }
 
-/** The operation a request reaches, or undefined (a path without operations, or a method the path lacks). */
+/** How many templated segments a path has (`/problem/{problem_id}` one, `/problem/qubo` none). */
+const templated = (path: string) => (path.match(/\{[^}]+\}/g) ?? []).length;
+
+/**
+ * The operation a request reaches, or undefined (a path without operations, or a method the path lacks). A
+ * concrete path wins over a template that also fits (POST /problem/qubo is startQuboJob, not startJob), as
+ * OpenAPI says and as the server and Prism route, whatever the order of the document.
+ */
 export function findOperation(doc: Node, method: string, path: string): Operation | undefined {
-  return operations(doc).find((op) => op.method === method.toLowerCase() && matchesTemplate(op.path, path));
+  const fitting = operations(doc).filter((op) => op.method === method.toLowerCase() && matchesTemplate(op.path, path));
+  return fitting.sort((a, b) => templated(a.path) - templated(b.path))[0];
 }
 
 /** Whether the operation needs a bearer token (the document's security unless the operation sets its own). */

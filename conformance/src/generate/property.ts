@@ -58,7 +58,7 @@ export const parameterText = fc.oneof(
     'true',
     '1.5',
     'K7Q2M9X4TB1',
-    'maxcut!',
+    'use_case!',
     'RUNNING ',
     'd6e02699b78918a5032ec7a872e2de7800c3a15',
   ),

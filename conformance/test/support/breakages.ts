@@ -63,13 +63,19 @@ function eachJob(answer: Answer, edit: (job: any) => void): Answer {
   });
 }
 
-/** Every max-cut answer in a body (executions' data and outputs), changed by `edit`. */
-function eachCut(answer: Answer, edit: (data: any) => void): Answer {
+/** Every answer in a body (executions' data and outputs) that has `field` (`cut_value`, `energy`), changed by `edit`. */
+function eachAnswer(answer: Answer, field: string, edit: (data: any) => void): Answer {
+  const ours = (data: any) => data && typeof data === 'object' && field in data;
   const answerWithJobs = eachJob(answer, (job) =>
-    Object.values<any>(job.executions ?? {}).forEach((e) => e.data && edit(e.data)),
+    Object.values<any>(job.executions ?? {}).forEach((e) => ours(e.data) && edit(e.data)),
   );
-  return editJson(answerWithJobs, (body) => Object.values<any>(body?.outputs ?? {}).forEach((o) => o && edit(o)));
+  return editJson(answerWithJobs, (body) => Object.values<any>(body?.outputs ?? {}).forEach((o) => ours(o) && edit(o)));
 }
+
+/** Every max-cut answer in a body, changed by `edit`. */
+const eachCut = (answer: Answer, edit: (data: any) => void) => eachAnswer(answer, 'cut_value', edit);
+/** Every QUBO answer in a body, changed by `edit`. */
+const eachQuboAnswer = (answer: Answer, edit: (data: any) => void) => eachAnswer(answer, 'energy', edit);
 
 /**
  * A documented timestamp (`MM/DD/YYYY, HH:MM:SS`, UTC) `hours` later: the instant moves, so the date rolls
@@ -306,6 +312,21 @@ export const brokenBehaviours: BrokenBehaviour[] = [
     breakage: {
       response: (_, a) =>
         eachCut(a, (d) => Object.assign(d, { cut_value: 0, partition: d.partition.map(() => 0), optimal: true })),
+    },
+  },
+  {
+    what: 'a wrong QUBO energy',
+    check: 'qubo_semantics',
+    message: /energy -?[\d.]+, but its assignment has energy/,
+    breakage: { response: (_, a) => eachQuboAnswer(a, (d) => (d.energy += 1)) },
+  },
+  {
+    what: 'a falsely optimal QUBO answer',
+    check: 'qubo_semantics',
+    message: /claims optimal with 0; the minimum energy is -11/,
+    breakage: {
+      response: (_, a) =>
+        eachQuboAnswer(a, (d) => Object.assign(d, { energy: 0, assignment: d.assignment.map(() => 0), optimal: true })),
     },
   },
   {

@@ -3,12 +3,12 @@
 // A database failure worth another try (a dropped connection, a lock conflict) is answered 503 with
 // Retry-After. Nothing else reaches the client: an unexpected error is logged and answered as internal_error.
 import type { NextFunction, Request, Response } from 'express';
-import { useCases } from '../maxcut/use-case.ts';
+import { useCases } from '../use-cases.ts';
 import { isTransient } from '../store/transient.ts';
 import { noSuchUseCase } from './known-use-case.ts';
 import { unsupportedMediaType } from './media-types.ts';
 import { HttpProblem, problemBody, type FieldError, type ProblemCode } from '../problems.ts';
-import { startJobBodyErrors } from './start-job-body.ts';
+import { startJobBodyErrors, startsJob } from './start-job-body.ts';
 
 /** Seconds a client is asked to wait after a transient database failure: pg reconnects at the next query. */
 const transientRetrySeconds = 1;
@@ -97,7 +97,8 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), beside the other errors.
   const raw = error.errors ?? [];
   const inBody = (e: { path: string }) => partsOf(e.path)[0] === 'body';
-  const meant = operationId(req) === 'startJob' && raw.some(inBody) ? startJobBodyErrors(req.body) : [];
+  const id = operationId(req);
+  const meant = startsJob(id) && raw.some(inBody) ? startJobBodyErrors(id!, req.body) : [];
   const found: FieldError[] = [
     ...(meant.length ? raw.filter((e) => !inBody(e)) : raw).map((e) => ({
       pointer: pointer(e.path),
@@ -136,7 +137,7 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
 }
 
 /**
- * Where a use-case id is refused for its shape (an upload's `problem_id`, a listing's filter: `MaxCut`), the ids
+ * Where a use-case id is refused for its shape (an upload's `problem_id`, a listing's filter with a capital letter), the ids
  * there are, as a path's unknown id is told (known-use-case.ts).
  */
 function useCaseHint(req: Request, errors: FieldError[]): string {

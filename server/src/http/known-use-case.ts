@@ -1,10 +1,10 @@
 // The use case a request names: `POST /problem/{problem_id}`, `GET /problem/{problem_id}` and an upload's
-// `problem_id`. Any id that names no use case, whatever its shape (`MaxCut`, `max-cut`), is `404
+// `problem_id`. Any id that names no use case, whatever its shape (capitals, hyphens), is `404
 // problem_not_found` with the ids there are. On the problem paths it is checked once the request is
 // authenticated and counted, before its body is read: a typo is a typo whatever the body says.
 import type { NextFunction, Request, Response } from 'express';
-import type { components } from '../generated/openapi.ts';
-import { useCases } from '../maxcut/use-case.ts';
+import type { UseCase } from '../use-case.ts';
+import { useCases } from '../use-cases.ts';
 import { HttpProblem } from '../problems.ts';
 
 const clipped = (id: string) => (id.length > 64 ? `${id.slice(0, 64)}…` : id);
@@ -14,7 +14,7 @@ export const noSuchUseCase = (id: string): string =>
   `Use case "${clipped(id)}" does not exist; the use cases are: ${[...useCases.keys()].join(', ')}.`;
 
 /** The use case named `id`, or the 404 that says which ones there are. */
-export function useCase(id: string): components['schemas']['UseCase'] {
+export function useCase(id: string): UseCase {
   const found = useCases.get(id);
   if (!found) throw new HttpProblem('problem_not_found', noSuchUseCase(id));
   return found;
@@ -34,5 +34,11 @@ export function useCaseFirst(req: Request, _res: Response, next: NextFunction): 
     return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors }));
   }
   useCase(id);
+  // A percent-encoded spelling of a use case's id is routed to the templated operation, whose body is any use
+  // case's: starting a job there would let one use case's input reach another's. Its own path is the way.
+  if (req.method === 'POST' && segment !== id) {
+    const errors = [{ pointer: '/path/problem_id', detail: `write the use case's id as it is: /problem/${id}` }];
+    return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors }));
+  }
   next();
 }

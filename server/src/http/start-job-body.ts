@@ -1,5 +1,5 @@
-// Why a startJob body was refused. The contract's body is a oneOf of two shapes (the use case's input inline,
-// or a data file reference), and Ajv reports a body that fits neither against both, with "must match exactly
+// Why a startJob body was refused. The contract's body is a oneOf of shapes (the use case's input inline, or a
+// data file reference; each use case's own path takes its own input only, the templated one any), and Ajv reports a body that fits neither against both, with "must match exactly
 // one schema in oneOf" on top: `{"num_nodes": "6", …}` was also told it lacks data_file_identifier. So the
 // validator still decides (one middleware), and a refused body is explained by the shape it meant alone: the
 // first whose required members it names (num_nodes or adj_matrix: inline; data_file_identifier: a data file).
@@ -16,12 +16,24 @@ interface Schema {
 
 const documentId = 'urn:jes:openapi';
 
-type StartJob = { post: { requestBody: { content: Record<string, { schema: Schema }> } } };
-const body = (contract.paths['/problem/{problem_id}'] as StartJob).post.requestBody.content['application/json']!.schema;
-const shapes = body.oneOf!.map((shape) => {
-  const name = shape.$ref!.split('/').pop()!;
-  return { required: (contract.components.schemas[name] as Schema).required ?? [], ref: `${documentId}${shape.$ref}` };
-});
+type Operation = { operationId?: string; requestBody?: { content: Record<string, { schema: Schema }> } };
+
+/** The body shapes of each operation that starts a job (startJob and each use case's own): its oneOf. */
+const shapesByOperation = new Map(
+  Object.values(contract.paths)
+    .map((item) => (item as { post?: Operation }).post)
+    .filter((op) => op?.operationId && op.requestBody?.content['application/json']?.schema.oneOf)
+    .map((op) => [
+      op!.operationId!,
+      op!.requestBody!.content['application/json']!.schema.oneOf!.map((shape) => {
+        const name = shape.$ref!.split('/').pop()!;
+        return {
+          required: (contract.components.schemas[name] as Schema).required ?? [],
+          ref: `${documentId}${shape.$ref}`,
+        };
+      }),
+    ]),
+);
 
 let ajv: Ajv2020 | undefined;
 const validators = new Map<string, ValidateFunction>();
@@ -48,8 +60,16 @@ function fieldError(e: ErrorObject): FieldError {
   return { pointer: pointer || '/', detail: `${e.message}${allowed}` };
 }
 
-/** The errors of the shape the body meant, deepest pointer first; none when it fits that shape. */
-export function startJobBodyErrors(body: unknown): FieldError[] {
+/** Whether the operation's body is a oneOf of shapes that startJobBodyErrors explains. */
+export const startsJob = (operationId: string | undefined): boolean =>
+  operationId !== undefined && shapesByOperation.has(operationId);
+
+/**
+ * The errors of the shape the body meant, deepest pointer first; none when it fits that shape. A body that names
+ * none of the operation's shapes (another use case's input, say) is told which members they need.
+ */
+export function startJobBodyErrors(operationId: string, body: unknown): FieldError[] {
+  const shapes = shapesByOperation.get(operationId)!;
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return [{ pointer: '/', detail: 'must be object' }];
   const meant = shapes.find((shape) => shape.required.some((member) => Object.hasOwn(body, member)));

@@ -9,12 +9,12 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { NextFunction, Request, Response } from 'express';
-import { maxDataFileBytes } from '../maxcut/use-case.ts';
 import type { Database } from '../store/database.ts';
 import { discardChunks, storeChunk } from '../store/data-files.ts';
 import { acceptedEncoding } from './json-body.ts';
 import { HttpProblem } from '../problems.ts';
 import { unacceptableValue } from './text-limits.ts';
+import { largestDataFileBytes } from '../use-cases.ts';
 
 export interface Upload {
   uploadId: string;
@@ -75,6 +75,13 @@ function decoded(req: Request): Readable {
   return decoder ? req.pipe(decoder) : req;
 }
 
+/** A data file over a use case's limit (the largest while the form streams in, its own once it is known). */
+export function dataFileTooLarge(maxBytes: number): HttpProblem {
+  return new HttpProblem('payload_too_large', `A data file must be at most ${maxBytes} bytes.`, {
+    max_bytes: maxBytes,
+  });
+}
+
 export function streamUpload(db: Database) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
@@ -86,7 +93,7 @@ export function streamUpload(db: Database) {
         headers: req.headers as { 'content-type': string },
         isPartAFile: (name: string | undefined, _type: string | undefined, filename: string | undefined) =>
           name === 'file' || filename !== undefined,
-        limits: { files: 1, fields: 8, parts: 16, fieldSize: 64 * 1024, fileSize: maxDataFileBytes },
+        limits: { files: 1, fields: 8, parts: 16, fieldSize: 64 * 1024, fileSize: largestDataFileBytes },
       });
     } catch (error) {
       return next(
@@ -139,12 +146,7 @@ export function streamUpload(db: Database) {
         new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`),
       );
     }
-    if (file?.truncated)
-      return next(
-        new HttpProblem('payload_too_large', `A data file must be at most ${maxDataFileBytes} bytes.`, {
-          max_bytes: maxDataFileBytes,
-        }),
-      );
+    if (file?.truncated) return next(dataFileTooLarge(largestDataFileBytes));
     if (nameless)
       return next(
         new HttpProblem('invalid_request', 'Every part of the form needs a name.', {

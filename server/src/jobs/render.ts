@@ -63,7 +63,7 @@ export function renderDataFile(row: DataFileRow): DataFile {
     problem_id: row.problem_id,
     name: row.name,
     bytes: row.bytes,
-    format: row.format,
+    format: row.format as DataFile['format'],
     num_nodes: row.num_nodes,
     num_edges: row.num_edges,
     created_at: documentedTimestamp(row.created_at),

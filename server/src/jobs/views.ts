@@ -3,7 +3,7 @@ import { type BoundedCache, boundedCache } from '../bounded-cache.ts';
 import type { Database } from '../store/database.ts';
 import { type JobView, readJob } from '../store/jobs.ts';
 import type { JobEvents } from './events.ts';
-import { terminalJob } from './status.ts';
+import { terminalJob } from '../job-status.ts';
 
 export interface JobViewBounds {
   maxEntries?: number;

@@ -2,18 +2,12 @@
 // (1-based nodes, any finite weight). Reads bytes chunk by chunk (never the file as one string), collects
 // the edges in growable typed arrays and builds the CSR directly, merging repeated edges.
 import { type Graph, graphFromEdges } from './graph.ts';
-import { ErrorList, InputError } from './input-error.ts';
+import { ErrorList, InputError } from '../input-error.ts';
+import { ascii, decimal, LineSplitter, quote, SPACE, TAB, unsigned } from '../text-lines.ts';
 
 /** The most nodes an edge-list header may declare (the CSR needs 4 bytes per node and more). */
 export const MAX_EDGE_LIST_NODES = 10_000_000;
-/** Longer lines are refused rather than buffered. */
-const MAX_LINE_BYTES = 4096;
-const LF = 10,
-  CR = 13,
-  SPACE = 32,
-  TAB = 9;
-const BOM = [0xef, 0xbb, 0xbf] as const;
-const WEIGHT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const CR = 13;
 
 /** Reads an edge list from a stream of bytes. Throws InputError with `/line/<n>` pointers (1-based). */
 export async function graphFromEdgeList(chunks: AsyncIterable<Uint8Array>): Promise<Graph> {
@@ -23,11 +17,7 @@ export async function graphFromEdgeList(chunks: AsyncIterable<Uint8Array>): Prom
 }
 
 class EdgeListReader {
-  /** Bytes of a line not yet ended by a newline. */
-  private carry = new Uint8Array(256);
-  private carryLength = 0;
-  /** How many bytes of a leading BOM have been skipped (3 once past the start of the file). */
-  private bomSeen = 0;
+  private readonly lines = new LineSplitter((buf, start, end) => this.parseLine(buf, start, end));
   private line = 0;
   private n = -1;
   private declared = 0;
@@ -40,29 +30,11 @@ class EdgeListReader {
   private readonly edges = new EdgeBuffer();
 
   push(chunk: Uint8Array): void {
-    let start = 0;
-    if (this.bomSeen < 3) start = this.skipBom(chunk);
-    while (start < chunk.length) {
-      const newline = chunk.indexOf(LF, start);
-      if (newline < 0) {
-        this.append(chunk, start, chunk.length);
-        return;
-      }
-      if (this.carryLength > 0) {
-        this.append(chunk, start, newline);
-        this.parseLine(this.carry, 0, this.carryLength);
-        this.carryLength = 0;
-      } else {
-        this.parseLine(chunk, start, newline);
-      }
-      start = newline + 1;
-    }
+    this.lines.push(chunk);
   }
 
   finish(): Graph {
-    if (this.bomSeen > 0 && this.bomSeen < 3) this.append(Uint8Array.from(BOM), 0, this.bomSeen); // a file of part of a BOM
-    if (this.carryLength > 0) this.parseLine(this.carry, 0, this.carryLength);
-    this.carryLength = 0;
+    this.lines.end();
     if (this.n < 0) {
       if (this.line === 0) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
       throw new InputError('The file has no header line "n m": it holds only blank lines.', [
@@ -76,39 +48,6 @@ class EdgeListReader {
     }
     if (this.errors.total > 0) throw this.errors.error(this.firstMessage);
     return this.edges.build(this.n);
-  }
-
-  /** Skips the bytes of a UTF-8 byte-order mark at the start of the file; returns where the data starts. */
-  private skipBom(chunk: Uint8Array): number {
-    let i = 0;
-    while (this.bomSeen < 3 && i < chunk.length) {
-      if (chunk[i] !== BOM[this.bomSeen]) {
-        // Not a BOM after all: give back the bytes taken for one (the parser will refuse them).
-        if (this.bomSeen > 0) this.append(Uint8Array.from(BOM), 0, this.bomSeen);
-        this.bomSeen = 3;
-        return i;
-      }
-      this.bomSeen++;
-      i++;
-    }
-    return i;
-  }
-
-  private append(bytes: Uint8Array, from: number, to: number): void {
-    const length = this.carryLength + (to - from);
-    if (length > MAX_LINE_BYTES) {
-      const line = this.line + 1;
-      throw new InputError(`Line ${line} is longer than ${MAX_LINE_BYTES} bytes.`, [
-        { pointer: `/line/${line}`, detail: `the line is longer than ${MAX_LINE_BYTES} bytes` },
-      ]);
-    }
-    if (length > this.carry.length) {
-      const grown = new Uint8Array(Math.max(length, this.carry.length * 2));
-      grown.set(this.carry.subarray(0, this.carryLength));
-      this.carry = grown;
-    }
-    this.carry.set(bytes.subarray(from, to), this.carryLength);
-    this.carryLength = length;
   }
 
   private report(line: number, detail: string, message: string): void {
@@ -169,7 +108,7 @@ class EdgeListReader {
     if (i < 0) return;
     const j = this.node(buf, s1, e1, start, end, line);
     if (j < 0) return;
-    const w = weight(buf, s2, e2);
+    const w = decimal(buf, s2, e2);
     if (Number.isNaN(w)) {
       const found = quote(buf, start, end);
       this.report(
@@ -231,62 +170,6 @@ class EdgeListReader {
     }
     return v;
   }
-}
-
-/** Digits only: their value (inexact past 2^53, which is out of any range here), else -1. */
-function unsigned(buf: Uint8Array, s: number, e: number): number {
-  let v = 0;
-  for (let p = s; p < e; p++) {
-    const d = buf[p]! - 48;
-    if (d < 0 || d > 9) return -1;
-    v = v * 10 + d;
-  }
-  return v;
-}
-
-/** A weight: integers directly, anything else through Number() after a strict decimal check; NaN if not a number. */
-function weight(buf: Uint8Array, s: number, e: number): number {
-  let p = s;
-  let negative = false;
-  if (buf[p] === 45 /* - */) {
-    negative = true;
-    p++;
-  } else if (buf[p] === 43 /* + */) p++;
-  if (p < e && e - p <= 15) {
-    let v = 0;
-    for (; p < e; p++) {
-      const d = buf[p]! - 48;
-      if (d < 0 || d > 9) break;
-      v = v * 10 + d;
-    }
-    if (p === e) return negative ? -v : v;
-  }
-  if (e - s > 400) return Number.NaN;
-  const text = ascii(buf, s, e);
-  return WEIGHT.test(text) ? Number(text) : Number.NaN;
-}
-
-const decoder = new TextDecoder();
-
-/** A token as a string (at most 200 bytes of it): short ASCII tokens without a decoder, for speed. */
-function ascii(buf: Uint8Array, s: number, e: number): string {
-  e = Math.min(e, s + 200);
-  if (e - s > 32) return decoder.decode(buf.subarray(s, e));
-  let text = '';
-  for (let p = s; p < e; p++) {
-    const c = buf[p]!;
-    if (c >= 128) return decoder.decode(buf.subarray(s, e));
-    text += String.fromCharCode(c);
-  }
-  return text;
-}
-
-/** The bytes trimmed and quoted for a message, shortened past 80 characters. */
-function quote(buf: Uint8Array, s: number, e: number): string {
-  while (s < e && (buf[s] === SPACE || buf[s] === TAB)) s++;
-  while (e > s && (buf[e - 1] === SPACE || buf[e - 1] === TAB)) e--;
-  const text = decoder.decode(buf.subarray(s, Math.min(e, s + 320)));
-  return `"${text.length > 80 ? text.slice(0, 80) + '…' : text}"`;
 }
 
 /** Edges (0-based ends) in growable typed arrays, and the CSR built from them. */

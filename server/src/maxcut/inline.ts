@@ -1,7 +1,7 @@
 // The inline max-cut input (`{num_nodes, adj_matrix}`, already checked against the JSON Schema) to a
 // Graph: the checks the schema cannot express (square, finite, symmetric), then the CSR built row by row.
-import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
-import { ErrorList, InputError } from './input-error.ts';
+import type { Graph } from './graph.ts';
+import { ErrorList, InputError } from '../input-error.ts';
 
 export interface MaxCutInlineInput {
   num_nodes: number;
@@ -31,21 +31,7 @@ export function graphFromInline(body: MaxCutInlineInput): Graph {
   return fill(body.adj_matrix, n, offsets);
 }
 
-/**
- * The checks of graphFromInline without building the graph (accepting a job needs only these), and one more: the
- * absolute weights must sum to a finite number, or a cut could overflow (data files are held to it after reading,
- * in data-file.ts). Returns the node count.
- */
-export function checkInline(body: MaxCutInlineInput): number {
-  const { n, total } = checked(body);
-  if (!Number.isFinite(total))
-    throw new InputError(TOTAL_WEIGHT_MESSAGE, [
-      { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
-    ]);
-  return n;
-}
-
-function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array; total: number } {
+function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array } {
   const n = body.num_nodes;
   const matrix = body.adj_matrix;
   if (!Number.isInteger(n) || n < 1) {
@@ -63,19 +49,17 @@ function checked(body: MaxCutInlineInput): { n: number; offsets: Int32Array; tot
   }
   if (shape.total > 0) throw shape.error(shapeMessage(n));
 
-  const { offsets, total } = rowCounts(matrix, n);
+  const offsets = rowCounts(matrix, n);
   checkSymmetric(matrix, n);
-  return { n, offsets, total };
+  return { n, offsets };
 }
 
 // Separate functions, so that the engine optimises each loop on its own.
 
-/** CSR offsets from each row's non-zero count (the diagonal aside), and Σ|w| over the edges; throws if an entry is not finite. */
-function rowCounts(matrix: number[][], n: number): { offsets: Int32Array; total: number } {
+/** CSR offsets from each row's non-zero count (the diagonal aside); throws if an entry is not finite. */
+function rowCounts(matrix: number[][], n: number): Int32Array {
   const notFinite = new ErrorList();
   const offsets = new Int32Array(n + 1);
-  // Σ|w| over the upper triangle: the largest cut there can be.
-  let total = 0;
   for (let i = 0; i < n; i++) {
     const row = matrix[i]!;
     let count = 0;
@@ -90,13 +74,12 @@ function rowCounts(matrix: number[][], n: number): { offsets: Int32Array; total:
         );
       } else if (v !== 0 && j !== i) {
         count++;
-        if (j > i) total += Math.abs(v);
       }
     }
     offsets[i + 1] = offsets[i]! + count;
   }
   if (notFinite.total > 0) throw notFinite.error(FINITE_MESSAGE);
-  return { offsets, total };
+  return offsets;
 }
 
 /** Throws unless matrix[j][i] === matrix[i][j] for all i ≠ j; pointers name the upper entry, rows in order. */

@@ -1,7 +1,8 @@
 // The adjacency matrix of a JSON data file as it streams in: both triangles in Float64Arrays grown row by
-// row, then the shape, finiteness and symmetry checks (in cache-friendly tiles) and the CSR.
+// row, then the shape, finiteness and symmetry checks (in cache-friendly tiles) and the CSR: json-stream.ts's
+// MatrixSink for max cut.
 import type { Graph } from './graph.ts';
-import { ErrorList, InputError } from './input-error.ts';
+import { ErrorList, InputError } from '../input-error.ts';
 import { FINITE_MESSAGE, rowCountDetail, rowLengthDetail, shapeMessage, SYMMETRIC_MESSAGE } from './inline.ts';
 
 /** The most nodes a JSON data file may have: an n × n Float64Array must fit in 512 MiB. */
@@ -103,7 +104,7 @@ export class JsonMatrix {
   }
 
   /** The graph of the whole matrix, for num_nodes `n`; throws InputError as graphFromInline does. */
-  graph(n: number): Graph {
+  result(n: number): Graph {
     const shape = new ErrorList();
     if (this.rows !== n) shape.add('/adj_matrix', rowCountDetail(this.rows, n));
     for (let r = 0; r < this.rows; r++) {

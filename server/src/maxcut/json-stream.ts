@@ -1,11 +1,50 @@
 // A streaming reader for a JSON data file `{"num_nodes": n, "adj_matrix": [[...], ...]}` (up to 100 MiB): the
-// byte-level state machine for exactly this grammar, feeding json-number.ts and json-matrix.ts; no whole-file string.
+// byte-level state machine for exactly this grammar, feeding json-number.ts and a matrix sink (json-matrix.ts for
+// max cut); no whole-file string. The member names and the sink are parameters, so QUBO's
+// `{"num_variables": n, "q_matrix": [[...], ...]}` is read by the same machine (readJsonMatrix).
 import type { Graph } from './graph.ts';
-import { InputError, jsonPointer } from './input-error.ts';
+import { InputError, jsonPointer } from '../input-error.ts';
 import { JsonMatrix, MAX_JSON_NODES, tooLarge } from './json-matrix.ts';
 import { NumberScanner } from './json-number.ts';
 
 export { MAX_JSON_NODES };
+
+/** Where the rows and entries of the matrix go as they stream in, and what they become at the end. */
+export interface MatrixSink<T> {
+  /** The rows finished so far: the current row's index. */
+  readonly rows: number;
+  /** The entries read so far in the current row: the next entry's column. */
+  readonly column: number;
+  /** The matrix starts; `size` is -1 when the size member comes after it. */
+  start(size: number): void;
+  startRow(): void;
+  endRow(): void;
+  /** Notes that the entry about to be added, written `literal`, is not a finite number. */
+  notFiniteEntry(literal: string): void;
+  entry(v: number): void;
+  /** The whole matrix for the size member's value; throws InputError for a wrong shape or entries. */
+  result(size: number): T;
+}
+
+/** The JSON object a data file holds: its two members' names, the size's upper limit and the sink. */
+export interface JsonMatrixFormat<T> {
+  /** The integer member ≥ 1: `num_nodes`. */
+  sizeKey: string;
+  /** The array-of-rows member: `adj_matrix`. */
+  matrixKey: string;
+  /** The largest size accepted; tooLarge(literal, pointer) is the error beyond it. */
+  maxSize: number;
+  tooLarge(size: string, pointer: string): InputError;
+  sink(): MatrixSink<T>;
+}
+
+const MAX_CUT_JSON: JsonMatrixFormat<Graph> = {
+  sizeKey: 'num_nodes',
+  matrixKey: 'adj_matrix',
+  maxSize: MAX_JSON_NODES,
+  tooLarge,
+  sink: () => new JsonMatrix(),
+};
 
 /** Longer keys are unknown keys anyway; only this much of one is kept for the message. */
 const MAX_KEY_BYTES = 256;
@@ -27,7 +66,7 @@ const M_AFTER_ROW = 11; // ',' or ']'
 const M_ENTRY_OR_CLOSE = 12; // after a row's '[': a number or ']'
 const M_ENTRY = 13; // after ',' in a row: a number
 const M_AFTER_ENTRY = 14; // ',' or ']'
-// Inside a number (num_nodes or a matrix entry), JSON's grammar -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?:
+// Inside a number (the size or a matrix entry), JSON's grammar -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?:
 const N_MINUS = 15; // after '-'
 const N_ZERO = 16; // after a leading '0'
 const N_INT = 17; // in the integer digits
@@ -38,21 +77,26 @@ const N_EXPONENT_SIGN = 21; // after the exponent's sign
 const N_EXPONENT = 22; // in the exponent digits
 
 const KEY_NONE = 0,
-  KEY_NUM_NODES = 1,
-  KEY_ADJ_MATRIX = 2;
-const NUMBER_NUM_NODES = 0,
+  KEY_SIZE = 1,
+  KEY_MATRIX = 2;
+const NUMBER_SIZE = 0,
   NUMBER_ENTRY = 1;
 const BOM = [0xef, 0xbb, 0xbf] as const;
 const decoder = new TextDecoder();
 
 /** Reads the JSON max-cut shape from a stream of bytes. Throws InputError with JSON pointers. */
-export async function graphFromJsonStream(chunks: AsyncIterable<Uint8Array>): Promise<Graph> {
-  const reader = new JsonMatrixReader();
+export function graphFromJsonStream(chunks: AsyncIterable<Uint8Array>): Promise<Graph> {
+  return readJsonMatrix(chunks, MAX_CUT_JSON);
+}
+
+/** Reads `{"<sizeKey>": n, "<matrixKey>": [[...], ...]}` from a stream of bytes. Throws InputError with JSON pointers. */
+export async function readJsonMatrix<T>(chunks: AsyncIterable<Uint8Array>, format: JsonMatrixFormat<T>): Promise<T> {
+  const reader = new JsonMatrixReader(format);
   for await (const chunk of chunks) reader.push(chunk);
   return reader.finish();
 }
 
-class JsonMatrixReader {
+class JsonMatrixReader<T> {
   private state = T_START;
   /** File offset of the current chunk's first byte. */
   private offset = 0;
@@ -62,14 +106,25 @@ class JsonMatrixReader {
   private readonly keyBytes = new Uint8Array(MAX_KEY_BYTES);
   private keyLength = 0;
   private key = KEY_NONE;
-  private haveNumNodes = false;
+  private haveSize = false;
   private haveMatrix = false;
-  private numNodes = -1;
+  private size = -1;
 
-  /** The number being read: num_nodes or a matrix entry. */
+  /** The number being read: the size or a matrix entry. */
   private numberContext = NUMBER_ENTRY;
   private readonly number = new NumberScanner(() => this.where(N_INT, this.offset));
-  private readonly matrix = new JsonMatrix();
+  private readonly format: JsonMatrixFormat<T>;
+  private readonly matrix: MatrixSink<T>;
+  /** `/adj_matrix`, `/num_nodes`: the members' pointers. */
+  private readonly matrixPointer: string;
+  private readonly sizePointer: string;
+
+  constructor(format: JsonMatrixFormat<T>) {
+    this.format = format;
+    this.matrix = format.sink();
+    this.matrixPointer = jsonPointer(format.matrixKey);
+    this.sizePointer = jsonPointer(format.sizeKey);
+  }
 
   push(chunk: Uint8Array): void {
     const length = chunk.length;
@@ -246,13 +301,14 @@ class JsonMatrixReader {
           state = T_VALUE;
           break;
         case T_VALUE:
-          if (this.key === KEY_ADJ_MATRIX) {
-            if (c !== 91) this.unexpected(c, this.offset + i, '"[": adj_matrix is an array of rows', state);
-            this.matrix.start(this.numNodes);
+          if (this.key === KEY_MATRIX) {
+            if (c !== 91)
+              this.unexpected(c, this.offset + i, `"[": ${this.format.matrixKey} is an array of rows`, state);
+            this.matrix.start(this.size);
             state = M_ROW_OR_CLOSE;
           } else {
-            if (!this.startNumber(c, NUMBER_NUM_NODES))
-              this.unexpected(c, this.offset + i, 'an integer: num_nodes is a number', state);
+            if (!this.startNumber(c, NUMBER_SIZE))
+              this.unexpected(c, this.offset + i, `an integer: ${this.format.sizeKey} is a number`, state);
             state = c === 45 ? N_MINUS : c === 48 ? N_ZERO : N_INT;
           }
           break;
@@ -271,7 +327,7 @@ class JsonMatrixReader {
     this.offset += length;
   }
 
-  finish(): Graph {
+  finish(): T {
     let state = this.state;
     // A number at the very end of the file is complete; anything else unfinished is a truncated file.
     if (state === N_ZERO || state === N_INT || state === N_FRACTION || state === N_EXPONENT) state = this.endNumber();
@@ -281,17 +337,18 @@ class JsonMatrixReader {
       this.unexpected(-1, this.offset, expectedIn(state), state);
     }
 
+    const { sizeKey, matrixKey } = this.format;
     const missing: string[] = [];
-    if (!this.haveNumNodes) missing.push('num_nodes');
-    if (!this.haveMatrix) missing.push('adj_matrix');
+    if (!this.haveSize) missing.push(sizeKey);
+    if (!this.haveMatrix) missing.push(matrixKey);
     if (missing.length > 0) {
       throw new InputError(
-        `The JSON object must hold "num_nodes" and "adj_matrix"; ${missing.map((k) => `"${k}"`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing.`,
-        missing.map((k) => ({ pointer: `/${k}`, detail: 'this required key is missing' })),
+        `The JSON object must hold "${sizeKey}" and "${matrixKey}"; ${missing.map((k) => `"${k}"`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing.`,
+        missing.map((k) => ({ pointer: jsonPointer(k), detail: 'this required key is missing' })),
       );
     }
 
-    return this.matrix.graph(this.numNodes);
+    return this.matrix.result(this.size);
   }
 
   // --- numbers ---------------------------------------------------------------------------------------
@@ -314,12 +371,12 @@ class JsonMatrixReader {
       return M_AFTER_ENTRY;
     }
     if (!Number.isInteger(v) || v < 1) {
-      throw new InputError('num_nodes must be an integer ≥ 1.', [
-        { pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${number.text()}` },
+      throw new InputError(`${this.format.sizeKey} must be an integer ≥ 1.`, [
+        { pointer: this.sizePointer, detail: `must be an integer ≥ 1, found ${number.text()}` },
       ]);
     }
-    if (v > MAX_JSON_NODES) throw tooLarge(number.text(), '/num_nodes');
-    this.numNodes = v;
+    if (v > this.format.maxSize) throw this.format.tooLarge(number.text(), this.sizePointer);
+    this.size = v;
     return T_COMMA_OR_CLOSE;
   }
 
@@ -338,34 +395,36 @@ class JsonMatrixReader {
         ]);
       }
     }
-    if (key === 'num_nodes' || key === 'adj_matrix') {
-      const seen = key === 'num_nodes' ? this.haveNumNodes : this.haveMatrix;
+    const { sizeKey, matrixKey } = this.format;
+    if (key === sizeKey || key === matrixKey) {
+      const seen = key === sizeKey ? this.haveSize : this.haveMatrix;
       if (seen)
         throw new InputError(`The key "${key}" appears twice in the JSON object.`, [
-          { pointer: `/${key}`, detail: 'duplicate key' },
+          { pointer: jsonPointer(key), detail: 'duplicate key' },
         ]);
-      if (key === 'num_nodes') this.haveNumNodes = true;
+      if (key === sizeKey) this.haveSize = true;
       else this.haveMatrix = true;
-      this.key = key === 'num_nodes' ? KEY_NUM_NODES : KEY_ADJ_MATRIX;
+      this.key = key === sizeKey ? KEY_SIZE : KEY_MATRIX;
       return;
     }
     throw new InputError(
-      `The JSON object may hold only "num_nodes" and "adj_matrix"; it holds ${JSON.stringify(key)}.`,
-      [{ pointer: jsonPointer(key), detail: 'unknown key; only "num_nodes" and "adj_matrix" are allowed' }],
+      `The JSON object may hold only "${sizeKey}" and "${matrixKey}"; it holds ${JSON.stringify(key)}.`,
+      [{ pointer: jsonPointer(key), detail: `unknown key; only "${sizeKey}" and "${matrixKey}" are allowed` }],
     );
   }
 
   // --- errors ----------------------------------------------------------------------------------------
 
-  /** Where an error in `state` points: the matrix position inside adj_matrix, else the byte offset. */
+  /** Where an error in `state` points: the matrix position inside the matrix, else the byte offset. */
   private where(state: number, at: number): string {
+    const matrix = this.matrixPointer;
     if (state >= N_MINUS)
       return this.numberContext === NUMBER_ENTRY
-        ? `/adj_matrix/${this.matrix.rows}/${this.matrix.column}`
-        : '/num_nodes';
-    if (state >= M_ENTRY_OR_CLOSE) return `/adj_matrix/${this.matrix.rows}/${this.matrix.column}`;
-    if (state >= M_ROW_OR_CLOSE) return `/adj_matrix/${this.matrix.rows}`;
-    if (state === T_VALUE) return this.key === KEY_ADJ_MATRIX ? '/adj_matrix' : '/num_nodes';
+        ? `${matrix}/${this.matrix.rows}/${this.matrix.column}`
+        : this.sizePointer;
+    if (state >= M_ENTRY_OR_CLOSE) return `${matrix}/${this.matrix.rows}/${this.matrix.column}`;
+    if (state >= M_ROW_OR_CLOSE) return `${matrix}/${this.matrix.rows}`;
+    if (state === T_VALUE) return this.key === KEY_MATRIX ? matrix : this.sizePointer;
     return `/byte/${at}`;
   }
 

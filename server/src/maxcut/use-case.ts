@@ -1,50 +1,80 @@
-// The max-cut use case as data (GET /problem/maxcut): its schemas come from the contract, its solvers from
-// the solver registry.
-import { contract } from '../contract.ts';
-import type { components } from '../generated/openapi.ts';
-import { solvers } from '../solvers/index.ts';
+// The max-cut use case: a weighted undirected graph in, a partition out. Inputs become a CSR Graph once (inline
+// bodies and data files alike); the solvers run on it and their answers become the contract's MaxCutOutput.
+import { toMillisecond } from '../format.ts';
+import { InputError } from '../input-error.ts';
+import type { UseCase, UseCaseSolver } from '../use-case.ts';
+import { useCaseRecord } from '../use-case-record.ts';
+import { graphFromDataFile } from './data-file.ts';
+import { absoluteWeight, type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
+import { decodeGraph, encodedGraphBytes, encodeGraph } from './graph-bytes.ts';
+import { graphFromInline, type MaxCutInlineInput } from './inline.ts';
+import { defaultSolvers, solvers as graphSolvers } from './solvers/index.ts';
+import type { Solver, SolveResult } from './solvers/solver.ts';
 
 export const maxInlineBytes = 4 * 1024 * 1024;
 export const maxDataFileBytes = 100 * 1024 * 1024;
 
-type UseCase = components['schemas']['UseCase'];
-
-function withoutDescriptions(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutDescriptions);
-  if (!schema || typeof schema !== 'object') return schema;
-  return Object.fromEntries(
-    Object.entries(schema)
-      .filter(([k]) => k !== 'description')
-      .map(([k, v]) => [k, withoutDescriptions(v)]),
-  );
+/** MaxCutOutput: the cut, its partition, and what the solver proved. */
+function output(result: SolveResult) {
+  return {
+    cut_value: result.cutValue,
+    partition: Array.from(result.partition),
+    optimal: result.optimal,
+    ...(result.upperBound !== undefined ? { upper_bound: result.upperBound } : {}),
+    iterations: result.iterations,
+    // Stored to the millisecond, as every duration is given (the solver measures in fractions of one).
+    time_to_best_seconds: toMillisecond(result.timeToBestSeconds),
+  };
 }
 
-function buildMaxcut(): UseCase {
-  const schema = (name: string) => ({
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    ...(withoutDescriptions(contract.components.schemas[name]) as object),
-  });
+function asUseCaseSolver(solver: Solver): UseCaseSolver<Graph> {
+  const { solve, ...info } = solver;
   return {
+    ...info,
+    solve(graph, options) {
+      const result = solve(graph, options);
+      return { data: output(result), objective: result.cutValue };
+    },
+  };
+}
+
+const solvers = graphSolvers.map(asUseCaseSolver);
+
+export const maxcut: UseCase<Graph> = {
+  id: 'maxcut',
+  record: useCaseRecord({
     id: 'maxcut',
     name: 'Maximum cut',
     description:
       'Split the nodes of a weighted undirected graph into two parts so that the total weight of the edges between the parts is as large as possible.',
-    input_schema: schema('MaxCutInput'),
-    output_schema: schema('MaxCutOutput'),
-    max_inline_bytes: maxInlineBytes,
-    max_data_file_bytes: maxDataFileBytes,
-    data_file_formats: ['json', 'edge_list'],
-    solvers: solvers.map((s) => ({
-      name: s.name,
-      description: s.description,
-      exact: s.exact,
-      default: s.default,
-      default_time_limit_seconds: s.defaultTimeLimitSeconds,
-      ...(s.maxNodes !== undefined ? { max_nodes: s.maxNodes } : {}),
-    })),
-    example_input: contract.components.examples.MaxCutInput!.value as UseCase['example_input'],
-  };
-}
-
-/** The use cases this server runs, by id. */
-export const useCases: ReadonlyMap<string, UseCase> = new Map([['maxcut', buildMaxcut()]]);
+    inputSchema: 'MaxCutInput',
+    outputSchema: 'MaxCutOutput',
+    example: 'MaxCutInput',
+    maxInlineBytes,
+    maxDataFileBytes,
+    dataFileFormats: ['json', 'edge_list'],
+    solvers,
+  }),
+  maxInlineBytes,
+  maxDataFileBytes,
+  acceptInline(body) {
+    const graph = graphFromInline(body as MaxCutInlineInput);
+    // Finite weights can still sum past a double: such a cut could not be represented.
+    if (!Number.isFinite(absoluteWeight(graph)))
+      throw new InputError(TOTAL_WEIGHT_MESSAGE, [
+        { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
+      ]);
+    return graph;
+  },
+  async readDataFile(chunks) {
+    const { format, graph } = await graphFromDataFile(chunks);
+    return { format, input: graph };
+  },
+  size: (graph) => ({ nodes: graph.n, edges: graph.edges }),
+  encode: encodeGraph,
+  encodedBytes: encodedGraphBytes,
+  decode: decodeGraph,
+  solvers,
+  // The size of a data file still being validated is unknown: run what works for any size.
+  defaultSolvers: (size) => defaultSolvers({ n: size?.nodes ?? Infinity }).map((s) => s.name),
+};

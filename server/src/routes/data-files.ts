@@ -1,8 +1,8 @@
 // Data files: upload (streamed by http/upload.ts before validation), list, read, delete.
 import { Router } from 'express';
-import type { AppDeps } from '../app.ts';
-import { validateDataFile } from '../data-files/validate.ts';
+import type { AppDeps } from './deps.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
+import { dataFileTooLarge } from '../http/upload.ts';
 import { HttpProblem } from '../problems.ts';
 import { pageLimit } from '../http/query.ts';
 import { renderDataFile } from '../jobs/render.ts';
@@ -15,8 +15,9 @@ export function dataFileRoutes({ db }: AppDeps): Router {
 
   router.post('/data_file', async function uploadDataFile(req, res) {
     const fields = req.body as { problem_id: string; name: string; description?: string };
-    useCase(fields.problem_id);
+    const { maxDataFileBytes } = useCase(fields.problem_id);
     const upload = req.upload!;
+    if (upload.bytes > maxDataFileBytes) throw dataFileTooLarge(maxDataFileBytes);
     // The same request: the use case, the file (its SHA-1) and the fields. Not the raw body: a multipart
     // boundary differs from one attempt to the next. A replay leaves this attempt's bytes to be discarded.
     const idempotent = idempotentRequest(req, [
@@ -51,11 +52,8 @@ export function dataFileRoutes({ db }: AppDeps): Router {
       if (error instanceof KeyInUse && (await replayed(db, req, res, idempotent!))) return;
       throw error;
     }
+    // A new file is validated by a worker (worker/validation.ts), announced by completeUpload.
     upload.filed = true;
-    if (filed.created)
-      validateDataFile(db, req.user, filed.row.id, req.log).catch((err) =>
-        req.log.error({ err }, 'could not record a validation'),
-      );
     sendAnswer(res, answer(filed));
   });
 

@@ -2,7 +2,7 @@
 // polls and new work are then noticed by polling, up to a second late).
 import { Router } from 'express';
 import { HttpProblem } from '../problems.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from './deps.ts';
 import { toMillisecond } from '../format.ts';
 
 const version = '1.0.0';

@@ -7,7 +7,7 @@ import { hashingGate, HashingBusyError } from '../auth/hashing-gate.ts';
 import { tokenLifetimeSeconds } from '../auth/tokens.ts';
 import { checkCredentials } from '../auth/users.ts';
 import { HttpProblem } from '../problems.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from './deps.ts';
 
 export function loginRoutes(
   { db, tokens }: AppDeps,

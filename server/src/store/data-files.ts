@@ -5,7 +5,7 @@ import { HttpProblem } from '../problems.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, recordAnswer, type StoredAnswer } from './idempotency-keys.ts';
 import { page, type PageFilter } from './pages.ts';
-import { settleJob, workChannel } from './jobs.ts';
+import { workChannel } from './jobs.ts';
 
 export interface DataFileRow {
   owner: string;
@@ -15,7 +15,7 @@ export interface DataFileRow {
   description: string | null;
   bytes: number;
   status: 'PROCESSING' | 'READY' | 'INVALID';
-  format: 'json' | 'edge_list' | null;
+  format: string | null;
   num_nodes: number | null;
   num_edges: number | null;
   error: ProblemBody | null;
@@ -135,6 +135,7 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
     return { created: false, row: existing };
   }
   await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.id]);
+  await tx.query('DELETE FROM data_file_prepared WHERE owner = $1 AND id = $2', [file.owner, file.id]);
   await tx.query('UPDATE data_file_chunks SET id = $3 WHERE owner = $1 AND id = $2', [
     file.owner,
     file.uploadId,
@@ -144,6 +145,8 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
     `INSERT INTO data_files (owner, id, problem_id, name, description, bytes, status) VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING') RETURNING ${columns}`,
     [file.owner, file.id, file.problemId, file.name, file.description ?? null, file.bytes],
   );
+  // A validation task: a worker claims it (validations.ts).
+  await tx.query('SELECT pg_notify($1, $2)', [workChannel, file.id]);
   return { created: true, row: row! };
 }
 
@@ -185,38 +188,8 @@ export async function deleteDataFile(db: Database, owner: string, id: string): P
     );
     if (job) throw new HttpProblem('data_file_in_use', `Job ${job.id}, which has not ended, uses data file ${id}.`);
     await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
+    await tx.query('DELETE FROM data_file_prepared WHERE owner = $1 AND id = $2', [owner, id]);
     await tx.query('DELETE FROM data_files WHERE owner = $1 AND id = $2', [owner, id]);
   });
   reclaimSpace(db);
-}
-
-export type Validation = { format: 'json' | 'edge_list'; numNodes: number; numEdges: number } | { error: ProblemBody };
-
-/** Records the outcome of validating a file; an invalid file fails the jobs waiting for it. */
-export async function recordValidation(db: Database, owner: string, id: string, validation: Validation): Promise<void> {
-  await db.transaction(async (tx) => {
-    if ('error' in validation) {
-      await tx.query(
-        `UPDATE data_files SET status = 'INVALID', error = $3, validated_at = now() WHERE owner = $1 AND id = $2 AND status = 'PROCESSING'`,
-        [owner, id, JSON.stringify(validation.error)],
-      );
-      const jobs = await tx.query<{ id: string }>(
-        `UPDATE executions e SET status = 'ERROR', error = $3, ended_at = now()
-           FROM jobs j WHERE j.id = e.job_id AND j.owner = $1 AND j.data_file_id = $2 AND e.status = 'PENDING'
-         RETURNING j.id`,
-        [owner, id, JSON.stringify(validation.error)],
-      );
-      for (const job of new Set(jobs.map((j) => j.id))) await settleJob(tx, job);
-    } else {
-      await tx.query(
-        `UPDATE data_files SET status = 'READY', format = $3, num_nodes = $4, num_edges = $5, validated_at = now() WHERE owner = $1 AND id = $2 AND status = 'PROCESSING'`,
-        [owner, id, validation.format, validation.numNodes, validation.numEdges],
-      );
-      await tx.query('SELECT pg_notify($1, $2)', [workChannel, id]);
-    }
-  });
-}
-
-export async function processingDataFiles(db: Database): Promise<{ owner: string; id: string }[]> {
-  return db.query(`SELECT owner, id FROM data_files WHERE status = 'PROCESSING' ORDER BY seq`);
 }

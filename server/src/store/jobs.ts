@@ -1,7 +1,7 @@
 // Jobs and their executions in the database: create, read, list, cancel, and settle a job's status after
 // its executions change. Every status change is announced on the `jes_job` channel (payload: job id).
 import { randomInt } from 'node:crypto';
-import { deriveJobStatus, terminalJob } from '../jobs/status.ts';
+import { deriveJobStatus, terminalJob } from '../job-status.ts';
 import { HttpProblem, problemBody, type ProblemBody } from '../problems.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
@@ -54,8 +54,10 @@ export interface NewJob {
   inputMode: 'inline' | 'data_file';
   dataFileId: string | null;
   inputBytes: number;
-  /** The inline body as received (JSON text); null for a data file. */
-  input: string | null;
+  /** The inline input, as its use case prepared it (UseCase.encode) or as JSON text; null for a data file. */
+  input: Uint8Array | null;
+  /** The input is the prepared one. */
+  inputPrepared: boolean;
   executions: NewExecution[];
   maxActiveJobs: number;
 }
@@ -114,8 +116,8 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
       );
     }
     await tx.query(
-      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input) VALUES ($1, $2, $3, 'PENDING', $4, $5, $6, convert_to($7::text, 'UTF8'))`,
-      [id, job.owner, job.problemId, job.inputMode, job.dataFileId, job.inputBytes, job.input],
+      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared) VALUES ($1, $2, $3, 'PENDING', $4, $5, $6, $7, $8)`,
+      [id, job.owner, job.problemId, job.inputMode, job.dataFileId, job.inputBytes, job.input, job.inputPrepared],
     );
     for (const e of job.executions) {
       await tx.query(

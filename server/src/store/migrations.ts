@@ -133,6 +133,23 @@ const migrations: string[] = [
   UPDATE executions SET best_value = (data->>'cut_value')::double precision
    WHERE status = 'SUCCESS' AND best_value IS NULL AND data->>'cut_value' IS NOT NULL
   `,
+  `
+  -- Inputs are parsed once (issue 14). An inline job stores the smaller of its prepared input and its JSON
+  -- text (input_prepared says which: older rows hold their text). A data file's prepared input is
+  -- stored beside its bytes once validated. Validation is a queued task: a worker claims a PROCESSING file
+  -- under a lease, renewed while it reads the file.
+  ALTER TABLE jobs ADD COLUMN input_prepared boolean NOT NULL DEFAULT false;
+  CREATE TABLE data_file_prepared (
+    owner text NOT NULL,
+    id text NOT NULL,
+    part integer NOT NULL,
+    bytes bytea NOT NULL,
+    PRIMARY KEY (owner, id, part)
+  );
+  ALTER TABLE data_file_prepared ALTER COLUMN bytes SET STORAGE EXTERNAL;
+  ALTER TABLE data_files ADD COLUMN lease_owner text;
+  ALTER TABLE data_files ADD COLUMN lease_expires_at timestamptz
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

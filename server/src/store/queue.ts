@@ -10,6 +10,7 @@ import { settleJob } from './jobs.ts';
 
 export interface Claimed {
   job_id: string;
+  problem_id: string;
   solver: string;
   params: Record<string, unknown>;
   time_limit_seconds: number;
@@ -55,7 +56,7 @@ export async function claim(
           SET status = 'PREPARING', worker = $1, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), attempts = attempts + 1
          FROM unnest($3::text[], $4::text[]) AS t(job_id, solver), jobs j
         WHERE e.job_id = t.job_id AND e.solver = t.solver AND j.id = e.job_id
-       RETURNING e.job_id, e.solver, e.params, e.time_limit_seconds, e.seed, j.owner, j.input_mode, j.data_file_id, e.suspect`,
+       RETURNING e.job_id, j.problem_id, e.solver, e.params, e.time_limit_seconds, e.seed, j.owner, j.input_mode, j.data_file_id, e.suspect`,
       [worker, leaseSeconds, take.map((e) => e.job_id), take.map((e) => e.solver)],
     );
     for (const jobId of new Set(claimed.map((c) => c.job_id))) await settleJob(tx, jobId);

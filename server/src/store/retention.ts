@@ -3,7 +3,7 @@
 // Each function deletes at most `batch` and answers how many it deleted: the caller repeats while it is `batch`
 // (a run that stops early, a row having gone meanwhile, leaves the rest to the next run).
 import type { Database } from './database.ts';
-import { terminalJob } from '../jobs/status.ts';
+import { terminalJob } from '../job-status.ts';
 import { jobChannel } from './jobs.ts';
 
 const ended = [...terminalJob];
@@ -51,6 +51,7 @@ export async function deleteUnusedDataFiles(db: Database, before: Date, batch: n
       const [used] = await tx.query('SELECT 1 FROM jobs WHERE owner = $1 AND data_file_id = $2 LIMIT 1', [owner, id]);
       if (used) continue;
       await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
+      await tx.query('DELETE FROM data_file_prepared WHERE owner = $1 AND id = $2', [owner, id]);
       await tx.query('DELETE FROM data_files WHERE owner = $1 AND id = $2', [owner, id]);
       deleted++;
     }

@@ -1,5 +1,6 @@
-// The worker loop: claims executions while solver threads are free, loads their input, runs them in the
-// thread pool, records progress (best cut so far) and the outcome. A heartbeat renews its leases, puts
+// The worker loop: claims executions while solver threads are free, loads their input (once per job, for all
+// of its executions here), runs them in the thread pool, records progress (best value so far) and the outcome.
+// It also claims data files to validate, one at a time (validation.ts). A heartbeat renews its leases, puts
 // expired ones (dead workers) back in the queue, and stops runs whose job was cancelled. Nothing a solver
 // does can take the loop down: every failure of the run becomes the execution's ERROR. A failure of the
 // database is not the run's: transient ones are retried, and an execution whose input could not be read or
@@ -7,21 +8,26 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { toMillisecond } from '../format.ts';
+import { InputError } from '../input-error.ts';
 import { problemBody } from '../problems.ts';
-import { graphFromDataFile } from '../maxcut/data-file.ts';
-import type { Graph } from '../maxcut/graph.ts';
-import { graphFromInline } from '../maxcut/inline.ts';
-import { InputError } from '../maxcut/input-error.ts';
+import { SolverLimitError } from '../solver.ts';
 import type { Database } from '../store/database.ts';
 import { readChunks } from '../store/data-files.ts';
 import { jobChannel, workChannel } from '../store/jobs.ts';
 import { heartbeat, release, releaseOne, requeueAbandoned, requeueExpired } from '../store/leases.ts';
 import { type Claimed, claim, finish, markRunning, type Outcome, recordProgress } from '../store/queue.ts';
 import { isTransient, retryTransient } from '../store/transient.ts';
+import {
+  claimValidation,
+  readInlineInput,
+  readPreparedDataFile,
+  releaseValidations,
+  renewValidations,
+} from '../store/validations.ts';
+import { findUseCase } from '../use-cases.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 import type { SolverPool } from './pool.ts';
-import { SolverLimitError } from '../solvers/solver.ts';
+import { validateDataFile } from './validation.ts';
 
 export interface WorkerLoopOptions {
   db: Database;
@@ -53,6 +59,10 @@ export class WorkerLoop {
   /** The recordings under way, which a stop waits for. */
   private readonly recordings = new Set<Promise<void>>();
   private readonly done = new Set<Promise<void>>();
+  /** Inputs loaded for the jobs whose executions run here, shared by them: a job's input is loaded once. */
+  private readonly inputs = new Map<string, { input: Promise<unknown>; users: number }>();
+  /** The data file being validated, if any (one at a time). */
+  private validating: Promise<void> | undefined;
   private stopped = false;
   private wake: (() => void) | undefined;
   private timers: NodeJS.Timeout[] = [];
@@ -71,6 +81,7 @@ export class WorkerLoop {
     // No other process can hold a lease on the embedded database: what is in flight was left by a previous
     // process that was killed, and need not wait for its leases to run out.
     if (db.kind === 'embedded') {
+      await releaseValidations(db).catch(() => {});
       await requeueAbandoned(db).then(
         (count) => count > 0 && logger.info(`requeued ${count} execution(s) left running by a previous process`),
         (err) =>
@@ -101,6 +112,7 @@ export class WorkerLoop {
     await this.loop;
     // Outcomes being recorded go first: handing those executions back would throw finished runs away.
     await Promise.allSettled(this.recordings);
+    await releaseValidations(this.options.db, this.id).catch(() => {});
     await release(this.options.db, this.id).catch((err) =>
       this.options.logger.error({ err }, 'could not hand executions back; they run again when their leases expire'),
     );
@@ -118,6 +130,7 @@ export class WorkerLoop {
         const claimed =
           free > 0 ? await claim(this.options.db, this.id, free, this.lease, { idle: runs.length === 0 }) : [];
         for (const execution of claimed) this.track(this.execute(execution));
+        if (!this.validating) await this.claimValidation();
         if (claimed.length > 0 && claimed.length === free) continue;
       } catch (err) {
         this.options.logger.error({ err }, 'claiming work failed');
@@ -130,6 +143,19 @@ export class WorkerLoop {
         };
       });
     }
+  }
+
+  /** Claims a data file to validate, and validates it beside the runs. */
+  private async claimValidation(): Promise<void> {
+    const { db, logger } = this.options;
+    const file = await claimValidation(db, this.id, this.lease);
+    if (!file) return;
+    const log = logger.child({ dataFile: file.id });
+    const validating = validateDataFile(db, file, log).catch((err) =>
+      log.warn({ err }, 'could not validate the data file; it is tried again when its lease runs out'),
+    );
+    this.validating = validating;
+    this.track(validating.finally(() => (this.validating = undefined)));
   }
 
   private track(promise: Promise<void>): void {
@@ -152,6 +178,7 @@ export class WorkerLoop {
         if (cancel.has(key)) this.stopRun(run, 'cancelled');
         else if (!held.has(key)) this.stopRun(run, 'lease lost');
       }
+      if (this.validating) await renewValidations(this.options.db, this.id, this.lease);
       await requeueExpired(this.options.db);
     } catch (err) {
       this.options.logger.warn({ err }, 'heartbeat failed');
@@ -168,12 +195,36 @@ export class WorkerLoop {
     run.cancel();
   }
 
-  private async loadGraph(execution: Claimed): Promise<Graph> {
+  /** The job's input as its use case prepared it: stored when it was accepted or its data file validated. */
+  private async loadInput(execution: Claimed): Promise<unknown> {
     const { db } = this.options;
-    if (execution.input_mode === 'data_file')
-      return (await graphFromDataFile(readChunks(db, execution.owner, execution.data_file_id!))).graph;
-    const [row] = await db.query<{ input: Uint8Array }>('SELECT input FROM jobs WHERE id = $1', [execution.job_id]);
-    return graphFromInline(JSON.parse(Buffer.from(row!.input).toString('utf8')));
+    const useCase = findUseCase(execution.problem_id);
+    if (!useCase) throw new SolverFailedError(`This server does not run use case "${execution.problem_id}".`);
+    if (execution.input_mode === 'data_file') {
+      const prepared = await readPreparedDataFile(db, execution.owner, execution.data_file_id!);
+      if (prepared) return useCase.decode(prepared);
+      // A file validated before inputs were prepared (an older version of this server): read it again.
+      return (await useCase.readDataFile(readChunks(db, execution.owner, execution.data_file_id!))).input;
+    }
+    const stored = await readInlineInput(db, execution.job_id);
+    if (stored.prepared) return useCase.decode(stored.bytes);
+    return useCase.acceptInline(JSON.parse(Buffer.from(stored.bytes).toString('utf8')));
+  }
+
+  /** The job's input, loaded by the first of its executions here and shared with the others; release() after. */
+  private acquireInput(execution: Claimed, log: Logger): Promise<unknown> {
+    let entry = this.inputs.get(execution.job_id);
+    if (!entry) {
+      entry = { input: this.retry(() => this.loadInput(execution), log, 'loading the input'), users: 0 };
+      this.inputs.set(execution.job_id, entry);
+    }
+    entry.users++;
+    return entry.input;
+  }
+
+  private releaseInput(jobId: string): void {
+    const entry = this.inputs.get(jobId);
+    if (entry && --entry.users === 0) this.inputs.delete(jobId);
   }
 
   private async execute(execution: Claimed): Promise<void> {
@@ -188,10 +239,10 @@ export class WorkerLoop {
     };
     this.running.set(key, state);
     let outcome: Outcome | 'hand back';
-    // The best cut the solver has reported: kept by a cancelled execution (with the result's, when it returns one).
+    // The best value the solver has reported: kept by a cancelled execution (with the result's, when it returns one).
     let best: number | undefined;
     try {
-      const graph = await this.retry(() => this.loadGraph(execution), log, 'loading the input');
+      const input = await this.acquireInput(execution, log);
       if (
         !state.stopped &&
         !(await this.retry(
@@ -211,8 +262,9 @@ export class WorkerLoop {
       }, 500);
       const handle = pool.run(
         {
+          problemId: execution.problem_id,
           solver: execution.solver,
-          graph,
+          input,
           timeLimitSeconds: execution.time_limit_seconds,
           seed: execution.seed,
           params: execution.params,
@@ -222,25 +274,13 @@ export class WorkerLoop {
       state.cancel = () => handle.cancel();
       if (state.stopped) handle.cancel();
       const result = await handle.result.finally(() => clearInterval(ticker));
-      // Inputs are refused when their weights could overflow; should a cut still not be finite, it is no answer
-      // (stored as JSON it would read back as null, and the job could no longer be shown).
-      if (!Number.isFinite(result.cutValue))
-        throw new SolverFailedError(`The solver returned a cut of ${result.cutValue}.`);
+      // Inputs are refused when their weights could overflow; should an objective still not be finite, it is no
+      // answer (stored as JSON it would read back as null, and the job could no longer be shown).
+      if (!Number.isFinite(result.objective))
+        throw new SolverFailedError(`The solver returned an objective of ${result.objective}.`);
       outcome = state.stopped
-        ? { status: 'CANCELLED', bestValue: result.cutValue }
-        : {
-            status: 'SUCCESS',
-            bestValue: result.cutValue,
-            data: {
-              cut_value: result.cutValue,
-              partition: Array.from(result.partition),
-              optimal: result.optimal,
-              ...(result.upperBound !== undefined ? { upper_bound: result.upperBound } : {}),
-              iterations: result.iterations,
-              // Stored to the millisecond, as every duration is given (the solver measures in fractions of one).
-              time_to_best_seconds: toMillisecond(result.timeToBestSeconds),
-            },
-          };
+        ? { status: 'CANCELLED', bestValue: result.objective }
+        : { status: 'SUCCESS', bestValue: result.objective, data: result.data };
     } catch (error) {
       // A database that still fails after the retries is no fault of the run: it runs again later.
       outcome =
@@ -259,6 +299,7 @@ export class WorkerLoop {
       }
     } finally {
       this.running.delete(key);
+      this.releaseInput(execution.job_id);
     }
     // This worker is stopping and gave it back (stop()): another run picks it up.
     if (state.stopped === 'handed back')

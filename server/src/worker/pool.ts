@@ -3,9 +3,8 @@
 // replacement of threads that die or have to be terminated.
 import { Worker } from 'node:worker_threads';
 import type { ResourceLimits } from 'node:worker_threads';
-import type { Graph } from '../maxcut/graph.ts';
-import { SolverLimitError } from '../solvers/solver.ts';
-import type { Progress, SolveResult } from '../solvers/solver.ts';
+import { type Progress, SolverLimitError } from '../solver.ts';
+import type { SolverOutput } from '../use-case.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 import type { JobMessage, ThreadMessage } from './solver-thread.ts';
 
@@ -19,8 +18,11 @@ export interface SolverPoolOptions {
 }
 
 export interface RunRequest {
+  /** The use case whose solver runs (solvers are named per use case). */
+  problemId: string;
   solver: string;
-  graph: Graph;
+  /** The use case's prepared input (UseCase.decode), copied to the thread by structured clone. */
+  input: unknown;
   timeLimitSeconds: number;
   seed: number;
   /** The run's parameters as the API takes them (SolverChoice.params): `max_iterations` becomes the solver's `maxIterations`. */
@@ -28,7 +30,7 @@ export interface RunRequest {
 }
 
 export interface RunHandle {
-  result: Promise<SolveResult>;
+  result: Promise<SolverOutput>;
   /** Ask the solver to stop and resolve with its best so far; idempotent, a no-op once settled. */
   cancel(): void;
 }
@@ -56,7 +58,7 @@ interface Job {
   id: number;
   request: RunRequest;
   onProgress: ((p: Progress) => void) | undefined;
-  resolve: (result: SolveResult) => void;
+  resolve: (result: SolverOutput) => void;
   reject: (error: Error) => void;
   stop: SharedArrayBuffer;
   settled: boolean;
@@ -94,9 +96,9 @@ export class SolverPool {
   }
 
   run(request: RunRequest, onProgress?: (p: Progress) => void): RunHandle {
-    let resolve!: (result: SolveResult) => void;
+    let resolve!: (result: SolverOutput) => void;
     let reject!: (error: Error) => void;
-    const result = new Promise<SolveResult>((res, rej) => {
+    const result = new Promise<SolverOutput>((res, rej) => {
       resolve = res;
       reject = rej;
     });
@@ -186,23 +188,20 @@ export class SolverPool {
     job.thread = thread;
     this.#running++;
     thread.worker.ref();
-    const { graph, solver, timeLimitSeconds, seed, params } = job.request;
+    const { problemId, input, solver, timeLimitSeconds, seed, params } = job.request;
     const message: JobMessage = {
       type: 'run',
       id: job.id,
+      problemId,
       solver,
-      n: graph.n,
-      edges: graph.edges,
-      offsets: graph.offsets,
-      targets: graph.targets,
-      weights: graph.weights,
+      input,
       timeLimitSeconds,
       seed,
       stop: job.stop,
     };
     if (params !== undefined) message.params = params;
     try {
-      thread.worker.postMessage(message); // no transfer list: the caller keeps its graph
+      thread.worker.postMessage(message); // no transfer list: the caller keeps its input
     } catch (error) {
       this.#settle(job, new SolverFailedError(`could not send the job to its thread: ${describe(error)}`));
       this.#release(thread);
@@ -297,7 +296,7 @@ export class SolverPool {
     return thread.worker.terminate().catch(() => {});
   }
 
-  #settle(job: Job, outcome: SolveResult | Error): void {
+  #settle(job: Job, outcome: SolverOutput | Error): void {
     if (job.settled) return;
     job.settled = true;
     if (job.deadlineTimer) clearTimeout(job.deadlineTimer);

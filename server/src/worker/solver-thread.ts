@@ -1,23 +1,19 @@
 // The worker-thread entry of the solver pool: runs one solver job at a time, synchronously, and posts its
-// progress (throttled to one message per 100 ms) and then its result or error. Also holds the message
-// types the pool and the thread exchange.
+// progress (throttled to one message per 100 ms) and then its result or error. The solver is found in the
+// registry by use case and name. Also holds the message types the pool and the thread exchange.
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import type { Graph } from '../maxcut/graph.ts';
-import { SolverLimitError } from '../solvers/solver.ts';
-import type { Progress, SolveOptions, SolveResult, StopSignal } from '../solvers/solver.ts';
-import { solverByName } from '../solvers/index.ts';
+import { type Progress, type SolveOptions, SolverLimitError, type StopSignal } from '../solver.ts';
+import type { SolverOutput } from '../use-case.ts';
+import { findSolver, findUseCase } from '../use-cases.ts';
 
-/** Pool → thread: one job. The graph arrays are copies; `stop` holds one Int32, non-zero to stop. */
+/** Pool → thread: one job. The input is a structured-clone copy; `stop` holds one Int32, non-zero to stop. */
 export interface JobMessage {
   type: 'run';
   id: number;
+  problemId: string;
   solver: string;
-  n: number;
-  edges: number;
-  offsets: Int32Array;
-  targets: Int32Array;
-  weights: Float64Array;
+  input: unknown;
   timeLimitSeconds: number;
   seed: number;
   params?: Record<string, unknown>;
@@ -33,7 +29,7 @@ export interface ProgressMessage {
 export interface ResultMessage {
   type: 'result';
   id: number;
-  result: SolveResult;
+  result: SolverOutput;
 }
 
 export interface ErrorMessage {
@@ -56,23 +52,14 @@ function errorMessage(id: number, error: unknown): ErrorMessage {
   return { type: 'error', id, kind: limit ? 'limit' : 'failed', name: limit ? 'SolverLimitError' : name, message };
 }
 
-/** The partition's own buffer when it can be transferred whole, else a copy that can. */
-function transferable(partition: Uint8Array): Uint8Array<ArrayBuffer> {
-  const buffer = partition.buffer;
-  if (buffer instanceof ArrayBuffer && partition.byteOffset === 0 && partition.byteLength === buffer.byteLength) {
-    return partition as Uint8Array<ArrayBuffer>;
-  }
-  return partition.slice();
-}
-
 function runJob(port: MessagePort, job: JobMessage): void {
   const { id } = job;
-  const solver = solverByName(job.solver);
+  const useCase = findUseCase(job.problemId);
+  const solver = useCase && findSolver(useCase, job.solver);
   if (!solver) {
-    port.postMessage(errorMessage(id, new Error(`unknown solver: ${job.solver}`)));
+    port.postMessage(errorMessage(id, new Error(`unknown solver: ${job.problemId}/${job.solver}`)));
     return;
   }
-  const graph: Graph = { n: job.n, edges: job.edges, offsets: job.offsets, targets: job.targets, weights: job.weights };
   const flag = new Int32Array(job.stop);
 
   // The solver blocks this thread, so no timer can fire: progress held back by the throttle is flushed
@@ -104,23 +91,14 @@ function runJob(port: MessagePort, job: JobMessage): void {
   const options: SolveOptions = { timeLimitSeconds: job.timeLimitSeconds, seed: job.seed, signal, onProgress };
   const maxIterations = job.params?.max_iterations;
   if (typeof maxIterations === 'number') options.maxIterations = maxIterations;
-  let result: SolveResult;
+  let result: SolverOutput;
   try {
-    result = solver.solve(graph, options);
+    result = solver.solve(job.input, options);
   } catch (error) {
     port.postMessage(errorMessage(id, error));
     return;
   }
-  const partition = transferable(result.partition);
-  const out: SolveResult = {
-    cutValue: result.cutValue,
-    partition,
-    optimal: result.optimal,
-    iterations: result.iterations,
-    timeToBestSeconds: result.timeToBestSeconds,
-  };
-  if (result.upperBound !== undefined) out.upperBound = result.upperBound;
-  port.postMessage({ type: 'result', id, result: out } satisfies ResultMessage, [partition.buffer]);
+  port.postMessage({ type: 'result', id, result } satisfies ResultMessage);
 }
 
 const port = parentPort;

@@ -3,9 +3,9 @@
 import { expect } from 'vitest';
 import { cutValue, graphFromEdges } from '../../src/maxcut/graph.ts';
 import type { Graph } from '../../src/maxcut/graph.ts';
-import { createRandom } from '../../src/solvers/random.ts';
-import type { Random } from '../../src/solvers/random.ts';
-import type { SolveOptions, SolveResult, StopSignal } from '../../src/solvers/solver.ts';
+import { createRandom } from '../../src/maxcut/solvers/random.ts';
+import type { Random } from '../../src/maxcut/solvers/random.ts';
+import type { SolveOptions, SolveResult, StopSignal } from '../../src/maxcut/solvers/solver.ts';
 
 export interface Case {
   name: string;

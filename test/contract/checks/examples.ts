@@ -1,7 +1,8 @@
 // The examples are what sandbox users see: each valid against its schema, the example jobs consistent, the
-// max-cut answers right, and the use-case record the same everywhere.
+// max-cut and QUBO answers right, and each use-case record the same everywhere.
 import { exampleSites, type Node, operations, deref, schemaValidator } from '../openapi-document.ts';
 import { bruteForceMaxCut, cutValue, formatTimestamp } from '../maxcut.ts';
+import { bruteForceQubo, quboEnergy, quboFromFile } from '../qubo.ts';
 import { behaviour, type Check, exampleValue, schema, sixNodes } from './support.ts';
 
 export const examplesValid: Check = {
@@ -127,5 +128,65 @@ export const useCaseExamples: Check = {
     b.accepts("the record's example_input against MaxCutInput", schema('MaxCutInput'), record?.example_input);
     b.accepts("the record's example_input against its own input_schema", record?.input_schema, record?.example_input);
     return b.violations;
+  },
+};
+
+/** Every value of the examples (components and inline ones) that `is` picks, with where it was found. */
+function exampleValuesWhere(doc: Node, is: (node: Node) => boolean): [string, Node][] {
+  const found: [string, Node][] = [];
+  const visit = (where: string, value: unknown) => {
+    if (!value || typeof value !== 'object') return;
+    const node = value as Node;
+    if (is(node)) found.push([where, node]);
+    for (const [key, child] of Object.entries(node)) visit(`${where}/${key}`, child);
+  };
+  for (const [name, example] of Object.entries<Node>(doc.components?.examples ?? {})) visit(name, example.value);
+  for (const op of operations(doc)) visit(op.label, op.operation);
+  return found;
+}
+
+export const quboExamples: Check = {
+  name: 'QUBO examples are correct: the 4-variable example has minimum energy -11 at (1, 0, 0, 1), its .qubo file and use-case record say the same, and every energy is xᵀQx of its assignment',
+  run(doc) {
+    const b = behaviour(doc);
+    const violations = b.violations;
+    const input = exampleValue(doc, 'QuboInput');
+    const q: number[][] = input?.q_matrix ?? [];
+    const best = bruteForceQubo(q);
+    if (best.energy !== -11) violations.push(`the 4-variable example's minimum energy must be -11, is ${best.energy}`);
+    if (quboEnergy(q, [1, 0, 0, 1]) !== best.energy)
+      violations.push(`(1, 0, 0, 1) must reach the minimum ${best.energy}, has ${quboEnergy(q, [1, 0, 0, 1])}`);
+    b.accepts('the QuboInput example against QuboInput', schema('QuboInput'), input);
+
+    const record = exampleValue(doc, 'QuboUseCase');
+    if (JSON.stringify(record?.example_input) !== JSON.stringify(input))
+      violations.push("the QUBO use case's example_input must be the QuboInput example");
+    if (JSON.stringify(exampleValue(doc, 'UseCaseList')?.problem?.qubo) !== JSON.stringify(record))
+      violations.push('GET /problem and GET /problem/qubo must show the same qubo record');
+    b.accepts("the QUBO record's example_input against its own input_schema", record?.input_schema, input);
+
+    // The upload example's .qubo text is the same QUBO (the qbsolv form of the inline example).
+    const uploads = exampleValuesWhere(doc, (n) => n.problem_id === 'qubo' && typeof n.file === 'string');
+    if (uploads.length === 0) violations.push('no .qubo upload example');
+    for (const [where, upload] of uploads) {
+      try {
+        if (JSON.stringify(quboFromFile(upload.file)) !== JSON.stringify(input))
+          violations.push(`${where}: the .qubo file must describe the QuboInput example`);
+      } catch (error) {
+        violations.push(`${where}: ${(error as Error).message}`);
+      }
+    }
+
+    // Any QUBO answer among the examples is an answer to the 4-variable example.
+    for (const [where, output] of exampleValuesWhere(doc, (n) => Array.isArray(n.assignment) && 'energy' in n)) {
+      if (output.assignment.length !== input.num_variables)
+        violations.push(`${where}: assignment must have one entry per variable`);
+      const energy = quboEnergy(q, output.assignment);
+      if (energy !== output.energy)
+        violations.push(`${where}: energy ${output.energy} but the assignment's xᵀQx is ${energy}`);
+      if (output.optimal && output.energy !== best.energy)
+        violations.push(`${where}: claims optimal but the minimum is ${best.energy}`);
+    }
+    return violations;
   },
 };

@@ -30,6 +30,9 @@ export function run(
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // A child that exits without reading its input makes the write fail with EPIPE: its exit status says what
+  // happened, and the error must not go unhandled (it failed a CI run under load).
+  child.stdin.on('error', () => {});
   child.stdin.end(options.input ?? '');
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
   return new Promise((resolve, reject) => {

@@ -22,7 +22,9 @@ export function dataFileCommands(program: Command): void {
 
   group
     .command('upload')
-    .description('upload a graph file (JSON or edge list); the service validates it in the background')
+    .description(
+      'upload an input file (maxcut: JSON or an edge list; qubo: JSON or a qbsolv .qubo file); the service validates it in the background',
+    )
     .argument('<file>')
     .addOption(new Option('--problem <id>', 'the use case it is for').choices(problemIds).default('maxcut'))
     .option('--name <name>', 'a name for it (default: the file name)')

@@ -17,7 +17,7 @@ export interface WaitChoices {
 export const cancelOnInterruptHelp = 'on Ctrl-C, cancel the job (else it goes on running in the service)';
 
 /**
- * Waits for the job with a live progress line (long polls of a second, so the best cut stays current),
+ * Waits for the job with a live progress line (long polls of a second, so the best value stays current),
  * then shows it; exit code 1 when it ended in ERROR or CANCELLED, 130 when Ctrl-C stopped the wait.
  */
 export async function waitAndShow(
@@ -45,7 +45,7 @@ export function jobCommands(program: Command): void {
 
   program
     .command('status')
-    .description("show a job: status, timestamps, each solver's state and cut")
+    .description("show a job: status, timestamps, each solver's state and answer (cut or energy)")
     .argument('<job-id>')
     .action(
       withClient(async (ctx, client, id: string) => {
@@ -57,7 +57,7 @@ export function jobCommands(program: Command): void {
   program
     .command('wait')
     .description(
-      'wait for a job to end, showing its status, best cut so far and elapsed time; exit 1 if it ends in ERROR or CANCELLED',
+      'wait for a job to end, showing its status, best value so far (cut or energy) and elapsed time; exit 1 if it ends in ERROR or CANCELLED',
     )
     .argument('<job-id>')
     .option('--cancel-on-interrupt', cancelOnInterruptHelp)
@@ -65,7 +65,7 @@ export function jobCommands(program: Command): void {
 
   program
     .command('output')
-    .description("show each solver's result of an ended job (the partitions with --json)")
+    .description("show each solver's result of an ended job (the partitions or assignments with --json)")
     .argument('<job-id>')
     .action(
       withClient(async (ctx, client, id: string) => {

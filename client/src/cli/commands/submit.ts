@@ -1,13 +1,14 @@
 // jes submit <problem> <file> [--solver …] [--time-limit …] [--wait]: JSON under the inline limit goes
-// inline; an edge list, or JSON at the limit or above, is uploaded as a data file and the job started from it.
+// inline; any other file (a max-cut edge list, a qbsolv .qubo file), or JSON at the limit or above, is uploaded
+// as a data file and the job started from it: the service tells the formats apart.
 // The client sends an Idempotency-Key and retries with it; --idempotency-key lets a script re-run a submit safely.
 import { basename } from 'node:path';
 import { Argument, type Command } from 'commander';
 import {
   MAX_INLINE_BYTES,
   type JesClient,
-  type MaxCutInput,
   type ProblemId,
+  type ProblemInputs,
   type StartJobOptions,
   type StartedJob,
 } from '../../index.ts';
@@ -18,7 +19,7 @@ import { must, problemError, usageError } from '../errors.ts';
 import { fileSize, looksLikeJson, readJson, uploadFromPath } from '../files.ts';
 import { cancelOnInterruptHelp, waitAndShow } from './jobs.ts';
 
-export const problemIds = ['maxcut'] as const;
+export const problemIds = ['maxcut', 'qubo'] as const satisfies readonly ProblemId[];
 
 interface SubmitOptions {
   dataFile?: string;
@@ -52,10 +53,11 @@ export function submitCommand(program: Command): void {
   program
     .command('submit')
     .description(
-      'start a job from a graph file: JSON ({"num_nodes", "adj_matrix"}) or an edge list (Gset/rudy: "n m", then "i j w" lines)',
+      'start a job from an input file: for maxcut a graph as JSON ({"num_nodes", "adj_matrix"}) or an edge list ' +
+        '(Gset/rudy: "n m", then "i j w" lines); for qubo JSON ({"num_variables", "q_matrix"}) or a qbsolv .qubo file',
     )
     .addArgument(new Argument('<problem>', 'the use case').choices(problemIds))
-    .argument('[file]', 'the input, for example graph.json or G22.txt')
+    .argument('[file]', 'the input, for example graph.json, G22.txt or four-variables.qubo')
     .option('--data-file <identifier>', 'start from a data file uploaded before, instead of a file')
     .option(
       '--solver <name>',
@@ -94,7 +96,9 @@ export function submitCommand(program: Command): void {
             started = await startFromDataFile(client, problemId, options.dataFile!, startOptions);
             how = `data file ${options.dataFile}`;
           } else if ((await fileSize(file)) < MAX_INLINE_BYTES && (await looksLikeJson(file))) {
-            started = must(await client.startJob(problemId, (await readJson(file)) as MaxCutInput, startOptions));
+            started = must(
+              await client.startJob(problemId, (await readJson(file)) as ProblemInputs[ProblemId], startOptions),
+            );
             how = started.dataFile ? `${basename(file)} uploaded as data file ${started.dataFile.id}` : 'input inline';
           } else {
             const upload = { idempotencyKey: derivedKey(key, 'upload'), showProgress: !ctx.json };

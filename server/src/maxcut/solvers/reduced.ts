@@ -1,9 +1,9 @@
 // Runs a heuristic search on the kernel that maxcut/reduce.ts leaves, and maps its answer back: progress
 // and the result are in terms of the whole graph. A graph the reductions solve outright (no edge left in
 // the kernel) comes back at once, proven optimal.
-import type { Graph } from '../maxcut/graph.ts';
-import { cutValue } from '../maxcut/graph.ts';
-import { reduceGraph } from '../maxcut/reduce.ts';
+import type { Graph } from '../graph.ts';
+import { cutValue } from '../graph.ts';
+import { reduceGraph } from '../reduce.ts';
 import type { SolveOptions, SolveResult } from './solver.ts';
 
 /** What a search over the kernel returns. */

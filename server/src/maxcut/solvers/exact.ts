@@ -6,8 +6,8 @@
 //   base + sum(gain[i] for i in l) + Q[l],   Q[l] = -2 * (weight of the edges inside l),
 // where Q is tabulated once. The linear part is split in two halves S1 (low bits) and S2 (high bits), each
 // tabulated per H state, so the inner loop is one table read and two additions per partition.
-import type { Graph } from '../maxcut/graph.ts';
-import { cutValue } from '../maxcut/graph.ts';
+import type { Graph } from '../graph.ts';
+import { cutValue } from '../graph.ts';
 import { flipNode } from './gains.ts';
 import { SolverLimitError } from './solver.ts';
 import type { SolveOptions, SolveResult, Solver } from './solver.ts';
@@ -48,12 +48,20 @@ function pairTable(graph: Graph, b: number): Float64Array {
 }
 
 function solve(graph: Graph, options: SolveOptions): SolveResult {
-  const n = graph.n;
-  if (n > EXACT_MAX_NODES) {
+  if (graph.n > EXACT_MAX_NODES) {
     throw new SolverLimitError(
-      `The exact solver accepts at most ${EXACT_MAX_NODES} nodes; this graph has ${n}. Choose another solver.`,
+      `The exact solver accepts at most ${EXACT_MAX_NODES} nodes; this graph has ${graph.n}. Choose another solver.`,
     );
   }
+  return solveExactly(graph, options);
+}
+
+/**
+ * The enumeration without a size limit: the caller sets its own (QUBO's exact takes 32 variables, a graph of
+ * 33 nodes). Past about 33 nodes it needs the time limit or `maxIterations` to end.
+ */
+export function solveExactly(graph: Graph, options: SolveOptions): SolveResult {
+  const n = graph.n;
   const start = performance.now();
   if (n <= 1) {
     return {

@@ -1,6 +1,6 @@
-// The solver interface: a pure, synchronous function over a graph, run inside a worker thread. No HTTP,
-// no database. Solvers poll `signal.aborted` and the deadline at least every 100 ms of work.
-import type { Graph } from '../maxcut/graph.ts';
+// What every solver of every use case shares: a pure, synchronous function run inside a worker thread, with a
+// stop signal it polls, a progress callback, and the limit error that ends an execution in
+// `solver_limit_exceeded`. No HTTP, no database. Solvers poll `signal.aborted` at least every 100 ms of work.
 
 /** Anything with an `aborted` flag: an AbortSignal in tests, a shared-memory flag in a worker thread. */
 export interface StopSignal {
@@ -8,9 +8,9 @@ export interface StopSignal {
 }
 
 export interface Progress {
-  /** The best cut found so far. */
+  /** The best objective found so far, in the use case's terms (the contract's Execution.best_value). */
   bestValue: number;
-  /** Seconds since the solver started when it found that cut. */
+  /** Seconds since the solver started when it found that value. */
   foundAtSeconds: number;
   /** Seconds since the solver started. */
   elapsedSeconds: number;
@@ -23,7 +23,7 @@ export interface SolveOptions {
   seed: number;
   /** Stop as soon as possible (within 100 ms) and return the best answer found so far. */
   signal: StopSignal;
-  /** Called when a better cut is found (the caller throttles what it forwards). */
+  /** Called when a better answer is found (the caller throttles what it forwards). */
   onProgress?: (progress: Progress) => void;
   /**
    * Stop after this many iterations (the solver's own unit), or at the time limit if that comes first. The
@@ -32,17 +32,7 @@ export interface SolveOptions {
   maxIterations?: number;
 }
 
-export interface SolveResult {
-  cutValue: number;
-  /** One 0/1 entry per node. */
-  partition: Uint8Array;
-  /** True only when the cut is proven maximum. */
-  optimal: boolean;
-  upperBound?: number;
-  iterations: number;
-  timeToBestSeconds: number;
-}
-
+/** A solver as the contract's SolverInfo describes it (GET /problem/{problem_id}). */
 export interface SolverInfo {
   name: string;
   description: string;
@@ -51,12 +41,8 @@ export interface SolverInfo {
   /** Runs by default for inputs within its limits. */
   default: boolean;
   defaultTimeLimitSeconds: number;
-  /** The largest graph (in nodes) it accepts; undefined when unlimited. */
+  /** The largest input (in the use case's unit: nodes, variables) it accepts; undefined when unlimited. */
   maxNodes?: number;
-}
-
-export interface Solver extends SolverInfo {
-  solve(graph: Graph, options: SolveOptions): SolveResult;
 }
 
 /** Thrown by a solver given an input beyond its limits; the execution ends in ERROR `solver_limit_exceeded`. */

@@ -1,4 +1,4 @@
-// The error every max-cut input parser throws when an input breaks the rules: a human message (a problem's
+// The error every use case's input parser throws when an input breaks the rules: a human message (a problem's
 // `detail`) and JSON pointers (RFC 6901) naming the offending places. No HTTP here: the caller maps it to a
 // problem (`invalid_input` inline, `data_file_invalid` for a data file).
 

@@ -1,0 +1,131 @@
+// The submit-to-running benchmark (`npm run bench:submit`, or `node bench/submit.ts [--runs N]`): how long a
+// 2-solver job takes from its submit until both executions run, which is what parsing and loading the input cost.
+//
+// Starts the embedded server (JES_WORKERS=2) as a child process on a temporary data directory, and for each input
+// (the largest Gset graph as a data file, a generated 100 MiB edge list as a data file, a dense matrix just under
+// the 4 MiB inline limit) prints: the upload, the validation (upload answered → READY), and for each of N runs the
+// time from POST /problem/maxcut (annealing and local-search, 5 s) to both executions RUNNING, polled every 10 ms.
+// Each job is cancelled once both run. Talks to 127.0.0.1 only; removes its directory on exit.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Api, json, send } from './support/client.ts';
+import { gsetDir } from './support/gset.ts';
+import { bigBody } from './support/inputs.ts';
+import { serverEnv, startChild, stopAll } from './support/processes.ts';
+
+const runsAt = process.argv.indexOf('--runs');
+const runs = runsAt < 0 ? 3 : Number(process.argv[runsAt + 1]);
+const mib = 1024 * 1024;
+
+/** A weighted edge list of about `bytes` bytes (Gset/rudy format), deterministic. */
+function edgeList(bytes: number): Buffer {
+  const n = 1_000_000;
+  const lines: string[] = [];
+  let size = 0;
+  for (let k = 0; size < bytes - 64; k++) {
+    const i = (k % n) + 1;
+    const j = ((k * 7919 + 13) % n) + 1;
+    if (i === j) continue;
+    const line = `${i} ${j} ${(k % 9) + 1}\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return Buffer.from(`${n} ${lines.length}\n${lines.join('')}`);
+}
+
+function form(file: Buffer, name: string): { body: Buffer; type: string } {
+  const boundary = `----jes-bench-${Date.now()}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="problem_id"\r\n\r\nmaxcut\r\n--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`;
+  return {
+    body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+async function upload(
+  api: Api,
+  file: Buffer,
+  name: string,
+): Promise<{ id: string; uploadMs: number; readyMs: number }> {
+  const { body, type } = form(file, name);
+  const started = performance.now();
+  const reply = await send(api.base, 'POST', '/data_file', { headers: { ...api.auth, 'content-type': type }, body });
+  if (reply.status !== 201 && reply.status !== 200) throw new Error(`upload: ${reply.status} ${reply.body}`);
+  const uploaded = performance.now();
+  const id = json(reply).data_file_identifier as string;
+  for (;;) {
+    const file = json(await send(api.base, 'GET', `/data_file/${id}`, { headers: api.auth })).data_file[id];
+    if (file.status === 'READY') break;
+    if (file.status === 'INVALID') throw new Error(`${name} is invalid: ${JSON.stringify(file.error)}`);
+    await sleep(20);
+  }
+  return { id, uploadMs: uploaded - started, readyMs: performance.now() - uploaded };
+}
+
+/** Milliseconds from the submit until both executions are RUNNING. */
+async function submitToRunning(api: Api, body: string | Buffer, query: string): Promise<number> {
+  const started = performance.now();
+  const id = await api.start(body, query);
+  for (;;) {
+    const job = json(await api.get(id)).job[id];
+    const states = Object.values<{ status: string }>(job.executions).map((e) => e.status);
+    if (states.every((s) => s === 'RUNNING')) break;
+    if (states.some((s) => ['SUCCESS', 'ERROR', 'CANCELLED'].includes(s)))
+      throw new Error(`job ${id} ended before both ran: ${JSON.stringify(job.executions)}`);
+    await sleep(10);
+  }
+  const elapsed = performance.now() - started;
+  await api.cancel(id);
+  await api.waitFor(id, (s) => s === 'CANCELLED' || s === 'FINISHED');
+  return elapsed;
+}
+
+const ms = (x: number) => `${Math.round(x)} ms`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'jes-submit-'));
+  try {
+    const server = await startChild(
+      'jes server (embedded, JES_WORKERS=2)',
+      'server/src/cli.ts',
+      serverEnv({ JES_WORKERS: '2', JES_DATA_DIR: dir }),
+    );
+    const api = new Api(server.base);
+    await api.login();
+    const solvers = '?solver=annealing&solver=local-search&time_limit_seconds=5';
+    console.log(
+      `Submit to both executions RUNNING, ${runs} runs each (median, then every run); embedded server, JES_WORKERS=2.\n`,
+    );
+    console.log('| input | bytes | upload | validation | submit → both running (median) | runs |');
+    console.log('|---|---:|---:|---:|---:|---|');
+    const inputs: { name: string; file: Buffer }[] = [
+      { name: 'G81 (20,000 nodes, 40,000 edges)', file: readFileSync(join(gsetDir(), 'G81.txt')) },
+      { name: '100 MiB edge list (1,000,000 nodes)', file: edgeList(100 * mib) },
+    ];
+    for (const input of inputs) {
+      const { id, uploadMs, readyMs } = await upload(api, input.file, input.name);
+      const times: number[] = [];
+      for (let r = 0; r < runs; r++)
+        times.push(await submitToRunning(api, JSON.stringify({ data_file_identifier: id }), solvers));
+      console.log(
+        `| ${input.name} | ${input.file.length} | ${ms(uploadMs)} | ${ms(readyMs)} | ${ms(median(times))} | ${times.map(ms).join(', ')} |`,
+      );
+    }
+    // The largest dense matrix under the inline limit.
+    const { body: inline, n } = bigBody();
+    const times: number[] = [];
+    for (let r = 0; r < runs; r++) times.push(await submitToRunning(api, inline, solvers));
+    console.log(
+      `| inline dense ${n} × ${n} | ${inline.length} | – | – | ${ms(median(times))} | ${times.map(ms).join(', ')} |`,
+    );
+  } finally {
+    await stopAll();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,87 @@
+// The suite is use-case generic: only the max-cut semantics check and its helpers know the max-cut use case
+// by name (the rest reads the use cases from GET /problem), a request maps to the concrete operation before
+// the template, and inputs made from an example without knowing its use case are valid ones.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Contract } from '../src/contract/contract.ts';
+import { jsonDataFile, largeInput, longInput, repeated, sizeOf, squareShape } from '../src/inputs.ts';
+
+const src = join(import.meta.dirname, '../src');
+const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+const contract = new Contract();
+const maxcut = contract.doc.components.examples.MaxCutInput.value;
+const qubo = contract.doc.components.examples.QuboInput.value;
+
+it('names maxcut only in the max-cut semantics check, its helpers, and where the registry lists it', () => {
+  const helpers = ['checks/maxcut-semantics.ts', 'maxcut.ts', 'generate/graphs.ts'];
+  const found = files.flatMap((file) =>
+    readFileSync(join(src, file), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (line.includes('maxcut') ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  const elsewhere = found.filter((hit) => !helpers.some((helper) => hit.startsWith(`${helper}:`)));
+  expect(elsewhere).toEqual([
+    "checks/registry.ts:10: import { maxcutSemantics } from './maxcut-semantics.ts';",
+    'checks/registry.ts:29: maxcutSemantics,',
+  ]);
+  expect(files.length).toBeGreaterThan(40);
+});
+
+describe('the operation a request reaches', () => {
+  it('is the concrete one where the contract has a path for the use case, else the template', () => {
+    const id = (method: string, path: string) => contract.find(method, path)?.operation.operationId;
+    expect(id('POST', '/problem/maxcut')).toBe('startMaxCutJob');
+    expect(id('POST', '/problem/qubo')).toBe('startQuboJob');
+    expect(id('GET', '/problem/maxcut')).toBe('getMaxCutUseCase');
+    expect(id('GET', '/problem/qubo')).toBe('getQuboUseCase');
+    expect(id('POST', '/problem/tsp')).toBe('startJob');
+    expect(id('GET', '/problem/tsp')).toBe('getProblem');
+    expect(id('PUT', '/problem/qubo')).toBeUndefined();
+  });
+});
+
+describe('inputs made from an example', () => {
+  it('find the size and the square matrix of both examples, and nothing in other shapes', () => {
+    expect(squareShape(maxcut)).toEqual({ matrix: 'adj_matrix', sizes: ['num_nodes'], n: 6 });
+    expect(squareShape(qubo)).toEqual({ matrix: 'q_matrix', sizes: ['num_variables'], n: 4 });
+    expect(squareShape({ cities: [[0, 1]], count: 1 })).toBeUndefined();
+    expect(squareShape({ points: [1, 2, 3] })).toBeUndefined();
+  });
+
+  it('are copies along the diagonal that the contract accepts (and a symmetric matrix stays symmetric)', () => {
+    for (const [example, schema] of [
+      [maxcut, 'MaxCutInput'],
+      [qubo, 'QuboInput'],
+    ] as const) {
+      const three = repeated(example, 3)!;
+      expect(sizeOf(example, three)).toBe(3 * squareShape(example)!.n);
+      expect(contract.validate(contract.schema(schema), three)).toEqual([]);
+      const n = squareShape(example)!.n;
+      const matrix = three[squareShape(example)!.matrix] as number[][];
+      expect(matrix[n + 1]![n + 2]).toBe((example as any)[squareShape(example)!.matrix][1][2]);
+      expect(matrix[1]![n + 2]).toBe(0);
+      expect(sizeOf(example, longInput(example))).toBeGreaterThanOrEqual(60);
+    }
+    const graph = repeated(maxcut, 4)!.adj_matrix as number[][];
+    graph.forEach((row, i) => row.forEach((w, j) => expect(w).toBe(graph[j]![i])));
+  });
+
+  it('fill a body limit without passing it, and fall back to the example in an unknown shape', () => {
+    const big = largeInput(qubo, 4_194_303);
+    const bytes = Buffer.byteLength(JSON.stringify(big));
+    expect(bytes).toBeLessThanOrEqual(4_194_303);
+    expect(bytes).toBeGreaterThan(3_000_000);
+    const odd = { items: [1, 2], capacity: 3 };
+    expect(largeInput(odd, 1000)).toEqual(odd);
+    expect(longInput(odd)).toEqual(odd);
+  });
+
+  it('as a JSON data file, parse back to the input, with bytes of their own per salt', () => {
+    const a = jsonDataFile(qubo, 'run-1');
+    const b = jsonDataFile(qubo, 'run-2');
+    expect(JSON.parse(a)).toEqual(qubo);
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^\{.*\}\n[ \t]+\n$/s);
+  });
+});

@@ -1,0 +1,22 @@
+// The max-cut solver interface: a pure, synchronous function over a graph (the shared parts, stop signal,
+// progress and limits, are ../../solver.ts's).
+import type { Graph } from '../graph.ts';
+import type { SolveOptions, SolverInfo } from '../../solver.ts';
+
+export type { Progress, SolveOptions, SolverInfo, StopSignal } from '../../solver.ts';
+export { SolverLimitError } from '../../solver.ts';
+
+export interface SolveResult {
+  cutValue: number;
+  /** One 0/1 entry per node. */
+  partition: Uint8Array;
+  /** True only when the cut is proven maximum. */
+  optimal: boolean;
+  upperBound?: number;
+  iterations: number;
+  timeToBestSeconds: number;
+}
+
+export interface Solver extends SolverInfo {
+  solve(graph: Graph, options: SolveOptions): SolveResult;
+}

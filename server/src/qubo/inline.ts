@@ -1,0 +1,103 @@
+// The inline QUBO (`{num_variables, q_matrix}`, already checked against the JSON Schema) to a QuboInput: the
+// checks the schema cannot express (square, finite entries, a finite total), then the upper-triangle CSR.
+import { ErrorList, InputError } from '../input-error.ts';
+import {
+  FINITE_MESSAGE,
+  type QuboInput,
+  rowCountDetail,
+  rowLengthDetail,
+  shapeMessage,
+  TOTAL_WEIGHT_DETAIL,
+  TOTAL_WEIGHT_MESSAGE,
+} from './input.ts';
+
+export interface QuboInlineInput {
+  num_variables: number;
+  q_matrix: number[][];
+}
+
+/**
+ * Converts a schema-valid inline QUBO. Throws InputError when q_matrix is not num_variables × num_variables,
+ * holds a non-finite number (JSON.parse reads 1e400 as Infinity), or its entries' absolute values sum past a
+ * double. One sweep checks the entries, fills the diagonal and sizes the CSR's rows; a second fills them.
+ */
+export function quboFromInline(body: QuboInlineInput): QuboInput {
+  const n = body.num_variables;
+  const matrix = body.q_matrix;
+  if (!Number.isInteger(n) || n < 1) {
+    throw new InputError('num_variables must be an integer ≥ 1.', [
+      { pointer: '/num_variables', detail: `must be an integer ≥ 1, found ${String(n)}` },
+    ]);
+  }
+  const shape = new ErrorList();
+  if (matrix.length !== n) shape.add('/q_matrix', rowCountDetail(matrix.length, n));
+  for (let i = 0; i < matrix.length; i++) {
+    const row: unknown = matrix[i];
+    if (!Array.isArray(row)) shape.add(`/q_matrix/${i}`, `row ${i} is not an array`);
+    else if (row.length !== n) shape.add(`/q_matrix/${i}`, rowLengthDetail(i, row.length, n));
+  }
+  if (shape.total > 0) throw shape.error(shapeMessage(n));
+
+  const diagonal = new Float64Array(n);
+  const offsets = rowSizes(matrix, n, diagonal);
+  return { n, diagonal, offsets, ...couplings(matrix, n, offsets) };
+}
+
+// Separate functions, so that the engine optimises each loop on its own.
+
+/**
+ * Checks every entry in row order, fills `diagonal` and returns the CSR offsets (the non-zero W_ij, j > i, per
+ * row). Throws for a non-finite entry or a total |Q| past a double.
+ */
+function rowSizes(matrix: number[][], n: number, diagonal: Float64Array): Int32Array {
+  const notFinite = new ErrorList();
+  const offsets = new Int32Array(n + 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const row = matrix[i]!;
+    let count = 0;
+    for (let j = 0; j < n; j++) {
+      const v = row[j]!;
+      if (typeof v !== 'number' || !Number.isFinite(v)) {
+        notFinite.add(
+          `/q_matrix/${i}/${j}`,
+          typeof v === 'number'
+            ? `${v} is not a finite number (numbers beyond ±1.8e308 overflow)`
+            : `${JSON.stringify(v)} is not a number`,
+        );
+        continue;
+      }
+      total += Math.abs(v);
+      if (j === i) diagonal[i] = v;
+      else if (j > i && v + matrix[j]![i]! !== 0) count++; // a non-finite [j][i] is reported in its own row
+    }
+    offsets[i + 1] = offsets[i]! + count;
+  }
+  if (notFinite.total > 0) throw notFinite.error(FINITE_MESSAGE);
+  if (!Number.isFinite(total))
+    throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '/q_matrix', detail: TOTAL_WEIGHT_DETAIL }]);
+  return offsets;
+}
+
+/** The couplings W_ij = Q[i][j] + Q[j][i], j > i, non-zero only, row by row in increasing j. */
+function couplings(
+  matrix: number[][],
+  n: number,
+  offsets: Int32Array,
+): { columns: Int32Array; couplings: Float64Array } {
+  const size = offsets[n]!;
+  const columns = new Int32Array(size);
+  const weights = new Float64Array(size);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const row = matrix[i]!;
+    for (let j = i + 1; j < n; j++) {
+      const w = row[j]! + matrix[j]![i]!;
+      if (w !== 0) {
+        columns[k] = j;
+        weights[k++] = w;
+      }
+    }
+  }
+  return { columns, couplings: weights };
+}

@@ -1,0 +1,41 @@
+// The QUBO use case (problem_id `qubo`): minimise xᵀQx over x ∈ {0,1}ⁿ. Its inputs are read by inline.ts and
+// data-file.ts into the prepared QuboInput, stored by encoding.ts, and solved through the reduction to max cut.
+import { useCaseRecord } from '../use-case-record.ts';
+import type { UseCase } from '../use-case.ts';
+import { quboFromDataFile } from './data-file.ts';
+import { decodeQubo, encodedQuboBytes, encodeQubo } from './encoding.ts';
+import { type QuboInlineInput, quboFromInline } from './inline.ts';
+import type { QuboInput } from './input.ts';
+import { defaultSolvers, solvers } from './solvers.ts';
+
+export type { QuboInput } from './input.ts';
+
+const maxInlineBytes = 4 * 1024 * 1024;
+const maxDataFileBytes = 100 * 1024 * 1024;
+
+export const qubo: UseCase<QuboInput> = {
+  id: 'qubo',
+  record: useCaseRecord({
+    id: 'qubo',
+    name: 'QUBO',
+    description:
+      'Choose 0 or 1 for each variable so that the energy xᵀQx (the sum of Q[i][j] over the pairs of variables both set to 1) is as low as possible.',
+    inputSchema: 'QuboInput',
+    outputSchema: 'QuboOutput',
+    example: 'QuboInput',
+    maxInlineBytes,
+    maxDataFileBytes,
+    dataFileFormats: ['json', 'qubo'],
+    solvers,
+  }),
+  maxInlineBytes,
+  maxDataFileBytes,
+  acceptInline: (body) => quboFromInline(body as QuboInlineInput),
+  readDataFile: quboFromDataFile,
+  size: (input) => ({ nodes: input.n, edges: input.columns.length }),
+  encode: encodeQubo,
+  encodedBytes: encodedQuboBytes,
+  decode: decodeQubo,
+  solvers,
+  defaultSolvers,
+};

@@ -1,0 +1,17 @@
+// What the routes are given: the app's dependencies, in a module of their own so that app.ts (which builds them)
+// and the routes (which use them) do not import each other.
+import type { Logger } from 'pino';
+import type { TokenIssuer } from '../auth/tokens.ts';
+import type { Config } from '../config.ts';
+import type { Limiters } from '../http/rate-limits.ts';
+import type { JobEvents } from '../jobs/events.ts';
+import type { Database } from '../store/database.ts';
+
+export interface AppDeps {
+  db: Database;
+  config: Config;
+  tokens: TokenIssuer;
+  events: JobEvents;
+  logger: Logger;
+  limiters: Limiters;
+}

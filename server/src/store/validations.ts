@@ -1,0 +1,109 @@
+// Data-file validation as a queued task: a PROCESSING file is claimed by one worker under a lease (renewed by its
+// heartbeat while it reads the file; taken back once it runs out, as a dead worker's would be), and its outcome
+// recorded once: READY with the prepared input stored beside the bytes, or INVALID failing the jobs that wait.
+import type { ProblemBody } from '../problems.ts';
+import type { Database, Queryable } from './database.ts';
+import { settleJob, workChannel } from './jobs.ts';
+
+export interface ClaimedValidation {
+  owner: string;
+  id: string;
+  problem_id: string;
+}
+
+/** Claims the oldest PROCESSING file no live lease holds, or none. */
+export async function claimValidation(
+  db: Database,
+  worker: string,
+  leaseSeconds: number,
+): Promise<ClaimedValidation | undefined> {
+  const [claimed] = await db.query<ClaimedValidation>(
+    `UPDATE data_files SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2)
+      WHERE (owner, id) = (SELECT owner, id FROM data_files
+                            WHERE status = 'PROCESSING' AND (lease_expires_at IS NULL OR lease_expires_at < now())
+                            ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING owner, id, problem_id`,
+    [worker, leaseSeconds],
+  );
+  return claimed;
+}
+
+/** Renews the leases of the files this worker is validating. */
+export async function renewValidations(db: Database, worker: string, leaseSeconds: number): Promise<void> {
+  await db.query(
+    `UPDATE data_files SET lease_expires_at = now() + make_interval(secs => $2) WHERE lease_owner = $1 AND status = 'PROCESSING'`,
+    [worker, leaseSeconds],
+  );
+}
+
+/** Gives back the files a worker was validating (it stops, or it died and left them on the embedded database). */
+export async function releaseValidations(db: Queryable, worker?: string): Promise<void> {
+  await db.query(
+    `UPDATE data_files SET lease_owner = NULL, lease_expires_at = NULL
+      WHERE status = 'PROCESSING' AND lease_owner IS NOT NULL AND ($1::text IS NULL OR lease_owner = $1)`,
+    [worker ?? null],
+  );
+}
+
+export type Validation =
+  { format: string; numNodes: number; numEdges: number; prepared: Uint8Array } | { error: ProblemBody };
+
+const partBytes = 1024 * 1024;
+
+/** Records the outcome of validating a file, once; an invalid file fails the jobs waiting for it. */
+export async function recordValidation(db: Database, owner: string, id: string, validation: Validation): Promise<void> {
+  await db.transaction(async (tx) => {
+    if ('error' in validation) {
+      const done = await tx.query(
+        `UPDATE data_files SET status = 'INVALID', error = $3, validated_at = now(), lease_owner = NULL, lease_expires_at = NULL
+          WHERE owner = $1 AND id = $2 AND status = 'PROCESSING' RETURNING 1`,
+        [owner, id, JSON.stringify(validation.error)],
+      );
+      if (done.length === 0) return;
+      const jobs = await tx.query<{ id: string }>(
+        `UPDATE executions e SET status = 'ERROR', error = $3, ended_at = now()
+           FROM jobs j WHERE j.id = e.job_id AND j.owner = $1 AND j.data_file_id = $2 AND e.status = 'PENDING'
+         RETURNING j.id`,
+        [owner, id, JSON.stringify(validation.error)],
+      );
+      for (const job of new Set(jobs.map((j) => j.id))) await settleJob(tx, job);
+      return;
+    }
+    const done = await tx.query(
+      `UPDATE data_files SET status = 'READY', format = $3, num_nodes = $4, num_edges = $5, validated_at = now(), lease_owner = NULL, lease_expires_at = NULL
+        WHERE owner = $1 AND id = $2 AND status = 'PROCESSING' RETURNING 1`,
+      [owner, id, validation.format, validation.numNodes, validation.numEdges],
+    );
+    if (done.length === 0) return;
+    await tx.query('DELETE FROM data_file_prepared WHERE owner = $1 AND id = $2', [owner, id]);
+    const bytes = validation.prepared;
+    for (let part = 0, at = 0; at < bytes.length || part === 0; part++, at += partBytes)
+      await tx.query('INSERT INTO data_file_prepared (owner, id, part, bytes) VALUES ($1, $2, $3, $4)', [
+        owner,
+        id,
+        part,
+        bytes.subarray(at, at + partBytes),
+      ]);
+    await tx.query('SELECT pg_notify($1, $2)', [workChannel, id]);
+  });
+}
+
+/** A data file's prepared input, whole; undefined when it has none (validated before inputs were prepared). */
+export async function readPreparedDataFile(db: Database, owner: string, id: string): Promise<Uint8Array | undefined> {
+  const parts = await db.query<{ bytes: Uint8Array }>(
+    'SELECT bytes FROM data_file_prepared WHERE owner = $1 AND id = $2 ORDER BY part',
+    [owner, id],
+  );
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? parts[0]!.bytes : Buffer.concat(parts.map((p) => p.bytes));
+}
+
+/** An inline job's stored input: prepared (the use case's encoding), or the JSON text of an older job. */
+export async function readInlineInput(db: Database, jobId: string): Promise<{ prepared: boolean; bytes: Uint8Array }> {
+  const [row] = await db.query<{ input_prepared: boolean; input: Uint8Array }>(
+    'SELECT input_prepared, input FROM jobs WHERE id = $1',
+    [jobId],
+  );
+  if (!row) throw new Error(`job ${jobId} is gone`);
+  return { prepared: row.input_prepared, bytes: row.input };
+}

@@ -1,0 +1,60 @@
+// A use case's record as GET /problem/{problem_id} serves it: its schemas and example come from the contract
+// (descriptions dropped: the reference has them), its solvers from the use case's own registry.
+import { contract } from './contract.ts';
+import type { SolverInfo } from './solver.ts';
+import type { UseCaseRecord } from './use-case.ts';
+
+function withoutDescriptions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDescriptions);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => k !== 'description')
+      .map(([k, v]) => [k, withoutDescriptions(v)]),
+  );
+}
+
+/** A schema of the contract's components, standalone (JSON Schema 2020-12). */
+function standalone(name: string): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    ...(withoutDescriptions(contract.components.schemas[name]) as object),
+  };
+}
+
+export interface RecordParts {
+  id: string;
+  name: string;
+  description: string;
+  /** The names of the contract's schemas of the input and the output. */
+  inputSchema: string;
+  outputSchema: string;
+  /** The contract's example of the inline input (components.examples). */
+  example: string;
+  maxInlineBytes: number;
+  maxDataFileBytes: number;
+  dataFileFormats: UseCaseRecord['data_file_formats'];
+  solvers: readonly SolverInfo[];
+}
+
+export function useCaseRecord(parts: RecordParts): UseCaseRecord {
+  return {
+    id: parts.id,
+    name: parts.name,
+    description: parts.description,
+    input_schema: standalone(parts.inputSchema),
+    output_schema: standalone(parts.outputSchema),
+    max_inline_bytes: parts.maxInlineBytes,
+    max_data_file_bytes: parts.maxDataFileBytes,
+    data_file_formats: parts.dataFileFormats,
+    solvers: parts.solvers.map((s) => ({
+      name: s.name,
+      description: s.description,
+      exact: s.exact,
+      default: s.default,
+      default_time_limit_seconds: s.defaultTimeLimitSeconds,
+      ...(s.maxNodes !== undefined ? { max_nodes: s.maxNodes } : {}),
+    })),
+    example_input: contract.components.examples[parts.example]!.value as UseCaseRecord['example_input'],
+  };
+}
