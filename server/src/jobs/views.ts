@@ -2,8 +2,10 @@
 import { type BoundedCache, boundedCache } from '../bounded-cache.ts';
 import type { Database } from '../store/database.ts';
 import { type JobView, readJob } from '../store/jobs.ts';
+import type { components } from '../generated/openapi.ts';
 import type { JobEvents } from './events.ts';
 import { terminalJob } from '../job-status.ts';
+import { renderJob } from './render.ts';
 
 export interface JobViewBounds {
   maxEntries?: number;
@@ -24,6 +26,8 @@ const sizeOfView = (id: string, entry: { view: JobView }) => id.length + 2 * JSO
 export class JobViews {
   private readonly views: BoundedCache<string, { view: JobView; at: number }>;
   private epoch = 0;
+  /** A terminal job's rendering, made once for its view: it never changes (nothing in it depends on the clock). */
+  private readonly renderings = new WeakMap<JobView, components['schemas']['Job']>();
 
   constructor(events: JobEvents, { maxEntries = 10_000, maxBytes = 64 * 1024 * 1024 }: JobViewBounds = {}) {
     this.views = boundedCache<string, { view: JobView; at: number }>({ maxEntries, maxBytes, sizeOf: sizeOfView });
@@ -47,6 +51,14 @@ export class JobViews {
   forget(id: string): void {
     this.epoch++;
     this.views.delete(id);
+  }
+
+  /** The job as the contract shows it (with its outputs). */
+  rendered(view: JobView): components['schemas']['Job'] {
+    if (!terminalJob.has(view.job.status)) return renderJob(view);
+    let rendered = this.renderings.get(view);
+    if (!rendered) this.renderings.set(view, (rendered = renderJob(view)));
+    return rendered;
   }
 
   async read(db: Database, owner: string, id: string): Promise<JobView | undefined> {

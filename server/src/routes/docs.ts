@@ -96,8 +96,11 @@ export function docsRoutes(docsDir: string): RequestHandler {
       if (name === undefined || !(await guideNames()).has(name)) return next();
       return send(join(docsDir, 'guides', `${name}.html`), req, res);
     });
-  // Only reads reach the pages: any other method goes on to the contract's routing (404 not_found, as for
-  // /openapi.yaml), rather than to the router's own answer to OPTIONS (a 200 listing GET, HEAD).
+  // Only reads of /docs… reach the pages, and the router is not run for any other GET. Any other method goes on to
+  // the contract's routing (404 not_found, as for /openapi.yaml), rather than to the router's own answer to OPTIONS
+  // (a 200 listing GET, HEAD).
   return (req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET' || req.method === 'HEAD' ? pagesRouter(req, res, next) : next();
+    (req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith('/docs')
+      ? pagesRouter(req, res, next)
+      : next();
 }

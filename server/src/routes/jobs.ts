@@ -91,7 +91,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
         if (!view) throw missing();
       }
     }
-    res.json({ job: { [id]: renderJob(view) } });
+    res.json({ job: { [id]: views.rendered(view) } });
   });
 
   router.post('/job/:job_id/cancel', async function cancelJob(req, res) {
