@@ -53,24 +53,43 @@ export class JobEvents {
   }
 
   /**
-   * Resolves when the job may have changed (its announcement, a reconnect, a poll while announcements are
-   * down, the shutdown) or after `ms`, whichever comes first (or at once if `signal` aborts).
+   * Starts listening for changes of the job, before it is read: a change announced between a read and the wait
+   * that follows it is not lost (the long poll then waited its whole time for a job that had long ended).
+   * `next(ms)` resolves when the job may have changed since the watch began or since the last `next` resolved
+   * (its announcement, a reconnect, a poll while announcements are down, the shutdown), or after `ms`, or at once
+   * if `signal` aborts. `close()` stops listening.
    */
-  waitForChange(jobId: string, ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.ending) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.emitter.off(jobId, done);
-        this.emitter.off(everyone, done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.emitter.once(jobId, done);
-      this.emitter.once(everyone, done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+  watch(jobId: string): { next(ms: number, signal?: AbortSignal): Promise<void>; close(): void } {
+    let changed = this.ending;
+    let wake: (() => void) | undefined;
+    const changes = () => {
+      changed = true;
+      wake?.();
+    };
+    this.emitter.on(jobId, changes);
+    this.emitter.on(everyone, changes);
+    return {
+      next: (ms, signal) =>
+        new Promise<void>((resolve) => {
+          let timer: NodeJS.Timeout | undefined;
+          const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            wake = undefined;
+            changed = this.ending;
+            resolve();
+          };
+          if (changed || signal?.aborted) return done();
+          timer = setTimeout(done, ms);
+          wake = done;
+          signal?.addEventListener('abort', done, { once: true });
+        }),
+      close: () => {
+        wake?.();
+        this.emitter.off(jobId, changes);
+        this.emitter.off(everyone, changes);
+      },
+    };
   }
 
   /** Ends every wait now and any later one at once: the first step of a shutdown. */

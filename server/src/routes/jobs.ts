@@ -75,23 +75,29 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     const wait = preferredWait(req);
     if (wait !== undefined) res.set('Preference-Applied', `wait=${wait}`);
     const missing = () => new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
-    let view = await views.read(db, req.user, id);
-    if (!view) throw missing();
-    if (wait !== undefined && !terminalJob.has(view.job.status)) {
-      const initial = view.job.status;
-      const deadline = performance.now() + wait * 1000;
-      const gone = new AbortController();
-      res.on('close', () => gone.abort());
-      // A wake-up is a hint to re-read, not a change: the loop goes on until the status differs, the wait is
-      // over, the client is gone, or the server shuts down (then the job is answered as it stands). A job deleted
-      // meanwhile (DELETE /job, retention) is gone: 404.
-      while (view.job.status === initial && performance.now() < deadline && !gone.signal.aborted && !events.closing) {
-        await events.waitForChange(id, deadline - performance.now(), gone.signal);
-        view = await views.read(db, req.user, id);
-        if (!view) throw missing();
+    // Listening starts before the first read: a change announced while the job is read wakes the wait at once.
+    const watch = wait === undefined ? undefined : events.watch(id);
+    try {
+      let view = await views.read(db, req.user, id);
+      if (!view) throw missing();
+      if (watch && !terminalJob.has(view.job.status)) {
+        const initial = view.job.status;
+        const deadline = performance.now() + wait! * 1000;
+        const gone = new AbortController();
+        res.on('close', () => gone.abort());
+        // A wake-up is a hint to re-read, not a change: the loop goes on until the status differs, the wait is
+        // over, the client is gone, or the server shuts down (then the job is answered as it stands). A job deleted
+        // meanwhile (DELETE /job, retention) is gone: 404.
+        while (view.job.status === initial && performance.now() < deadline && !gone.signal.aborted && !events.closing) {
+          await watch.next(deadline - performance.now(), gone.signal);
+          view = await views.read(db, req.user, id);
+          if (!view) throw missing();
+        }
       }
+      res.json({ job: { [id]: views.rendered(view) } });
+    } finally {
+      watch?.close();
     }
-    res.json({ job: { [id]: views.rendered(view) } });
   });
 
   router.post('/job/:job_id/cancel', async function cancelJob(req, res) {

@@ -6,6 +6,7 @@ import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, recordAnswer, type StoredAnswer } from './idempotency-keys.ts';
 import { page, type PageFilter } from './pages.ts';
 import { workChannel } from './jobs.ts';
+import { validationAnnouncement } from './validations.ts';
 
 export interface DataFileRow {
   owner: string;
@@ -146,7 +147,7 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
     [file.owner, file.id, file.problemId, file.name, file.description ?? null, file.bytes],
   );
   // A validation task: a worker claims it (validations.ts).
-  await tx.query('SELECT pg_notify($1, $2)', [workChannel, file.id]);
+  await tx.query('SELECT pg_notify($1, $2)', [workChannel, validationAnnouncement(file.id)]);
   return { created: true, row: row! };
 }
 

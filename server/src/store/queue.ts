@@ -20,7 +20,17 @@ export interface Claimed {
   data_file_id: string | null;
   /** It was in flight when a worker died: it runs alone (see leases.ts). */
   suspect: boolean;
+  /**
+   * A small inline input comes with the claim, which then marks the execution RUNNING at once (there is nothing
+   * to prepare); otherwise null, the execution is PREPARING, and the worker loads the input and marks it running.
+   */
+  input: Uint8Array | null;
+  input_prepared: boolean;
+  status: 'PREPARING' | 'RUNNING';
 }
+
+/** Inline inputs up to this size (the body's bytes) come with the claim: one round trip less for most jobs. */
+export const claimedInputBytes = 64 * 1024;
 
 /**
  * Claims up to `count` executions in queue order. A suspect execution runs alone: it is claimed only by an
@@ -51,12 +61,16 @@ export async function claim(
     const plain = next.findIndex((e) => e.suspect);
     const take = next[0]?.suspect ? (idle ? next.slice(0, 1) : []) : plain < 0 ? next : next.slice(0, plain);
     if (take.length === 0) return [];
+    const small = `j.input_mode = 'inline' AND j.input_bytes <= ${claimedInputBytes}`;
     const claimed = await tx.query<Claimed>(
       `UPDATE executions e
-          SET status = 'PREPARING', worker = $1, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), attempts = attempts + 1
+          SET status = CASE WHEN ${small} THEN 'RUNNING' ELSE 'PREPARING' END,
+              running_at = CASE WHEN ${small} THEN coalesce(e.running_at, now()) ELSE e.running_at END,
+              worker = $1, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), attempts = attempts + 1
          FROM unnest($3::text[], $4::text[]) AS t(job_id, solver), jobs j
         WHERE e.job_id = t.job_id AND e.solver = t.solver AND j.id = e.job_id
-       RETURNING e.job_id, j.problem_id, e.solver, e.params, e.time_limit_seconds, e.seed, j.owner, j.input_mode, j.data_file_id, e.suspect`,
+       RETURNING e.job_id, j.problem_id, e.solver, e.params, e.time_limit_seconds, e.seed, j.owner, j.input_mode, j.data_file_id, e.suspect,
+                 CASE WHEN ${small} THEN j.input END AS input, j.input_prepared, e.status`,
       [worker, leaseSeconds, take.map((e) => e.job_id), take.map((e) => e.solver)],
     );
     for (const jobId of new Set(claimed.map((c) => c.job_id))) await settleJob(tx, jobId);

@@ -5,6 +5,10 @@ import type { ProblemBody } from '../problems.ts';
 import type { Database, Queryable } from './database.ts';
 import { settleJob, workChannel } from './jobs.ts';
 
+/** What an upload announces on the work channel: a file to validate (a job's announcement is its id). */
+export const validationAnnouncement = (id: string) => `validate:${id}`;
+export const isValidationAnnouncement = (payload: string) => payload.startsWith('validate:');
+
 export interface ClaimedValidation {
   owner: string;
   id: string;

@@ -19,6 +19,7 @@ import { type Claimed, claim, finish, markRunning, type Outcome, recordProgress 
 import { isTransient, retryTransient } from '../store/transient.ts';
 import {
   claimValidation,
+  isValidationAnnouncement,
   readInlineInput,
   readPreparedDataFile,
   releaseValidations,
@@ -63,6 +64,14 @@ export class WorkerLoop {
   private readonly inputs = new Map<string, { input: Promise<unknown>; users: number }>();
   /** The data file being validated, if any (one at a time). */
   private validating: Promise<void> | undefined;
+  /**
+   * Whether a data file may be waiting for validation: at start, after an upload's announcement, a validation, a
+   * reconnect or a quiet poll (a lease that ran out); not after a claim found none. So a claim loop busy with
+   * jobs does not ask for files each time round. `announced` counts uploads' announcements, so one that comes
+   * while a claim is under way is not forgotten.
+   */
+  private validationsDue = true;
+  private announced = 0;
   private stopped = false;
   private wake: (() => void) | undefined;
   private timers: NodeJS.Timeout[] = [];
@@ -94,10 +103,18 @@ export class WorkerLoop {
     // After the notifications connection comes back, what was announced while it was down is looked at at once:
     // new work (a claim) and cancels (a heartbeat), rather than at the next poll.
     const resync = () => {
+      this.validationsDue = true;
       this.wake?.();
       void this.beat();
     };
-    this.unlisten.push(await db.listen(workChannel, () => this.wake?.(), resync));
+    const announced = (payload: string) => {
+      if (isValidationAnnouncement(payload)) {
+        this.announced++;
+        this.validationsDue = true;
+      }
+      this.wake?.();
+    };
+    this.unlisten.push(await db.listen(workChannel, announced, resync));
     this.unlisten.push(await db.listen(jobChannel, (jobId) => this.checkCancel(jobId)));
     this.timers.push(setInterval(() => void this.beat(), this.options.heartbeatMs ?? 500));
     this.loop = this.run();
@@ -130,13 +147,16 @@ export class WorkerLoop {
         const claimed =
           free > 0 ? await claim(this.options.db, this.id, free, this.lease, { idle: runs.length === 0 }) : [];
         for (const execution of claimed) this.track(this.execute(execution));
-        if (!this.validating) await this.claimValidation();
+        if (!this.validating && this.validationsDue) await this.claimValidation();
         if (claimed.length > 0 && claimed.length === free) continue;
       } catch (err) {
         this.options.logger.error({ err }, 'claiming work failed');
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.options.pollMs ?? 1000);
+        const timer = setTimeout(() => {
+          this.validationsDue = true;
+          resolve();
+        }, this.options.pollMs ?? 1000);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
@@ -148,14 +168,23 @@ export class WorkerLoop {
   /** Claims a data file to validate, and validates it beside the runs. */
   private async claimValidation(): Promise<void> {
     const { db, logger } = this.options;
+    const before = this.announced;
     const file = await claimValidation(db, this.id, this.lease);
-    if (!file) return;
+    if (!file) {
+      if (before === this.announced) this.validationsDue = false;
+      return;
+    }
     const log = logger.child({ dataFile: file.id });
     const validating = validateDataFile(db, file, log).catch((err) =>
       log.warn({ err }, 'could not validate the data file; it is tried again when its lease runs out'),
     );
     this.validating = validating;
-    this.track(validating.finally(() => (this.validating = undefined)));
+    this.track(
+      validating.finally(() => {
+        this.validating = undefined;
+        this.validationsDue = true;
+      }),
+    );
   }
 
   private track(promise: Promise<void>): void {
@@ -206,7 +235,10 @@ export class WorkerLoop {
       // A file validated before inputs were prepared (an older version of this server): read it again.
       return (await useCase.readDataFile(readChunks(db, execution.owner, execution.data_file_id!))).input;
     }
-    const stored = await readInlineInput(db, execution.job_id);
+    // A small input came with the claim.
+    const stored = execution.input
+      ? { prepared: execution.input_prepared, bytes: execution.input }
+      : await readInlineInput(db, execution.job_id);
     if (stored.prepared) return useCase.decode(stored.bytes);
     return useCase.acceptInline(JSON.parse(Buffer.from(stored.bytes).toString('utf8')));
   }
@@ -243,8 +275,10 @@ export class WorkerLoop {
     let best: number | undefined;
     try {
       const input = await this.acquireInput(execution, log);
+      // An execution whose input came with the claim was marked RUNNING by it.
       if (
         !state.stopped &&
+        execution.status !== 'RUNNING' &&
         !(await this.retry(
           () => markRunning(db, this.id, execution.job_id, execution.solver),
           log,

@@ -1,0 +1,56 @@
+// The long poll listens before it reads: a change announced between reading a job and waiting for its next change
+// wakes that wait at once. The wait used to subscribe only after the read, and such a change was lost: the poll
+// then waited its whole time for a job that had long ended (seen on PostgreSQL, where announcements come in on
+// a connection of their own, as 10 s stalls in the scale-out benchmark).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { JobEvents } from '../src/jobs/events.ts';
+import type { Running } from '../src/main.ts';
+import { jobChannel } from '../src/store/jobs.ts';
+import { startTestServer } from './support/server.ts';
+
+let server: Running;
+const events = new JobEvents();
+beforeAll(async () => {
+  server = await startTestServer({ JES_WORKERS: '0' });
+  await events.start(server.db);
+});
+afterAll(async () => {
+  await events.stop();
+  await server?.close();
+});
+
+/** Whether `wait` resolves within a few seconds (it would otherwise take the minute it was given). */
+const woken = (wait: Promise<void>) =>
+  Promise.race([wait.then(() => 'woken'), sleep(5000).then(() => 'still waiting')]);
+
+it('wakes a wait at once for a change announced after the watch began and before the wait', async () => {
+  const watch = events.watch('JOBWATCHED01');
+  try {
+    await server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'JOBWATCHED01']);
+    await sleep(50); // the announcement is delivered before the wait begins
+    expect(await woken(watch.next(60_000))).toBe('woken');
+    // Consumed: the next wait waits for a new change, and another job's change does not wake it.
+    const next = watch.next(60_000);
+    await server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'ANOTHERJOB01']);
+    await server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'JOBWATCHED01']);
+    expect(await woken(next)).toBe('woken');
+  } finally {
+    watch.close();
+  }
+});
+
+it('does not wake for changes of other jobs, and ends the wait when the signal aborts', async () => {
+  const watch = events.watch('JOBWATCHED02');
+  try {
+    await server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'ANOTHERJOB02']);
+    await sleep(50);
+    const gone = new AbortController();
+    const wait = watch.next(60_000, gone.signal);
+    expect(await Promise.race([wait.then(() => 'woken'), sleep(300).then(() => 'waiting')])).toBe('waiting');
+    gone.abort();
+    expect(await woken(wait)).toBe('woken');
+  } finally {
+    watch.close();
+  }
+});
