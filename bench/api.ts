@@ -232,12 +232,13 @@ async function main(): Promise<void> {
       `| GET /job/{id}, ${g.label} job: main-thread CPU per request | ${us(g.server.cpuPerRequest)} | ${us(g.bare.cpuPerRequest)} | ${cpuRatio} | | |`,
     );
   }
-  for (const g of gets) {
-    const ratio = g.server.rps / prism.load.rps;
-    out.push(
-      `| GET /job/{id}, ${g.label} job: req/s beside the stock Prism ${prism.version} mock (its ${prism.bytes} B example; non-2xx/errors: ${g.server.bad} / ${prism.load.bad}) | ${int(g.server.rps)} | ${int(prism.load.rps)} (Prism mock) | ${ratio.toFixed(1)}× | ≥ 5× Prism | ${met(ratio >= 5 && g.server.bad + prism.load.bad === 0)} |`,
-    );
-  }
+  // Prism answers its FINISHED example, on an otherwise idle machine: beside the FINISHED figure (the RUNNING one is
+  // measured with a solver thread busy on one of the cores).
+  const finishedGet = gets.find((g) => g.label === 'FINISHED')!;
+  const prismRatio = finishedGet.server.rps / prism.load.rps;
+  out.push(
+    `| GET /job/{id}, FINISHED job: req/s beside the stock Prism ${prism.version} mock (its ${prism.bytes} B example; non-2xx/errors: ${finishedGet.server.bad} / ${prism.load.bad}) | ${int(finishedGet.server.rps)} | ${int(prism.load.rps)} (Prism mock) | ${prismRatio.toFixed(1)}× | ≥ 5× Prism | ${met(prismRatio >= 5 && finishedGet.server.bad + prism.load.bad === 0)} |`,
+  );
   const failed = jobs.failed ? ` (${jobs.failed} not FINISHED)` : '';
   out.push(
     `| Tiny jobs (8 nodes, exact), ${jobs.jobs} jobs, ${settings.inFlight} in flight: jobs/s${failed} | ${jobs.perSecond.toFixed(0)} | | | ≥ 200 jobs/s | ${met(jobs.perSecond >= 200 && jobs.failed === 0)} |`,

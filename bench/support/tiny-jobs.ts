@@ -14,7 +14,15 @@ export interface TinyJobFigures {
   p99: number;
   /** Jobs that ended otherwise than FINISHED, or whose requests failed. */
   failed: number;
+  /**
+   * Finished jobs that took longer than a long poll's wait (Prefer: wait=10) to be seen FINISHED: a long poll that
+   * missed its wake-up shows up here.
+   */
+  overWait: number;
 }
+
+/** The Prefer: wait=N of the benchmark's long polls (client.ts). */
+const waitMs = 10_000;
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -71,5 +79,6 @@ export async function runTinyJobs(
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
     failed,
+    overWait: latencies.filter((ms) => ms >= waitMs).length,
   };
 }
