@@ -2,19 +2,20 @@
 // PostgreSQL with one API process (JES_WORKERS=0) and one worker process (`jes-server worker`), then with one API
 // process and two worker processes, printed side by side.
 //
-// Each configuration gets a fresh database (bench/support/fresh-postgres.ts) and the workload of bench:api's tiny
-// jobs (bench/support/tiny-jobs.ts: 8-node inline max-cut jobs, 32 in flight, each long-polled until it ends),
-// after a warm-up that is not counted. Each worker process runs JES_WORKERS=2 solver threads (the default on a
-// 2-core machine), so the second process adds a whole worker: its claim loop, its connections, its threads. After
-// the run it reads the store: the jobs by status, the executions each worker process ran, and how many were
-// retried; and whether every process is still running. Skipped, with the reason printed, when no PostgreSQL answers.
-// Talks to 127.0.0.1 only; drops its databases and stops every child on exit. Figures are printed, never asserted.
+// Each configuration gets a fresh database (bench/support/seed-postgres.ts, shared with bench:store) and the workload
+// of bench:api's tiny jobs (bench/support/tiny-jobs.ts: 8-node inline max-cut jobs, 32 in flight, each long-polled
+// until it ends), after a warm-up that is not counted. Each worker process runs JES_WORKERS=2 solver threads (the
+// default on a 2-core machine), so the second process adds a whole worker: its claim loop, its connections, its
+// threads. After the run it reads the store: the jobs by status, the executions each worker process ran, and how many
+// were retried; and whether every process is still running. Skipped, with the reason printed, when no PostgreSQL
+// answers (JES_TEST_POSTGRES_URL, default 127.0.0.1:5432, database test). Its HTTP goes to 127.0.0.1 only; it drops its
+// databases and stops every child on exit. Figures are printed, never asserted.
 import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { agent, Api } from './support/client.ts';
-import { type FreshDatabase, freshPostgres } from './support/fresh-postgres.ts';
+import { freshDatabase } from './support/seed-postgres.ts';
 import { children, serverEnv, startChild, stopAll, stopChild } from './support/processes.ts';
 import { quick, root, settings } from './support/settings.ts';
 import { runTinyJobs, type TinyJobFigures } from './support/tiny-jobs.ts';
@@ -84,7 +85,7 @@ async function readStore(url: string, workers: ChildProcess[]): Promise<Pick<Run
 }
 
 async function runConfiguration(workers: number): Promise<Run> {
-  const database = await freshPostgres();
+  const database = await freshDatabase();
   if ('skip' in database) throw new Error(database.skip);
   const procs: ChildProcess[] = [];
   try {
@@ -107,7 +108,7 @@ async function runConfiguration(workers: number): Promise<Run> {
     return { workers, figures, ...(await readStore(database.url, workerProcs)), exited };
   } finally {
     await Promise.all(procs.map(stopChild));
-    await (database as FreshDatabase).drop();
+    await database.drop();
   }
 }
 
@@ -149,7 +150,7 @@ function report(runs: Run[]): string[] {
 
 async function main(): Promise<void> {
   const started = new Date();
-  const probe = await freshPostgres();
+  const probe = await freshDatabase();
   if ('skip' in probe) {
     console.log(`bench:scale skipped: ${probe.skip}`);
     return;
