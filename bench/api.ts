@@ -4,7 +4,8 @@
 // markdown table, stops every child and exits 0. It talks to 127.0.0.1 only.
 //   1. GET /job/{id} (valid bearer token) for a FINISHED job (served from the server's memory) and for a
 //      RUNNING job (read from the database each time), with autocannon, beside a bare Express 5 app
-//      (bench/bare-express.ts) serving the same JSON bytes from memory on the same path.
+//      (bench/bare-express.ts) serving the same JSON bytes from memory on the same path, and beside the stock
+//      Prism mock engine serving openapi.yaml (bench/prism-mock.ts, its own example answer).
 //   2. Tiny jobs end to end: N jobs on 8-node random graphs, bounded concurrency, each long-polled until
 //      FINISHED; jobs/s and the submit→FINISHED latency. Server with JES_WORKERS=2.
 //   3. Accepting a 4 MiB inline body (JES_WORKERS=0, so nothing runs the jobs): median request time beside
@@ -17,7 +18,9 @@ import autocannon from 'autocannon';
 import { agent, Api, json, send } from './support/client.ts';
 import { bigBody, matrixBody } from './support/inputs.ts';
 import { startBare, startServer, stopAll, stopChild } from './support/processes.ts';
-import { quick, settings, terminal } from './support/settings.ts';
+import { measurePrismGet } from './support/prism.ts';
+import { runTinyJobs, type TinyJobFigures } from './support/tiny-jobs.ts';
+import { quick, settings } from './support/settings.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Measuring
@@ -128,64 +131,12 @@ async function getBenchmark(): Promise<GetFigures[]> {
   }
 }
 
-interface JobFigures {
-  jobs: number;
-  seconds: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  failed: number;
-}
-
-async function runJobs(
-  api: Api,
-  count: number,
-  seedBase: number,
-): Promise<{ latencies: number[]; first: number; last: number; failed: number }> {
-  const bodies = Array.from({ length: count }, (_, i) => matrixBody(8, seedBase + i, 9));
-  const latencies: number[] = [];
-  let first = Infinity;
-  let last = -Infinity;
-  let failed = 0;
-  let next = 0;
-  const lane = async () => {
-    while (next < count) {
-      const body = bodies[next++]!;
-      const t0 = performance.now();
-      first = Math.min(first, t0);
-      try {
-        const id = await api.start(body);
-        const job = await api.waitFor(id, (s) => terminal.has(s), 120);
-        const t1 = performance.now();
-        last = Math.max(last, t1);
-        if (job.status === 'FINISHED') latencies.push(t1 - t0);
-        else failed++;
-      } catch (error) {
-        failed++;
-        if (failed <= 3) console.error(`tiny job failed: ${(error as Error).message}`);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: settings.inFlight }, lane));
-  return { latencies, first, last, failed };
-}
-
-async function jobBenchmark(): Promise<JobFigures> {
+async function jobBenchmark(): Promise<TinyJobFigures> {
   const server = await startServer(2);
   try {
     const api = new Api(server.base);
     await api.login();
-    await runJobs(api, settings.jobWarmup, 1_000_000);
-    const { latencies, first, last, failed } = await runJobs(api, settings.jobs, 1);
-    const seconds = (last - first) / 1000;
-    return {
-      jobs: settings.jobs,
-      seconds,
-      perSecond: settings.jobs / seconds,
-      p50: quantile(latencies, 0.5),
-      p99: quantile(latencies, 0.99),
-      failed,
-    };
+    return await runTinyJobs(api);
   } finally {
     await stopChild(server.proc);
   }
@@ -257,6 +208,7 @@ async function main(): Promise<void> {
   out.push('');
 
   const gets = await getBenchmark();
+  const prism = await measurePrismGet(measureGet);
   const jobs = await jobBenchmark();
   const big = await bigBenchmark();
 
@@ -280,6 +232,13 @@ async function main(): Promise<void> {
       `| GET /job/{id}, ${g.label} job: main-thread CPU per request | ${us(g.server.cpuPerRequest)} | ${us(g.bare.cpuPerRequest)} | ${cpuRatio} | | |`,
     );
   }
+  // Prism answers its FINISHED example, on an otherwise idle machine: beside the FINISHED figure (the RUNNING one is
+  // measured with a solver thread busy on one of the cores).
+  const finishedGet = gets.find((g) => g.label === 'FINISHED')!;
+  const prismRatio = finishedGet.server.rps / prism.load.rps;
+  out.push(
+    `| GET /job/{id}, FINISHED job: req/s beside the stock Prism ${prism.version} mock (its ${prism.bytes} B example; non-2xx/errors: ${finishedGet.server.bad} / ${prism.load.bad}) | ${int(finishedGet.server.rps)} | ${int(prism.load.rps)} (Prism mock) | ${prismRatio.toFixed(1)}× | ≥ 5× Prism | ${met(prismRatio >= 5 && finishedGet.server.bad + prism.load.bad === 0)} |`,
+  );
   const failed = jobs.failed ? ` (${jobs.failed} not FINISHED)` : '';
   out.push(
     `| Tiny jobs (8 nodes, exact), ${jobs.jobs} jobs, ${settings.inFlight} in flight: jobs/s${failed} | ${jobs.perSecond.toFixed(0)} | | | ≥ 200 jobs/s | ${met(jobs.perSecond >= 200 && jobs.failed === 0)} |`,

@@ -17,6 +17,7 @@ export const guideLabels = {
   sandbox: 'Sandbox',
   solvers: 'Solvers',
   security: 'Security',
+  performance: 'Performance',
 } as const;
 export const guideNames = Object.keys(guideLabels) as (keyof typeof guideLabels)[];
 
