@@ -193,6 +193,19 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
   return status;
 }
 
+/**
+ * What settleJob decides for jobs an execution of which was just claimed, in one statement for them all: a job
+ * PENDING until then is RUNNING now (an execution has left PENDING, and none of them can have ended with it); any
+ * other is left as it is. Called with their executions locked, as settleJob is.
+ */
+export async function markJobsRunning(tx: Queryable, jobIds: string[]): Promise<void> {
+  await tx.query(
+    `UPDATE jobs SET status = 'RUNNING', running_at = coalesce(running_at, now())
+      WHERE id = ANY($1) AND status = 'PENDING' RETURNING pg_notify($2, id)`,
+    [jobIds, jobChannel],
+  );
+}
+
 /** The error of a job none of whose executions succeeded. */
 function jobError(executions: { error: ProblemBody | null; solver: string }[]): ProblemBody {
   const failed = executions.filter((e) => e.error);

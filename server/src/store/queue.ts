@@ -6,7 +6,7 @@
 // requestCancel (jobs.ts) takes them in the same order; the opposite order deadlocked with a claim.
 import type { ProblemBody } from '../problems.ts';
 import type { Database } from './database.ts';
-import { settleJob } from './jobs.ts';
+import { markJobsRunning, settleJob } from './jobs.ts';
 
 export interface Claimed {
   job_id: string;
@@ -73,7 +73,7 @@ export async function claim(
                  CASE WHEN ${small} THEN j.input END AS input, j.input_prepared, e.status`,
       [worker, leaseSeconds, take.map((e) => e.job_id), take.map((e) => e.solver)],
     );
-    for (const jobId of new Set(claimed.map((c) => c.job_id))) await settleJob(tx, jobId);
+    await markJobsRunning(tx, [...new Set(claimed.map((c) => c.job_id))]);
     return claimed;
   });
 }
