@@ -149,7 +149,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 async function startServing(db: Database, config: Config, logger: Logger) {
   const demo = await ensureUsers(db, config.users);
   const users = await userStates(db);
-  const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env, { tokenVersion: users.tokenVersion });
+  const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env, {
+    tokenVersion: users.tokenVersion,
+    knownVersion: users.knownVersion,
+  });
   const events = new JobEvents();
   await events.start(db);
   const app = createApp({ db, config, tokens, events, logger });

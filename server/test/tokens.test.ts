@@ -88,3 +88,28 @@ describe('token versions', () => {
     expect(await refusal(tokens.verify(token))).toMatch(/no longer exists or is disabled/);
   });
 });
+
+describe('the fast path of a token verified before', () => {
+  it('passes a verified token without waiting only while its user state is known and matches, and never past its hour', async () => {
+    const clock = { now: t0 };
+    const known: Record<string, number | null | undefined> = { alice: 0 };
+    const tokens = tokenIssuer(secret, 'production', {
+      tokenVersion: async () => 0,
+      knownVersion: (user) => known[user],
+      now: () => clock.now,
+    });
+    const token = await tokens.issue('alice', 0);
+    expect(tokens.verified(token)).toBeUndefined(); // never verified yet: the signature is checked first
+    expect(await tokens.verify(token)).toBe('alice');
+    expect(tokens.verified(token)).toBe('alice');
+    known.alice = 1; // the password changed
+    expect(tokens.verified(token)).toBeUndefined();
+    known.alice = null; // disabled
+    expect(tokens.verified(token)).toBeUndefined();
+    known.alice = undefined; // not remembered: verify reads it
+    expect(tokens.verified(token)).toBeUndefined();
+    known.alice = 0;
+    clock.now = t0 + 3600_000; // its hour is over
+    expect(tokens.verified(token)).toBeUndefined();
+  });
+});

@@ -8,6 +8,8 @@ import { tokenVersion, userChannel } from './users.ts';
 export interface UserStates {
   /** The user's current token version; undefined when the user is disabled or does not exist. */
   tokenVersion(name: string): Promise<number | undefined>;
+  /** The same, when it is remembered (no database read needed): a number, or null for a user that may not log in; undefined when not remembered. */
+  knownVersion(name: string): number | null | undefined;
   stop(): Promise<void>;
 }
 
@@ -26,10 +28,18 @@ export async function userStates(db: Database, ttlMs = 2000, capacity = 10_000):
   };
   // Announcements missed while the notifications connection was down: forget everything once it is back.
   const unlisten = await db.listen(userChannel, forget, forget);
+  const remembered = (name: string) => {
+    const hit = known.get(name);
+    return hit && performance.now() - hit.at < ttlMs ? hit : undefined;
+  };
   return {
+    knownVersion(name) {
+      const hit = remembered(name);
+      return hit ? (hit.version ?? null) : undefined;
+    },
     async tokenVersion(name) {
-      const hit = known.get(name);
-      if (hit && performance.now() - hit.at < ttlMs) return hit.version;
+      const hit = remembered(name);
+      if (hit) return hit.version;
       const before = epoch;
       const version = await tokenVersion(db, name);
       if (before !== epoch) return version;
