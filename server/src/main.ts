@@ -14,6 +14,7 @@ import { JobEvents } from './jobs/events.ts';
 import { type Listening, listen } from './listen.ts';
 import { createLogger } from './logger.ts';
 import { claimDataDir, type Database, openDatabase } from './store/database.ts';
+import { maintainTables } from './store/maintenance.ts';
 import { migrate } from './store/migrations.ts';
 import { startRetention } from './retention.ts';
 import { WorkerLoop } from './worker/loop.ts';
@@ -68,19 +69,24 @@ function startWorkers(db: Database, config: Config, logger: Logger): { stop(): P
  * The embedded database has no autovacuum: without fresh statistics its planner turns the claim query into
  * a loop over every execution ever run (155 jobs/s fell to 5 after ~3,000 jobs). Nor has it a checkpointer:
  * without a CHECKPOINT now and then its write-ahead log grows with every write, for good. PostgreSQL does both itself.
+ * Every 5 s the tables that changed enough are vacuumed and analyzed (maintainTables: not every table every time,
+ * which paused every request for seconds once the store held 100,000 jobs); every minute, a checkpoint.
  */
 function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefined {
   if (db.kind !== 'embedded') return undefined;
   let ticks = 0;
   // Never rejects: a failure is logged and the next tick tries again.
-  const run = (sql: string) =>
-    db.query(sql).then(
+  const run = (what: string, work: () => Promise<unknown>) =>
+    work().then(
       () => true,
-      (err) => void logger.warn({ err }, `${sql} failed`),
+      (err) => void logger.warn({ err }, `${what} failed`),
     );
-  // Every 5 s the statistics; every minute, after them, a checkpoint.
   return setInterval(async () => {
-    if ((await run('VACUUM ANALYZE executions, jobs')) && ++ticks % 12 === 0) await run('CHECKPOINT');
+    if (
+      (await run('VACUUM and ANALYZE', () => maintainTables(db, ['executions', 'jobs', 'data_files']))) &&
+      ++ticks % 12 === 0
+    )
+      await run('CHECKPOINT', () => db.query('CHECKPOINT'));
   }, 5000).unref();
 }
 
