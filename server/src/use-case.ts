@@ -24,6 +24,15 @@ export interface SolverOutput {
   objective: number;
 }
 
+/** An inline input every check has passed, not prepared yet: enough to choose what a job stores. */
+export interface CheckedInline<Input> {
+  size: InputSize;
+  /** encodedBytes of the prepared input, known without preparing it. */
+  encodedBytes: number;
+  /** Builds the prepared input, as acceptInline gives it. */
+  prepare(): Input;
+}
+
 export interface UseCaseSolver<Input> extends SolverInfo {
   /** Runs in a solver thread; throws SolverLimitError for an input beyond its limits. */
   solve(input: Input, options: SolveOptions): SolverOutput;
@@ -43,6 +52,11 @@ export interface UseCase<Input = unknown> {
    * express, then the prepared input. Throws InputError with pointers into the body.
    */
   acceptInline(body: unknown): Input;
+  /**
+   * acceptInline's checks (the same InputError), without preparing the input: a job that stores the JSON text
+   * (smaller than a dense matrix's prepared form) never needs it.
+   */
+  checkInline(body: unknown): CheckedInline<Input>;
   /** A data file's bytes, chunk by chunk: its format and prepared input, or InputError with pointers into it. */
   readDataFile(chunks: AsyncIterable<Uint8Array>): Promise<{ format: string; input: Input }>;
   size(input: Input): InputSize;
