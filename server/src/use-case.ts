@@ -2,9 +2,10 @@
 // need of a use case, so that none of them knows one by name (graphile-worker's `tasks[identifier]`: the loop
 // knows no task). A use case is a folder exporting one UseCase; use-cases.ts lists them.
 //
-// An input is parsed once: when an inline job is accepted (acceptInline) or when a data file is validated
-// (readDataFile). What that produced is stored encoded (encode), and the worker decodes it once per job for
-// all its executions; the solver threads receive the decoded input by structured clone.
+// An input is parsed once: when an inline job is accepted (checkInline) or when a data file is validated
+// (readDataFile). What that produced is stored encoded (encode), or an inline job's JSON text when that is smaller
+// (then the worker parses it with acceptInline); the worker has the input once per job for all its executions, and
+// the solver threads receive it by structured clone.
 import type { components } from './generated/openapi.ts';
 import type { SolveOptions, SolverInfo } from './solver.ts';
 
