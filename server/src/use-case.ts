@@ -2,9 +2,10 @@
 // need of a use case, so that none of them knows one by name (graphile-worker's `tasks[identifier]`: the loop
 // knows no task). A use case is a folder exporting one UseCase; use-cases.ts lists them.
 //
-// An input is parsed once: when an inline job is accepted (acceptInline) or when a data file is validated
-// (readDataFile). What that produced is stored encoded (encode), and the worker decodes it once per job for
-// all its executions; the solver threads receive the decoded input by structured clone.
+// An input is parsed once: when an inline job is accepted (checkInline) or when a data file is validated
+// (readDataFile). What that produced is stored encoded (encode), or an inline job's JSON text when that is smaller
+// (then the worker parses it with acceptInline); the worker has the input once per job for all its executions, and
+// the solver threads receive it by structured clone.
 import type { components } from './generated/openapi.ts';
 import type { SolveOptions, SolverInfo } from './solver.ts';
 
@@ -22,6 +23,15 @@ export interface InputSize {
 export interface SolverOutput {
   data: Record<string, unknown>;
   objective: number;
+}
+
+/** An inline input every check has passed, not prepared yet: enough to choose what a job stores. */
+export interface CheckedInline<Input> {
+  size: InputSize;
+  /** encodedBytes of the prepared input, known without preparing it. */
+  encodedBytes: number;
+  /** Builds the prepared input, as acceptInline gives it. */
+  prepare(): Input;
 }
 
 export interface UseCaseSolver<Input> extends SolverInfo {
@@ -43,6 +53,11 @@ export interface UseCase<Input = unknown> {
    * express, then the prepared input. Throws InputError with pointers into the body.
    */
   acceptInline(body: unknown): Input;
+  /**
+   * acceptInline's checks (the same InputError), without preparing the input: a job that stores the JSON text
+   * (smaller than a dense matrix's prepared form) never needs it.
+   */
+  checkInline(body: unknown): CheckedInline<Input>;
   /** A data file's bytes, chunk by chunk: its format and prepared input, or InputError with pointers into it. */
   readDataFile(chunks: AsyncIterable<Uint8Array>): Promise<{ format: string; input: Input }>;
   size(input: Input): InputSize;

@@ -62,6 +62,40 @@ describe('graphFromInline', () => {
     ]);
   });
 
+  it('is checked without its graph: the size and encoded length of the graph prepare() builds, the same errors', async () => {
+    const next = random(11);
+    const n = 40;
+    const matrix = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    for (let i = 0; i < n; i++) {
+      matrix[i]![i] = Math.floor(next() * 5);
+      for (let j = i + 1; j < n; j++)
+        matrix[i]![j] = matrix[j]![i] = next() < 0.3 ? 0 : Math.round(next() * 200 - 100) / 8;
+    }
+    for (const body of [EXAMPLE, { num_nodes: 1, adj_matrix: [[5]] }, { num_nodes: n, adj_matrix: matrix }]) {
+      const checked = maxcut.checkInline(body);
+      const graph = checked.prepare();
+      expect(canonical(graph)).toBe(canonical(graphFromInline(body)));
+      expect(checked.size).toEqual({ nodes: graph.n, edges: graph.edges });
+      expect(checked.encodedBytes).toBe(maxcut.encode(graph).length);
+    }
+    // A problem the sweep meets left of the diagonal (a string, Infinity, a mismatch): the full list of pointers.
+    const bad = EXAMPLE.adj_matrix.map((row) => [...row]) as unknown[][];
+    bad[3]![1] = '5';
+    bad[4]![2] = Infinity;
+    bad[5]![0] = 1;
+    const checked = await inputError(() => maxcut.checkInline({ num_nodes: 6, adj_matrix: bad }));
+    expect(checked.message).toBe('adj_matrix entries must be finite numbers.');
+    expect(checked.errors).toEqual([
+      { pointer: '/adj_matrix/3/1', detail: '"5" is not a number' },
+      { pointer: '/adj_matrix/4/2', detail: 'Infinity is not a finite number (numbers beyond ±1.8e308 overflow)' },
+    ]);
+    bad[3]![1] = 5;
+    bad[4]![2] = 5;
+    expect((await inputError(() => maxcut.checkInline({ num_nodes: 6, adj_matrix: bad }))).errors).toEqual([
+      { pointer: '/adj_matrix/0/5', detail: 'adj_matrix[0][5] = 0 but adj_matrix[5][0] = 1' },
+    ]);
+  });
+
   it('accepts a single node', () => {
     const graph = graphFromInline({ num_nodes: 1, adj_matrix: [[5]] });
     expect(graph).toMatchObject({ n: 1, edges: 0 });

@@ -122,6 +122,38 @@ describe('qubo.acceptInline', () => {
   });
 });
 
+describe('qubo.checkInline', () => {
+  it('gives the size and encoded length of the input prepare() builds, and the same errors', async () => {
+    for (const body of [
+      EXAMPLE,
+      { num_variables: 1, q_matrix: [[0]] },
+      { num_variables: 9, q_matrix: randomMatrix(5, 9, 'fractional') },
+      { num_variables: 12, q_matrix: randomMatrix(6, 12, 'sparse') },
+    ]) {
+      const checked = qubo.checkInline(body);
+      const input = checked.prepare();
+      expect(input).toEqual(qubo.acceptInline(body));
+      expect(checked.size).toEqual(qubo.size(input));
+      expect(checked.encodedBytes).toBe(qubo.encode(input).length);
+    }
+    const body = {
+      num_variables: 2,
+      q_matrix: [
+        [1, Infinity],
+        [0, 1],
+      ],
+    };
+    const [checked, accepted] = await Promise.all([
+      inputError(() => qubo.checkInline(body)),
+      inputError(() => qubo.acceptInline(body)),
+    ]);
+    expect(checked.errors).toEqual(accepted.errors);
+    expect(checked.errors).toEqual([
+      { pointer: '/q_matrix/0/1', detail: 'Infinity is not a finite number (numbers beyond ±1.8e308 overflow)' },
+    ]);
+  });
+});
+
 describe('qubo.encode and qubo.decode', () => {
   const inputs = [
     qubo.acceptInline(EXAMPLE),

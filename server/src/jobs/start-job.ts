@@ -1,6 +1,6 @@
-// startJob without HTTP: the use case accepts the inline input (parsed once, here) or the job refers to a data
-// file of the same use case; the solvers chosen (or the use case's defaults for the input's size) become the
-// executions; the job is created with its prepared input. Routes call it for every use case's path.
+// startJob without HTTP: the use case checks the inline input (once, here) or the job refers to a data file of
+// the same use case; the solvers chosen (or the use case's defaults for the input's size) become the executions;
+// the job is created with its input (prepared, or its JSON text). Routes call it for every use case's path.
 import { randomInt } from 'node:crypto';
 import type { operations } from '../generated/openapi.ts';
 import { InputError } from '../input-error.ts';
@@ -8,7 +8,7 @@ import { HttpProblem } from '../problems.ts';
 import { readDataFile } from '../store/data-files.ts';
 import type { Database } from '../store/database.ts';
 import type { NewExecution, NewJob } from '../store/jobs.ts';
-import type { InputSize, UseCase } from '../use-case.ts';
+import type { CheckedInline, InputSize, UseCase } from '../use-case.ts';
 import { findSolver } from '../use-cases.ts';
 
 type Body = operations['startJob']['requestBody']['content']['application/json'];
@@ -101,23 +101,24 @@ export async function newJob(db: Database, request: StartJobRequest): Promise<Ne
       executions: executionsFor(useCase, body.solvers ?? querySolvers, size, bodyLimit ?? query.time_limit_seconds),
     };
   }
-  let input: unknown;
+  let checked: CheckedInline<unknown>;
   try {
-    input = useCase.acceptInline(body);
+    checked = useCase.checkInline(body);
   } catch (error) {
     if (error instanceof InputError) throw new HttpProblem('invalid_input', error.message, { errors: error.errors });
     throw error;
   }
   // Stored as the smaller of the two: the prepared input (read back without parsing) or the JSON text (a dense
-  // matrix's text is smaller than its graph, and storing the larger cost PGlite more than parsing saves).
-  const smaller = useCase.encodedBytes(input) <= request.raw.length;
+  // matrix's text is smaller than its graph, and storing the larger cost PGlite more than parsing saves). The
+  // prepared input is built only to be stored; the text is the request's own bytes, not copied.
+  const prepared = checked.encodedBytes <= request.raw.length;
   return {
     ...common,
     inputMode: 'inline',
     dataFileId: null,
     inputBytes: request.raw.length,
-    input: smaller ? useCase.encode(input) : request.raw,
-    inputPrepared: smaller,
-    executions: executionsFor(useCase, querySolvers, useCase.size(input), query.time_limit_seconds),
+    input: prepared ? useCase.encode(checked.prepare()) : request.raw,
+    inputPrepared: prepared,
+    executions: executionsFor(useCase, querySolvers, checked.size, query.time_limit_seconds),
   };
 }

@@ -9,7 +9,7 @@ const align8 = (bytes: number) => Math.ceil(bytes / 8) * 8;
 const intBytesOf = (n: number, edges: number) => 8 + 4 * (n + 1) + 4 * edges;
 
 /** The length encodeGraph gives, without encoding. */
-export function encodedGraphBytes({ n, edges }: Graph): number {
+export function encodedGraphBytes({ n, edges }: Pick<Graph, 'n' | 'edges'>): number {
   return align8(intBytesOf(n, edges)) + 8 * edges;
 }
 

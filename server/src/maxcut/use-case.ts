@@ -2,12 +2,12 @@
 // bodies and data files alike); the solvers run on it and their answers become the contract's MaxCutOutput.
 import { toMillisecond } from '../format.ts';
 import { InputError } from '../input-error.ts';
-import type { UseCase, UseCaseSolver } from '../use-case.ts';
+import type { CheckedInline, UseCase, UseCaseSolver } from '../use-case.ts';
 import { useCaseRecord } from '../use-case-record.ts';
 import { graphFromDataFile } from './data-file.ts';
-import { absoluteWeight, type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
+import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { decodeGraph, encodedGraphBytes, encodeGraph } from './graph-bytes.ts';
-import { graphFromInline, type MaxCutInlineInput } from './inline.ts';
+import { checkMatrix, type MaxCutInlineInput } from './inline.ts';
 import { defaultSolvers, solvers as graphSolvers } from './solvers/index.ts';
 import type { Solver, SolveResult } from './solvers/solver.ts';
 
@@ -40,6 +40,17 @@ function asUseCaseSolver(solver: Solver): UseCaseSolver<Graph> {
 
 const solvers = graphSolvers.map(asUseCaseSolver);
 
+/** The inline checks, and one the matrix alone cannot make: finite weights can still sum past a double. */
+function checkInline(body: unknown): CheckedInline<Graph> {
+  const checked = checkMatrix(body as MaxCutInlineInput);
+  if (!Number.isFinite(checked.absoluteWeight))
+    throw new InputError(TOTAL_WEIGHT_MESSAGE, [
+      { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
+    ]);
+  const { n, edges } = checked;
+  return { size: { nodes: n, edges }, encodedBytes: encodedGraphBytes({ n, edges }), prepare: checked.graph };
+}
+
 export const maxcut: UseCase<Graph> = {
   id: 'maxcut',
   record: useCaseRecord({
@@ -57,15 +68,8 @@ export const maxcut: UseCase<Graph> = {
   }),
   maxInlineBytes,
   maxDataFileBytes,
-  acceptInline(body) {
-    const graph = graphFromInline(body as MaxCutInlineInput);
-    // Finite weights can still sum past a double: such a cut could not be represented.
-    if (!Number.isFinite(absoluteWeight(graph)))
-      throw new InputError(TOTAL_WEIGHT_MESSAGE, [
-        { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
-      ]);
-    return graph;
-  },
+  acceptInline: (body) => checkInline(body).prepare(),
+  checkInline,
   async readDataFile(chunks) {
     const { format, graph } = await graphFromDataFile(chunks);
     return { format, input: graph };

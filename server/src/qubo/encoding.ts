@@ -8,7 +8,11 @@ const HEADER_BYTES = 16;
 
 /** The length encodeQubo gives, without encoding. */
 export function encodedQuboBytes({ n, columns }: QuboInput): number {
-  const m = columns.length;
+  return quboBytes(n, columns.length);
+}
+
+/** The length encodeQubo gives for n variables and m couplings (known before the couplings are gathered). */
+export function quboBytes(n: number, m: number): number {
   return HEADER_BYTES + 8 * (n + m) + 4 * (n + 1 + m);
 }
 

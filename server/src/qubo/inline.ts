@@ -16,12 +16,26 @@ export interface QuboInlineInput {
   q_matrix: number[][];
 }
 
+/** An inline QUBO that passed every check, its couplings not gathered yet (a job storing the JSON text needs none). */
+export interface CheckedQubo {
+  n: number;
+  /** Non-zero couplings W_ij, j > i: the prepared input's `columns.length`. */
+  couplings: number;
+  /** The QuboInput quboFromInline gives. */
+  input(): QuboInput;
+}
+
 /**
  * Converts a schema-valid inline QUBO. Throws InputError when q_matrix is not num_variables × num_variables,
  * holds a non-finite number (JSON.parse reads 1e400 as Infinity), or its entries' absolute values sum past a
  * double. One sweep checks the entries, fills the diagonal and sizes the CSR's rows; a second fills them.
  */
 export function quboFromInline(body: QuboInlineInput): QuboInput {
+  return checkQubo(body).input();
+}
+
+/** quboFromInline's checks and first sweep; the second (the couplings) waits for `input()`. */
+export function checkQubo(body: QuboInlineInput): CheckedQubo {
   const n = body.num_variables;
   const matrix = body.q_matrix;
   if (!Number.isInteger(n) || n < 1) {
@@ -40,7 +54,7 @@ export function quboFromInline(body: QuboInlineInput): QuboInput {
 
   const diagonal = new Float64Array(n);
   const offsets = rowSizes(matrix, n, diagonal);
-  return { n, diagonal, offsets, ...couplings(matrix, n, offsets) };
+  return { n, couplings: offsets[n]!, input: () => ({ n, diagonal, offsets, ...couplings(matrix, n, offsets) }) };
 }
 
 // Separate functions, so that the engine optimises each loop on its own.
