@@ -3,7 +3,7 @@
 // In one run it starts what it needs as child processes on loopback (free ports), measures, prints a
 // markdown table, stops every child and exits 0. It talks to 127.0.0.1 only.
 //   1. GET /job/{id} (valid bearer token) for a FINISHED job (served from the server's memory) and for a
-//      RUNNING job (read from the database each time), with autocannon, beside a bare Express 5 app
+//      RUNNING job (read from the database at most twice a second, as the server's cache keeps it for 0.5 s), with autocannon, beside a bare Express 5 app
 //      (bench/bare-express.ts) serving the same JSON bytes from memory on the same path, and beside the stock
 //      Prism mock engine serving openapi.yaml (bench/prism-mock.ts, its own example answer).
 //   2. Tiny jobs end to end: N jobs on 8-node random graphs, bounded concurrency, each long-polled until
@@ -11,7 +11,8 @@
 //   3. Accepting a 4 MiB inline body (JES_WORKERS=0, so nothing runs the jobs): median request time beside
 //      the median time of Buffer→string→JSON.parse of the same bytes in this process.
 // The servers keep response validation on (JES_VALIDATE_RESPONSES=on): the figures are "validation both
-// ways". Targets are printed as met / not met, never asserted.
+// ways". They run on the embedded database in a fresh folder on disk, the default storage (bench/support/processes.ts).
+// Targets are printed as met / not met, never asserted.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
   out.push(`- ${started.toISOString()}`);
   out.push(
     `- GET: autocannon -c ${settings.connections}, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s, load generator in the bench process on the same machine; ` +
-      `server JES_WORKERS=2, LOG_LEVEL=warn, rate limits off, response validation on; ` +
+      `server JES_WORKERS=2, embedded database on disk, LOG_LEVEL=warn, rate limits off, response validation on; ` +
       `the RUNNING job is a local-search run, whose solver thread keeps one of the cores busy during both its measurements (jes and bare)`,
   );
   out.push(

@@ -1,6 +1,9 @@
 // The benchmark's child processes: the jes server and the bare Express app, started on free loopback ports.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { root, user } from './settings.ts';
 
@@ -90,8 +93,25 @@ export function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv 
   };
 }
 
-export const startServer = (workers: number) =>
-  startChild(`jes server (JES_WORKERS=${workers})`, 'server/src/cli.ts', serverEnv({ JES_WORKERS: String(workers) }));
+/** Data folders made for the servers started here, removed when this process exits. */
+const dataDirs: string[] = [];
+process.on('exit', () => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * The jes server with `workers` solver threads, on the embedded database in a fresh folder on disk: the server's
+ * default storage (what `npm start` runs), not the in-memory database the tests use.
+ */
+export const startServer = (workers: number) => {
+  const dir = mkdtempSync(join(tmpdir(), 'jes-bench-'));
+  dataDirs.push(dir);
+  return startChild(
+    `jes server (JES_WORKERS=${workers})`,
+    'server/src/cli.ts',
+    serverEnv({ JES_WORKERS: String(workers), JES_DATA_DIR: join(dir, 'data') }),
+  );
+};
 
 export const startBare = (body: Buffer) => {
   const env: NodeJS.ProcessEnv = { ...process.env, BARE_ROUTE: '/job/:job_id', BARE_BODY: body.toString('utf8') };
