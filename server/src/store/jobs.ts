@@ -90,10 +90,6 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`jobs:${job.owner}`]);
     // Before anything can refuse: a retry that raced its first attempt replays it rather than hit the cap.
     if (remembered) await claimKey(tx, job.owner, remembered.request, remembered.answer(id));
-    const [{ active } = { active: 0 }] = await tx.query<{ active: number }>(
-      `SELECT count(*)::int AS active FROM jobs WHERE owner = $1 AND status IN ('PENDING', 'RUNNING')`,
-      [job.owner],
-    );
     if (job.dataFileId) {
       // Under a share lock: validation (which fails the jobs waiting for an invalid file) and deletion
       // serialise with this transaction, so a job never waits on a file that has become INVALID or gone.
@@ -108,24 +104,44 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
           `Data file ${job.dataFileId} failed validation; see GET /data_file/${job.dataFileId}.`,
         );
     }
-    if (active >= job.maxActiveJobs) {
+    // Inserted only while the user is under the cap of active jobs, and announced to the workers by the same
+    // statement (delivered at commit, after the executions below): one round trip for the count, the row and the
+    // announcement. The count is read again only to say it, when the cap refuses.
+    const inserted = await tx.query(
+      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared)
+       SELECT $1, $2, $3, 'PENDING', $4, $5, $6, $7, $8
+        WHERE (SELECT count(*) FROM jobs WHERE owner = $2 AND status IN ('PENDING', 'RUNNING')) < $9
+       RETURNING pg_notify($10, $1)`,
+      [
+        id,
+        job.owner,
+        job.problemId,
+        job.inputMode,
+        job.dataFileId,
+        job.inputBytes,
+        job.input,
+        job.inputPrepared,
+        job.maxActiveJobs,
+        workChannel,
+      ],
+    );
+    if (inserted.length === 0) {
+      const [{ active } = { active: 0 }] = await tx.query<{ active: number }>(
+        `SELECT count(*)::int AS active FROM jobs WHERE owner = $1 AND status IN ('PENDING', 'RUNNING')`,
+        [job.owner],
+      );
       throw new HttpProblem(
         'too_many_active_jobs',
         `You have ${active} jobs that have not ended; the limit is ${job.maxActiveJobs}. Wait for one to end or cancel one.`,
         { headers: { 'Retry-After': '5' } },
       );
     }
-    await tx.query(
-      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared) VALUES ($1, $2, $3, 'PENDING', $4, $5, $6, $7, $8)`,
-      [id, job.owner, job.problemId, job.inputMode, job.dataFileId, job.inputBytes, job.input, job.inputPrepared],
-    );
     for (const e of job.executions) {
       await tx.query(
         `INSERT INTO executions (job_id, solver, params, time_limit_seconds, seed, status) VALUES ($1, $2, $3, $4, $5, 'PENDING')`,
         [id, e.solver, JSON.stringify(e.params), e.timeLimitSeconds, e.seed],
       );
     }
-    await tx.query(`SELECT pg_notify($1, $2)`, [workChannel, id]);
   });
   return id;
 }
