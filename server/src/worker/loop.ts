@@ -66,9 +66,9 @@ export class WorkerLoop {
   private validating: Promise<void> | undefined;
   /**
    * Whether a data file may be waiting for validation: at start, after an upload's announcement, a validation, a
-   * reconnect or a quiet poll (a lease that ran out); not after a claim found none. So a claim loop busy with
-   * jobs does not ask for files each time round. `announced` counts uploads' announcements, so one that comes
-   * while a claim is under way is not forgotten.
+   * reconnect, a quiet poll or a heartbeat (which also covers a lease that ran out while the loop is kept busy);
+   * not after a claim found none. So a claim loop busy with jobs asks for files twice a second, not each time
+   * round. `announced` counts uploads' announcements, so one that comes while a claim is under way is not forgotten.
    */
   private validationsDue = true;
   private announced = 0;
@@ -196,6 +196,7 @@ export class WorkerLoop {
   }
 
   private async beat(): Promise<void> {
+    this.validationsDue = true;
     try {
       // Only runs registered before the query are judged by it: a claim committed meanwhile is not in its answer.
       // Only the runs alive in memory (and outcomes being recorded) are renewed: an execution this worker no
