@@ -91,7 +91,11 @@ describe.skipIf(!available).each([
       // Each sample is chosen from the language menu (the choice carries over to the next operation).
       for (const sample of samples.filter((s) => s.operationId === operationId).flatMap((s) => [s.curl, s.typescript])) {
         await section.getByRole('button', { name: /^(curl|@jes\/client)/ }).click();
-        await page.getByRole('menuitem', { name: sample.label, exact: true }).click();
+        // The language list may open partly below the window (it is placed absolutely, and a layout change can put the
+        // section low on the page): the click goes to the item itself once it shows, wherever it is.
+        const item = page.getByRole('menuitem', { name: sample.label, exact: true });
+        await item.waitFor({ state: 'visible', timeout: 5_000 });
+        await item.dispatchEvent('click');
         const line = sample.source.split('\n').find((l) => /^(curl|const \w+ = await|for await)/.test(l))!;
         await expect.poll(() => section.innerText(), { timeout: 5_000 }).toContain(line);
       }
