@@ -7,12 +7,11 @@
 // the target "RSS within 10 % of its value at minute 2 from minute 2 to the end" as met or not met (never
 // asserted), and the data directory's growth. Talks to 127.0.0.1 only; removes its directory on exit.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Api, send } from './support/client.ts';
 import { matrixBody } from './support/inputs.ts';
-import { serverEnv, startChild, stopAll } from './support/processes.ts';
+import { startServer, stopAll } from './support/processes.ts';
 
 function minutesArgument(): number {
   const at = process.argv.indexOf('--minutes');
@@ -87,17 +86,12 @@ async function drive(api: Api, loop: number, until: number): Promise<void> {
 const fmt = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : (bytes / mib).toFixed(1));
 
 async function main(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'jes-soak-'));
   try {
-    const server = await startChild(
-      'jes server (embedded, JES_WORKERS=2)',
-      'server/src/cli.ts',
-      serverEnv({ JES_WORKERS: '2', JES_DATA_DIR: dir }),
-    );
+    const server = await startServer(2);
     const api = new Api(server.base);
     await api.login();
     console.log(
-      `Soak: ${minutes} min of small jobs (${loops} loops: submit, long poll, output, every fifth deleted) on the embedded server, pid ${server.proc.pid}, data in ${dir}.\n`,
+      `Soak: ${minutes} min of small jobs (${loops} loops: submit, long poll, output, every fifth deleted) on the embedded server, pid ${server.proc.pid}, data in ${server.dataDir}.\n`,
     );
     console.log('| time | RSS MiB | data dir MiB | jobs done | deleted |');
     console.log('|---:|---:|---:|---:|---:|');
@@ -108,7 +102,7 @@ async function main(): Promise<void> {
       const s: Sample = {
         seconds: Math.round((performance.now() - started) / 1000),
         rss: rssOf(server.proc.pid),
-        dir: await bytesUnder(dir),
+        dir: await bytesUnder(server.dataDir),
         jobs: counts.jobs,
         deleted: counts.deleted,
       };
@@ -147,7 +141,6 @@ async function main(): Promise<void> {
     );
   } finally {
     await stopAll();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

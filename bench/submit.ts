@@ -7,14 +7,12 @@
 // time from POST /problem/maxcut (annealing and local-search, 5 s) to both executions RUNNING, polled every 10 ms.
 // Each job is cancelled once both run. Talks to 127.0.0.1 only; removes its directory on exit.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Api, json, send } from './support/client.ts';
 import { gsetDir } from './support/gset.ts';
 import { bigBody } from './support/inputs.ts';
-import { serverEnv, startChild, stopAll } from './support/processes.ts';
+import { startServer, stopAll } from './support/processes.ts';
 
 const runsAt = process.argv.indexOf('--runs');
 const runs = runsAt < 0 ? 3 : Number(process.argv[runsAt + 1]);
@@ -87,13 +85,8 @@ const ms = (x: number) => `${Math.round(x)} ms`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'jes-submit-'));
   try {
-    const server = await startChild(
-      'jes server (embedded, JES_WORKERS=2)',
-      'server/src/cli.ts',
-      serverEnv({ JES_WORKERS: '2', JES_DATA_DIR: dir }),
-    );
+    const server = await startServer(2);
     const api = new Api(server.base);
     await api.login();
     const solvers = '?solver=annealing&solver=local-search&time_limit_seconds=5';
@@ -124,7 +117,6 @@ async function main(): Promise<void> {
     );
   } finally {
     await stopAll();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

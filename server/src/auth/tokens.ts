@@ -49,10 +49,17 @@ export function tokenIssuer(
     sizeOf: (token, entry) => 2 * (token.length + entry.user.length) + 100,
   });
 
-  async function signature(token: string): Promise<{ user: string; version: number; expires: number }> {
+  /** The token's entry while it has not expired (an expired one is forgotten). */
+  const remembered = (token: string) => {
     const known = verified.get(token);
-    if (known && known.expires > now()) return known;
-    if (known) verified.delete(token);
+    if (!known) return undefined;
+    if (known.expires > now()) return known;
+    verified.delete(token);
+    return undefined;
+  };
+  async function signature(token: string): Promise<{ user: string; version: number; expires: number }> {
+    const known = remembered(token);
+    if (known) return known;
     try {
       const { payload } = await jwtVerify(token, secret, {
         algorithms: ['HS256'],
@@ -101,9 +108,8 @@ export function tokenIssuer(
         .sign(secret);
     },
     verified(token) {
-      const known = verified.get(token);
-      if (!known || known.expires <= now()) return undefined;
-      return knownVersion(known.user) === known.version ? known.user : undefined;
+      const known = remembered(token);
+      return known && knownVersion(known.user) === known.version ? known.user : undefined;
     },
     async verify(token) {
       const { user, version } = await signature(token);

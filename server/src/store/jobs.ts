@@ -81,6 +81,10 @@ export interface RememberedAs {
   answer(id: string): StoredAnswer;
 }
 
+/** How many jobs of the owner (the parameter `owner`) have not ended: what the cap of active jobs counts. */
+const activeJobsOf = (owner: string) =>
+  `SELECT count(*) FROM jobs WHERE owner = ${owner} AND status IN ('PENDING', 'RUNNING')`;
+
 /** Creates a job; with `remembered`, its key in the same transaction (KeyInUse when a live row holds the key). */
 export async function createJob(db: Database, job: NewJob, remembered?: RememberedAs): Promise<string> {
   const id = newJobId();
@@ -110,7 +114,7 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
     const inserted = await tx.query(
       `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared)
        SELECT $1, $2, $3, 'PENDING', $4, $5, $6, $7, $8
-        WHERE (SELECT count(*) FROM jobs WHERE owner = $2 AND status IN ('PENDING', 'RUNNING')) < $9
+        WHERE (${activeJobsOf('$2')}) < $9
        RETURNING pg_notify($10, $1)`,
       [
         id,
@@ -127,7 +131,7 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
     );
     if (inserted.length === 0) {
       const [{ active } = { active: 0 }] = await tx.query<{ active: number }>(
-        `SELECT count(*)::int AS active FROM jobs WHERE owner = $1 AND status IN ('PENDING', 'RUNNING')`,
+        `SELECT (${activeJobsOf('$1')})::int AS active`,
         [job.owner],
       );
       throw new HttpProblem(
