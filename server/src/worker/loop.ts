@@ -17,18 +17,11 @@ import { jobChannel, workChannel } from '../store/jobs.ts';
 import { heartbeat, release, releaseOne, requeueAbandoned, requeueExpired } from '../store/leases.ts';
 import { type Claimed, claim, finish, markRunning, type Outcome, recordProgress } from '../store/queue.ts';
 import { isTransient, retryTransient } from '../store/transient.ts';
-import {
-  claimValidation,
-  isValidationAnnouncement,
-  readInlineInput,
-  readPreparedDataFile,
-  releaseValidations,
-  renewValidations,
-} from '../store/validations.ts';
+import { readInlineInput, readPreparedDataFile, releaseValidations } from '../store/validations.ts';
 import { findUseCase } from '../use-cases.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 import type { SolverPool } from './pool.ts';
-import { validateDataFile } from './validation.ts';
+import { ValidationTasks } from './validation.ts';
 
 export interface WorkerLoopOptions {
   db: Database;
@@ -62,16 +55,8 @@ export class WorkerLoop {
   private readonly done = new Set<Promise<void>>();
   /** Inputs loaded for the jobs whose executions run here, shared by them: a job's input is loaded once. */
   private readonly inputs = new Map<string, { input: Promise<unknown>; users: number }>();
-  /** The data file being validated, if any (one at a time). */
-  private validating: Promise<void> | undefined;
-  /**
-   * Whether a data file may be waiting for validation: at start, after an upload's announcement, a validation, a
-   * reconnect, a quiet poll or a heartbeat (which also covers a lease that ran out while the loop is kept busy);
-   * not after a claim found none. So a claim loop busy with jobs asks for files twice a second, not each time
-   * round. `announced` counts uploads' announcements, so one that comes while a claim is under way is not forgotten.
-   */
-  private validationsDue = true;
-  private announced = 0;
+  /** The data files this worker validates, one at a time (validation.ts). */
+  private readonly validations: ValidationTasks;
   private stopped = false;
   private wake: (() => void) | undefined;
   private timers: NodeJS.Timeout[] = [];
@@ -83,6 +68,7 @@ export class WorkerLoop {
   constructor(options: WorkerLoopOptions) {
     this.options = options;
     this.lease = options.leaseSeconds ?? 15;
+    this.validations = new ValidationTasks(options.db, this.id, this.lease, options.logger);
   }
 
   async start(): Promise<void> {
@@ -103,15 +89,12 @@ export class WorkerLoop {
     // After the notifications connection comes back, what was announced while it was down is looked at at once:
     // new work (a claim) and cancels (a heartbeat), rather than at the next poll.
     const resync = () => {
-      this.validationsDue = true;
+      this.validations.markDue();
       this.wake?.();
       void this.beat();
     };
     const announced = (payload: string) => {
-      if (isValidationAnnouncement(payload)) {
-        this.announced++;
-        this.validationsDue = true;
-      }
+      this.validations.heard(payload);
       this.wake?.();
     };
     this.unlisten.push(await db.listen(workChannel, announced, resync));
@@ -129,7 +112,7 @@ export class WorkerLoop {
     await this.loop;
     // Outcomes being recorded go first: handing those executions back would throw finished runs away.
     await Promise.allSettled(this.recordings);
-    await releaseValidations(this.options.db, this.id).catch(() => {});
+    await this.validations.release().catch(() => {});
     await release(this.options.db, this.id).catch((err) =>
       this.options.logger.error({ err }, 'could not hand executions back; they run again when their leases expire'),
     );
@@ -147,14 +130,15 @@ export class WorkerLoop {
         const claimed =
           free > 0 ? await claim(this.options.db, this.id, free, this.lease, { idle: runs.length === 0 }) : [];
         for (const execution of claimed) this.track(this.execute(execution));
-        if (!this.validating && this.validationsDue) await this.claimValidation();
+        const validation = await this.validations.claim();
+        if (validation) this.track(validation);
         if (claimed.length > 0 && claimed.length === free) continue;
       } catch (err) {
         this.options.logger.error({ err }, 'claiming work failed');
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
-          this.validationsDue = true;
+          this.validations.markDue();
           resolve();
         }, this.options.pollMs ?? 1000);
         this.wake = () => {
@@ -163,28 +147,6 @@ export class WorkerLoop {
         };
       });
     }
-  }
-
-  /** Claims a data file to validate, and validates it beside the runs. */
-  private async claimValidation(): Promise<void> {
-    const { db, logger } = this.options;
-    const before = this.announced;
-    const file = await claimValidation(db, this.id, this.lease);
-    if (!file) {
-      if (before === this.announced) this.validationsDue = false;
-      return;
-    }
-    const log = logger.child({ dataFile: file.id });
-    const validating = validateDataFile(db, file, log).catch((err) =>
-      log.warn({ err }, 'could not validate the data file; it is tried again when its lease runs out'),
-    );
-    this.validating = validating;
-    this.track(
-      validating.finally(() => {
-        this.validating = undefined;
-        this.validationsDue = true;
-      }),
-    );
   }
 
   private track(promise: Promise<void>): void {
@@ -196,7 +158,7 @@ export class WorkerLoop {
   }
 
   private async beat(): Promise<void> {
-    this.validationsDue = true;
+    this.validations.markDue();
     try {
       // Only runs registered before the query are judged by it: a claim committed meanwhile is not in its answer.
       // Only the runs alive in memory (and outcomes being recorded) are renewed: an execution this worker no
@@ -208,7 +170,7 @@ export class WorkerLoop {
         if (cancel.has(key)) this.stopRun(run, 'cancelled');
         else if (!held.has(key)) this.stopRun(run, 'lease lost');
       }
-      if (this.validating) await renewValidations(this.options.db, this.id, this.lease);
+      await this.validations.renew();
       await requeueExpired(this.options.db);
     } catch (err) {
       this.options.logger.warn({ err }, 'heartbeat failed');
