@@ -1,16 +1,18 @@
 // The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
 // context and log line; CORS when origins are configured (a preflight is answered there, before anything else);
-// routing (404 and 405 need no token); the login body and its rate limits; bearer authentication; the rate-limit
-// policy; the use case of /problem/{problem_id} (404 problem_not_found, whatever the body); only then the body
-// (JSON counted before it is parsed, or the streamed upload); the contract validator (requests, and responses
-// unless switched off); the routes; the one error handler. So a request without a token never has its body
-// read, and an unknown use case is 401 without a token (its path has an operation), 404 with one.
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+// routing (404 and 405 need no token); bearer authentication; the rate-limit policy; the use case of
+// /problem/{problem_id} (404 problem_not_found, whatever the body); only then the body (the login's, before its
+// own rate limits, which count per username; JSON counted before it is parsed; or the streamed upload); the
+// contract validator (requests, and responses unless switched off); the routes; the one error handler. So a
+// request without a token never has its body read, and an unknown use case is 401 without a token (its path has
+// an operation), 404 with one. What every request passes through runs as one layer of Express's router (series).
+import express, { type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './auth/authenticate.ts';
 import { contract } from './contract.ts';
 import { crossOrigin } from './http/cross-origin.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { serializeFrozenOnce } from './http/frozen-json.ts';
 import { jsonBody, storableValues } from './http/json-body.ts';
 import { useCaseFirst } from './http/known-use-case.ts';
 import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts';
@@ -19,6 +21,7 @@ import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireHost } from './http/request-target.ts';
 import { routeFirst } from './http/route-first.ts';
+import { series } from './http/series.ts';
 import { streamUpload } from './http/upload.ts';
 import { contractPath, docsDir } from './paths.ts';
 import { dataFileRoutes } from './routes/data-files.ts';
@@ -46,7 +49,8 @@ export function createApp(options: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  app.use(requestId, withRequestContext, requestLog(deps.logger));
+  serializeFrozenOnce(app);
+  app.use(series(requestId, withRequestContext, requestLog(app, deps.logger)));
   // Unset, nothing is mounted: no CORS headers at all, and OPTIONS is routed like any other method (405).
   if (deps.config.corsOrigins) app.use(crossOrigin(deps.config.corsOrigins, contract.paths));
 
@@ -54,29 +58,34 @@ export function createApp(options: AppOptions): express.Express {
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));
   app.use(docsRoutes(docsDir));
 
-  app.use(requireHost, routeFirst(contract.paths));
-  // Login is public: its small body is read first, as its rate limits count per username.
+  app.use(
+    series(
+      requireHost,
+      routeFirst(contract.paths),
+      // Login and health are public: authenticate and the policy let them through.
+      authenticate(deps.tokens),
+      (req, res, next) => policyOf(req, deps.limiters)(req, res, next),
+      useCaseFirst,
+    ),
+  );
+  // Login's small body is read before its rate limits, as they count per username.
   app.post('/login', ...jsonBody(64 * 1024), ...deps.limiters.login, storableValues);
-  app.use(authenticate(deps.tokens));
-  app.use((req: Request, res: Response, next: NextFunction) => policyOf(req, deps.limiters)(req, res, next));
-  app.use(useCaseFirst);
   // An inline job keeps the bytes it was sent: they are what the job stores.
   app.post('/problem/:problem_id', ...jsonBody(largestInlineBytes, true), storableValues);
   app.post('/data_file', streamUpload(deps.db));
 
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: contractPath,
-      // Parameters are always coerced from strings by the validator; bodies are not ("6" is not a number).
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-      validateResponses: deps.config.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: false,
-      fileUploader: false,
-      validateFormats: true,
-      ajvFormats: { mode: 'full' },
-    }),
-  );
-  app.use(loginRoutes(deps), problemRoutes(), jobRoutes(deps), dataFileRoutes(deps), healthRoutes(deps));
+  const validator = OpenApiValidator.middleware({
+    apiSpec: contractPath,
+    // Parameters are always coerced from strings by the validator; bodies are not ("6" is not a number).
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: deps.config.validateResponses ? { removeAdditional: false } : false,
+    validateSecurity: false,
+    fileUploader: false,
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
+  });
+  app.use(series(...(validator as RequestHandler[])));
+  app.use(series(jobRoutes(deps), dataFileRoutes(deps), problemRoutes(), loginRoutes(deps), healthRoutes(deps)));
   app.use(errorHandler);
   return app;
 }

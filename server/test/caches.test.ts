@@ -1,11 +1,13 @@
 // Every in-memory cache is bounded by bytes, not only by entries (issue 11, section 6): a few thousand jobs with
 // large outputs kept by count alone held hundreds of MB. Filled past its budget, a cache stays under it and
 // keeps what was used last.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedCache } from '../src/bounded-cache.ts';
 import { JobEvents } from '../src/jobs/events.ts';
 import { JobViews } from '../src/jobs/views.ts';
 import type { Running } from '../src/main.ts';
+import { rawRequest } from './support/raw-http.ts';
 import { Client, randomMatrix, startTestServer } from './support/server.ts';
 
 describe('boundedCache', () => {
@@ -69,5 +71,39 @@ describe('JobViews', () => {
     expect(views.bytes).toBeGreaterThan(0);
     expect(views.bytes).toBeLessThanOrEqual(budget);
     expect(views.size).toBeLessThan(ids.length);
+  });
+
+  // A finished job's answer is made, serialized and hashed once (http/frozen-json.ts): what is sent again must be
+  // the same bytes with the ETag of those bytes, as Express would make them, and a conditional GET still 304.
+  it('answers a finished job with the same bytes and their own ETag every time, and 304 to If-None-Match', async () => {
+    const id = await alice.start({ num_nodes: 6, adj_matrix: randomMatrix(6, 1) }, '?solver=exact');
+    await alice.waitFor(id);
+    const get = () => fetch(`${server.url}/job/${id}`, { headers: { authorization: `Bearer ${alice.token}` } });
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await get();
+      answers.push({
+        status: res.status,
+        type: res.headers.get('content-type'),
+        etag: res.headers.get('etag'),
+        text: await res.text(),
+      });
+    }
+    const bytes = Buffer.from(answers[0]!.text);
+    const hash = createHash('sha1').update(bytes).digest('base64').slice(0, 27);
+    expect(answers[0]).toMatchObject({
+      status: 200,
+      type: 'application/json; charset=utf-8',
+      etag: `W/"${bytes.length.toString(16)}-${hash}"`,
+    });
+    expect(JSON.parse(answers[0]!.text).job[id].status).toBe('FINISHED');
+    expect(answers.slice(1)).toEqual([answers[0], answers[0]]);
+    // Through node:http: fetch adds Cache-Control: no-cache to a request with If-None-Match, which asks for the body.
+    const conditional = await rawRequest(server.url, {
+      method: 'GET',
+      path: `/job/${id}`,
+      headers: { authorization: `Bearer ${alice.token}`, 'if-none-match': answers[0]!.etag! },
+    });
+    expect([conditional.status, conditional.body]).toEqual([304, undefined]);
   });
 });

@@ -22,11 +22,12 @@ async function startLogged(overrides: Record<string, string>): Promise<{ server:
   return { server, logged: () => lines.map((line) => JSON.parse(line)) };
 }
 
-/** A job of alice's stored with a status the contract does not have. */
-async function oddJob(server: Running, id: string): Promise<void> {
+/** A job of alice's stored with a status the contract does not have, or ended with an input mode it does not have. */
+async function oddJob(server: Running, id: string, { status = 'MISLAID', mode = 'inline' } = {}): Promise<void> {
   await server.db.query(
-    `INSERT INTO jobs (id, owner, problem_id, status, input_mode, input_bytes) VALUES ($1, 'alice', 'maxcut', 'MISLAID', 'inline', 10)`,
-    [id],
+    `INSERT INTO jobs (id, owner, problem_id, status, input_mode, input_bytes, ended_at)
+     VALUES ($1, 'alice', 'maxcut', $2, $3, 10, CASE WHEN $2 = 'FINISHED' THEN now() END)`,
+    [id, status, mode],
   );
 }
 
@@ -69,6 +70,24 @@ describe.each([
         'GET /job/ODDJOB000001',
         'GET /job',
       ]);
+    },
+  );
+
+  // A finished job's answer is made once and frozen, and the validator remembers the frozen answers that passed:
+  // one that failed is checked, and refused, every time it is asked for.
+  it(
+    setting === 'off'
+      ? 'serves a finished non-conforming job as it is, every time'
+      : 'refuses a finished non-conforming job every time it is asked for',
+    async () => {
+      await oddJob(server, 'ODDJOB000002', { status: 'FINISHED', mode: 'carrier-pigeon' });
+      for (let i = 0; i < 3; i++) {
+        const reply = await alice.request('GET', '/job/ODDJOB000002');
+        expect(reply.status).toBe(setting === 'off' ? 200 : 500);
+        if (setting === 'off') expect(reply.body.job.ODDJOB000002.input.mode).toBe('carrier-pigeon');
+      }
+      await server.db.query(`DELETE FROM jobs WHERE id = 'ODDJOB000002'`);
+      if (setting !== 'off') expect(Client.serverErrors.splice(-3)).toHaveLength(3);
     },
   );
 });

@@ -2,7 +2,7 @@
 import { type BoundedCache, boundedCache } from '../bounded-cache.ts';
 import type { Database } from '../store/database.ts';
 import { type JobView, readJob } from '../store/jobs.ts';
-import type { components } from '../generated/openapi.ts';
+import type { operations } from '../generated/openapi.ts';
 import type { JobEvents } from './events.ts';
 import { terminalJob } from '../job-status.ts';
 import { renderJob } from './render.ts';
@@ -11,6 +11,16 @@ export interface JobViewBounds {
   maxEntries?: number;
   /** Estimated from each view's JSON length: a job's output (a partition per solver) may be megabytes. */
   maxBytes?: number;
+}
+
+type GetJobAnswer = operations['getJob']['responses'][200]['content']['application/json'];
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** A view's size in memory, roughly: its JSON length, twice (JavaScript strings and objects weigh more than UTF-8). */
@@ -26,8 +36,11 @@ const sizeOfView = (id: string, entry: { view: JobView }) => id.length + 2 * JSO
 export class JobViews {
   private readonly views: BoundedCache<string, { view: JobView; at: number }>;
   private epoch = 0;
-  /** A terminal job's rendering, made once for its view: it never changes (nothing in it depends on the clock). */
-  private readonly renderings = new WeakMap<JobView, components['schemas']['Job']>();
+  /**
+   * A terminal job's answer to GET /job/{id}, made once for its view: it never changes (nothing in it depends on the
+   * clock), so it is frozen, and the response validator, which remembers the frozen bodies that passed, checks it once.
+   */
+  private readonly answers = new WeakMap<JobView, GetJobAnswer>();
 
   constructor(events: JobEvents, { maxEntries = 10_000, maxBytes = 64 * 1024 * 1024 }: JobViewBounds = {}) {
     this.views = boundedCache<string, { view: JobView; at: number }>({ maxEntries, maxBytes, sizeOf: sizeOfView });
@@ -53,12 +66,13 @@ export class JobViews {
     this.views.delete(id);
   }
 
-  /** The job as the contract shows it (with its outputs). */
-  rendered(view: JobView): components['schemas']['Job'] {
-    if (!terminalJob.has(view.job.status)) return renderJob(view);
-    let rendered = this.renderings.get(view);
-    if (!rendered) this.renderings.set(view, (rendered = renderJob(view)));
-    return rendered;
+  /** The answer to GET /job/{id}: the job as the contract shows it (with its outputs). */
+  answer(view: JobView): GetJobAnswer {
+    const id = view.job.id;
+    if (!terminalJob.has(view.job.status)) return { job: { [id]: renderJob(view) } };
+    let answer = this.answers.get(view);
+    if (!answer) this.answers.set(view, (answer = deepFreeze({ job: { [id]: renderJob(view) } })));
+    return answer;
   }
 
   async read(db: Database, owner: string, id: string): Promise<JobView | undefined> {

@@ -94,7 +94,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
           if (!view) throw missing();
         }
       }
-      res.json({ job: { [id]: views.rendered(view) } });
+      res.json(views.answer(view));
     } finally {
       watch?.close();
     }

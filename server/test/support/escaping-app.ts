@@ -13,7 +13,7 @@ import { guardProcess } from '../../src/process-guard.ts';
 const logger = pino({ level: 'info' });
 guardProcess(logger);
 const app = express();
-app.use(requestId, withRequestContext, requestLog(logger));
+app.use(requestId, withRequestContext, requestLog(app, logger));
 app.get('/rejection', () => void Promise.reject(new Error('a rejection nobody awaited')));
 app.get(
   '/exception',
