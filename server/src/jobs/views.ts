@@ -37,10 +37,13 @@ export class JobViews {
   private readonly views: BoundedCache<string, { view: JobView; at: number }>;
   private epoch = 0;
   /**
-   * A terminal job's answer to GET /job/{id}, made once for its view: it never changes (nothing in it depends on the
-   * clock), so it is frozen, and the response validator, which remembers the frozen bodies that passed, checks it once.
+   * Answers to GET /job/{id}, frozen, so that the response validator (which remembers the frozen bodies that passed)
+   * checks each once and res.json serializes each once (http/frozen-json.ts). A terminal job's answer is made once
+   * for its view: it never changes. Another's changes with the clock, but only to the millisecond (its executions'
+   * durations are given to the millisecond): the answer made in the same millisecond for the same view is the
+   * same, byte for byte, so it is kept until the clock moves on.
    */
-  private readonly answers = new WeakMap<JobView, GetJobAnswer>();
+  private readonly answers = new WeakMap<JobView, { at: number; answer: GetJobAnswer }>();
 
   constructor(events: JobEvents, { maxEntries = 10_000, maxBytes = 64 * 1024 * 1024 }: JobViewBounds = {}) {
     this.views = boundedCache<string, { view: JobView; at: number }>({ maxEntries, maxBytes, sizeOf: sizeOfView });
@@ -66,12 +69,13 @@ export class JobViews {
     this.views.delete(id);
   }
 
-  /** The answer to GET /job/{id}: the job as the contract shows it (with its outputs). */
-  answer(view: JobView): GetJobAnswer {
-    const id = view.job.id;
-    if (!terminalJob.has(view.job.status)) return { job: { [id]: renderJob(view) } };
-    let answer = this.answers.get(view);
-    if (!answer) this.answers.set(view, (answer = deepFreeze({ job: { [id]: renderJob(view) } })));
+  /** The answer to GET /job/{id}: the job as the contract shows it (with its outputs), at `now`. */
+  answer(view: JobView, now = new Date()): GetJobAnswer {
+    const at = terminalJob.has(view.job.status) ? Infinity : now.getTime();
+    const kept = this.answers.get(view);
+    if (kept?.at === at) return kept.answer;
+    const answer = deepFreeze({ job: { [view.job.id]: renderJob(view, true, now) } });
+    this.answers.set(view, { at, answer });
     return answer;
   }
 
