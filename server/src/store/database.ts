@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { preparedStatements } from './pglite-statements.ts';
 import { openPostgres } from './postgres.ts';
 
 export interface Queryable {
@@ -64,11 +65,20 @@ export async function openEmbedded(dataDir: string, claimed?: () => void): Promi
     unlock();
     throw error;
   }
+  // The statements with parameters are the ones run over and over: those are named and prepared once. Those without
+  // (migrations, maintenance) run as PGlite runs them.
+  const statements = preparedStatements(db);
   return {
     kind: 'embedded',
-    query: async (sql, params) => (await db.query<any>(sql, params)).rows,
+    query: async (sql, params) =>
+      params?.length ? statements.query(sql, params) : (await db.query<any>(sql, params)).rows,
     transaction: (fn) =>
-      db.transaction((tx) => fn({ query: async (sql, params) => (await tx.query<any>(sql, params)).rows })),
+      db.transaction((tx) =>
+        fn({
+          query: async (sql, params) =>
+            params?.length ? statements.inTransaction(sql, params) : (await tx.query<any>(sql, params)).rows,
+        }),
+      ),
     // One process, no connection to lose: nothing is ever missed, so there is never a resync.
     listen: (channel, fn) => db.listen(channel, fn),
     notifications: () => 'ok',
