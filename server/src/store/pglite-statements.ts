@@ -7,7 +7,7 @@
 // under the same locks (a statement of its own waits for any transaction, as query() does).
 import { parse, type PGlite, protocol } from '@electric-sql/pglite';
 
-/** Distinct SQL texts kept as named statements; any others (there should be none) run as PGlite's query() runs them. */
+/** Distinct SQL texts kept as named statements. */
 const maxStatements = 500;
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -28,8 +28,8 @@ export function preparedStatements(db: PGlite) {
   async function run(sql: string, params: unknown[]): Promise<any[]> {
     let statement = statements.get(sql);
     if (!statement) {
-      if (statements.size >= maxStatements) return (await db.query<any>(sql, params)).rows;
-      const name = `jes_${statements.size + 1}`;
+      // Past the bound (there should be no such number of distinct texts), an unnamed statement, parsed each time.
+      const name = statements.size < maxStatements ? `jes_${statements.size + 1}` : '';
       const described = await db._runExclusiveQuery(() =>
         db.execProtocol(
           concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
@@ -37,7 +37,7 @@ export function preparedStatements(db: PGlite) {
         ),
       );
       statement = { name, types: parse.parseDescribeStatementResults(described.messages) };
-      statements.set(sql, statement);
+      if (name) statements.set(sql, statement);
     }
     const { name, types } = statement;
     const values = params.map((value, i) => {
@@ -61,12 +61,14 @@ export function preparedStatements(db: PGlite) {
 
   return {
     /** A statement of its own (PGlite's query() outside a transaction): waits for any transaction to end. */
-    query: (sql: string, params: unknown[] = []) =>
-      db._runExclusiveTransaction(async () => {
+    query: async (sql: string, params: unknown[] = []) => {
+      await db._checkReady(); // refuses once the database is closing, as query() does
+      return db._runExclusiveTransaction(async () => {
         const rows = await run(sql, params);
         await db.syncToFs();
         return rows;
-      }),
+      });
+    },
     /** A statement inside a transaction that holds the transaction lock. */
     inTransaction: (sql: string, params: unknown[] = []) => run(sql, params),
   };
