@@ -6,7 +6,7 @@ import { dataFileTooLarge } from '../http/upload.ts';
 import { HttpProblem } from '../problems.ts';
 import { pageLimit } from '../http/query.ts';
 import { renderDataFile } from '../jobs/render.ts';
-import { completeUpload, deleteDataFile, type Filed, listDataFiles, readDataFile } from '../store/data-files.ts';
+import * as dataFiles from '../store/data-files.ts';
 import { KeyInUse } from '../store/idempotency-keys.ts';
 import { useCase } from '../http/known-use-case.ts';
 
@@ -24,7 +24,7 @@ export function dataFileRoutes({ db }: AppDeps): Router {
       JSON.stringify([fields.problem_id, upload.sha1, fields.name, fields.description ?? null]),
     ]);
     if (idempotent && (await replayed(db, req, res, idempotent))) return;
-    const answer = ({ created, row }: Filed) => ({
+    const answer = ({ created, row }: dataFiles.Filed) => ({
       status: created ? 201 : 200,
       body: {
         detail: created ? 'Data file uploaded' : 'Data file already uploaded',
@@ -33,9 +33,9 @@ export function dataFileRoutes({ db }: AppDeps): Router {
       },
       location: created ? `/data_file/${row.id}` : null,
     });
-    let filed: Filed;
+    let filed: dataFiles.Filed;
     try {
-      filed = await completeUpload(
+      filed = await dataFiles.completeUpload(
         db,
         {
           owner: req.user,
@@ -57,10 +57,10 @@ export function dataFileRoutes({ db }: AppDeps): Router {
     sendAnswer(res, answer(filed));
   });
 
-  router.get('/data_file', async (req, res) => {
+  router.get('/data_file', async function listDataFiles(req, res) {
     const q = req.query as { starting_after?: string; status?: string; problem_id?: string };
     const limit = pageLimit(req.query.limit);
-    const { rows, hasMore } = await listDataFiles(db, req.user, {
+    const { rows, hasMore } = await dataFiles.listDataFiles(db, req.user, {
       limit,
       startingAfter: q.starting_after,
       status: q.status,
@@ -73,15 +73,15 @@ export function dataFileRoutes({ db }: AppDeps): Router {
     });
   });
 
-  router.get('/data_file/:data_file_identifier', async (req, res) => {
+  router.get('/data_file/:data_file_identifier', async function getDataFile(req, res) {
     const id = req.params.data_file_identifier!;
-    const row = await readDataFile(db, req.user, id);
+    const row = await dataFiles.readDataFile(db, req.user, id);
     if (!row) throw new HttpProblem('data_file_not_found', `No data file ${id} exists for this user.`);
     res.json({ data_file: { [id]: renderDataFile(row) } });
   });
 
-  router.delete('/data_file/:data_file_identifier', async (req, res) => {
-    await deleteDataFile(db, req.user, req.params.data_file_identifier!);
+  router.delete('/data_file/:data_file_identifier', async function deleteDataFile(req, res) {
+    await dataFiles.deleteDataFile(db, req.user, req.params.data_file_identifier!);
     res.status(204).end();
   });
 

@@ -8,7 +8,7 @@ import { toMillisecond } from '../format.ts';
 const version = '1.0.0';
 
 export function healthRoutes({ db, config }: AppDeps): Router {
-  return Router().get('/healthz', async (_req, res) => {
+  return Router().get('/healthz', async function getHealth(_req, res) {
     try {
       await db.query('SELECT 1');
     } catch {
