@@ -7,9 +7,6 @@
 // under the same locks (a statement of its own waits for any transaction, as query() does).
 import { parse, type PGlite, protocol } from '@electric-sql/pglite';
 
-/** Distinct SQL texts kept as named statements. */
-const maxStatements = 500;
-
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
   let at = 0;
@@ -20,7 +17,11 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-export function preparedStatements(db: PGlite) {
+/** Statement names are unique in the process, so that two users of one PGlite never reuse one another's names. */
+let named = 0;
+
+/** `maxStatements`: distinct SQL texts kept as named statements; past it, each is parsed again every time. */
+export function preparedStatements(db: PGlite, { maxStatements = 500 } = {}) {
   const { serialize } = protocol;
   const statements = new Map<string, { name: string; types: number[] }>();
 
@@ -29,7 +30,7 @@ export function preparedStatements(db: PGlite) {
     let statement = statements.get(sql);
     if (!statement) {
       // Past the bound (there should be no such number of distinct texts), an unnamed statement, parsed each time.
-      const name = statements.size < maxStatements ? `jes_${statements.size + 1}` : '';
+      const name = statements.size < maxStatements ? `jes_${++named}` : '';
       const described = await db._runExclusiveQuery(() =>
         db.execProtocol(
           concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),

@@ -1,0 +1,74 @@
+// The embedded database's named prepared statements (store/pglite-statements.ts) answer as PGlite's query() does:
+// the same values both ways (text, numbers, jsonb, arrays, bytea, null), the same errors with their SQLSTATE (the
+// retry and idempotency code reads it), a transaction rolled back by a failed statement, the same answers past the
+// bound of named statements, and a refusal, not a hang, once the database is closed.
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preparedStatements } from '../src/store/pglite-statements.ts';
+
+describe('named prepared statements on PGlite', () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await PGlite.create('memory://', {
+      serializers: { 17: (value: Uint8Array) => value as unknown as string },
+      parsers: { 17: (text: string) => Buffer.from(text.slice(2), 'hex') },
+    });
+    await db.exec(
+      `CREATE TABLE t (id text PRIMARY KEY, n integer, x double precision, doc jsonb, tags text[], raw bytea)`,
+    );
+  });
+  afterAll(() => db?.close());
+
+  it('round-trips values as query() does, run after run of the same statement', async () => {
+    const statements = preparedStatements(db);
+    const insert = 'INSERT INTO t (id, n, x, doc, tags, raw) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *';
+    const rows = [
+      ['a', 1, 0.5, JSON.stringify({ k: ['é', 1] }), ['x', 'y'], Buffer.from([0, 1, 255])],
+      ['b', null, null, null, null, null],
+      ["c'; DROP TABLE t; --", -7, 1e-9, '"text"', [], Buffer.alloc(0)],
+    ];
+    for (const values of rows) {
+      const [mine] = await statements.query(insert, values);
+      const [theirs] = (await db.query<any>('SELECT * FROM t WHERE id = $1', [values[0]])).rows;
+      expect(mine).toEqual(theirs);
+    }
+    expect(await statements.query('SELECT id, n FROM t WHERE n > $1 ORDER BY id', [0])).toEqual([{ id: 'a', n: 1 }]);
+    expect(await statements.query('SELECT id, n FROM t WHERE n > $1 ORDER BY id', [-10])).toEqual([
+      { id: 'a', n: 1 },
+      { id: "c'; DROP TABLE t; --", n: -7 },
+    ]);
+  });
+
+  it('fails with the SQLSTATE, and a failed statement rolls its transaction back', async () => {
+    const statements = preparedStatements(db);
+    const insert = 'INSERT INTO t (id, n) VALUES ($1, $2)';
+    await statements.query(insert, ['dup', 1]);
+    await expect(statements.query(insert, ['dup', 2])).rejects.toMatchObject({ code: '23505' });
+    await expect(
+      db.transaction(async () => {
+        await statements.inTransaction(insert, ['in-tx', 1]);
+        await statements.inTransaction(insert, ['dup', 3]);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await statements.query('SELECT id FROM t WHERE id = ANY($1) ORDER BY id', [['dup', 'in-tx']])).toEqual([
+      { id: 'dup' },
+    ]);
+  });
+
+  it('answers the same past its bound of named statements', async () => {
+    const statements = preparedStatements(db, { maxStatements: 2 });
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 5; i++) {
+        const sql = `SELECT $1::int + ${i} AS sum`;
+        expect(await statements.query(sql, [round])).toEqual([{ sum: round + i }]);
+      }
+  });
+
+  it('refuses once the database is closed', async () => {
+    const other = await PGlite.create('memory://');
+    const statements = preparedStatements(other);
+    expect(await statements.query('SELECT $1::text AS v', ['up'])).toEqual([{ v: 'up' }]);
+    await other.close();
+    await expect(statements.query('SELECT $1::text AS v', ['down'])).rejects.toThrow(/closed/i);
+  });
+});
