@@ -7,16 +7,6 @@
 // under the same locks (a statement of its own waits for any transaction, as query() does).
 import { parse, type PGlite, protocol } from '@electric-sql/pglite';
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** Statement names are unique in the process, so that two users of one PGlite never reuse one another's names. */
 let named = 0;
 
@@ -33,7 +23,11 @@ export function preparedStatements(db: PGlite, { maxStatements = 500 } = {}) {
       const name = statements.size < maxStatements ? `jes_${++named}` : '';
       const described = await db._runExclusiveQuery(() =>
         db.execProtocol(
-          concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+          Buffer.concat([
+            serialize.parse({ name, text: sql }),
+            serialize.describe({ type: 'S', name }),
+            serialize.sync(),
+          ]),
           { syncToFs: false },
         ),
       );
@@ -48,7 +42,7 @@ export function preparedStatements(db: PGlite, { maxStatements = 500 } = {}) {
     });
     const result = await db._runExclusiveQuery(() =>
       db.execProtocol(
-        concat([
+        Buffer.concat([
           serialize.bind({ statement: name, values: values as string[] }),
           serialize.describe({ type: 'P' }),
           serialize.execute({}),
