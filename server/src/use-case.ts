@@ -4,7 +4,7 @@
 //
 // An input is parsed once: when an inline job is accepted (checkInline) or when a data file is validated
 // (readDataFile). What that produced is stored encoded (encode), or an inline job's JSON text when that is smaller
-// (then the worker parses it with acceptInline); the worker has the input once per job for all its executions, and
+// (then the worker checks and prepares it with checkInline); the worker has the input once per job for all its executions, and
 // the solver threads receive it by structured clone.
 import type { components } from './generated/openapi.ts';
 import type { SolveOptions, SolverInfo } from './solver.ts';
@@ -30,7 +30,7 @@ export interface CheckedInline<Input> {
   size: InputSize;
   /** encodedBytes of the prepared input, known without preparing it. */
   encodedBytes: number;
-  /** Builds the prepared input, as acceptInline gives it. */
+  /** Builds the prepared input. */
   prepare(): Input;
 }
 
@@ -49,13 +49,9 @@ export interface UseCase<Input = unknown> {
   /** A data file may have at most this many bytes (the record's `max_data_file_bytes`). */
   maxDataFileBytes: number;
   /**
-   * An inline body the contract validator has accepted for this use case: the checks the schema cannot
-   * express, then the prepared input. Throws InputError with pointers into the body.
-   */
-  acceptInline(body: unknown): Input;
-  /**
-   * acceptInline's checks (the same InputError), without preparing the input: a job that stores the JSON text
-   * (smaller than a dense matrix's prepared form) never needs it.
+   * An inline body the contract validator has accepted for this use case: the checks the schema cannot express
+   * (InputError with pointers into the body), and what the input prepares into, built only when `prepare()` is
+   * called (a job that stores the JSON text, smaller than a dense matrix's prepared form, never needs it).
    */
   checkInline(body: unknown): CheckedInline<Input>;
   /** A data file's bytes, chunk by chunk: its format and prepared input, or InputError with pointers into it. */

@@ -1,4 +1,4 @@
-// Tests for the inline max-cut input (graphFromInline, and the use case's acceptInline around it): the contract example, the diagonal and zero weights,
+// Tests for the inline max-cut input (graphFromInline, and the use case's checkInline around it): the contract example, the diagonal and zero weights,
 // shape, finiteness and symmetry errors with their pointers, and the speed of a dense matrix.
 import { describe, expect, it } from 'vitest';
 import { cutValue } from '../src/maxcut/graph.ts';
@@ -38,12 +38,12 @@ describe('graphFromInline', () => {
   });
 
   it('is accepted once by the use case: the graph graphFromInline builds, weights that sum past a double refused', async () => {
-    expect(canonical(maxcut.acceptInline(EXAMPLE))).toBe(canonical(graphFromInline(EXAMPLE)));
-    const graph = maxcut.acceptInline(EXAMPLE);
+    expect(canonical(maxcut.checkInline(EXAMPLE).prepare())).toBe(canonical(graphFromInline(EXAMPLE)));
+    const graph = maxcut.checkInline(EXAMPLE).prepare();
     expect(canonical(maxcut.decode(maxcut.encode(graph)))).toBe(canonical(graph));
     expect(maxcut.encodedBytes(graph)).toBe(maxcut.encode(graph).length);
     const bad = { num_nodes: 6, adj_matrix: withRow(EXAMPLE.adj_matrix, 2, [6, 4, 0, 6, 5]) };
-    const accepted = await inputError(() => maxcut.acceptInline(bad));
+    const accepted = await inputError(() => maxcut.checkInline(bad).prepare());
     const built = await inputError(() => graphFromInline(bad));
     expect({ message: accepted.message, errors: accepted.errors }).toEqual({
       message: built.message,
@@ -57,7 +57,7 @@ describe('graphFromInline', () => {
         [1e308, 0, 0],
       ],
     };
-    expect((await inputError(() => maxcut.acceptInline(huge))).errors).toEqual([
+    expect((await inputError(() => maxcut.checkInline(huge).prepare())).errors).toEqual([
       { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
     ]);
   });

@@ -17,7 +17,7 @@ import {
 
 const read = async (text: string | Uint8Array, chunking: (typeof CHUNKINGS)[number] = 'whole') =>
   qubo.readDataFile(chunksOf(text, chunking));
-const example = plain(qubo.acceptInline(EXAMPLE));
+const example = plain(qubo.checkInline(EXAMPLE).prepare());
 
 describe('.qubo files', () => {
   it('reads the contract upload example: the same QUBO as the inline example, minimum -11', async () => {
@@ -52,7 +52,7 @@ describe('.qubo files', () => {
       const q = randomMatrix(seed, 1 + (seed % 9), seed % 2 ? 'sparse' : 'fractional');
       q[0]![q.length - 1] = 3;
       q[q.length - 1]![0] = q.length > 1 ? -3 : 3; // cancels: W = 0
-      const inline = plain(qubo.acceptInline({ num_variables: q.length, q_matrix: q }));
+      const inline = plain(qubo.checkInline({ num_variables: q.length, q_matrix: q }).prepare());
       expect(plain((await read(quboText(q), { seed, max: 7 })).input)).toEqual(inline);
     }
   });
@@ -259,7 +259,7 @@ describe('JSON QUBO files', () => {
     for (let seed = 1; seed <= 12; seed++) {
       const q = randomMatrix(seed, 1 + (seed % 11), (['integer', 'fractional', 'sparse'] as const)[seed % 3]!);
       const body = seed % 2 ? { num_variables: q.length, q_matrix: q } : { q_matrix: q, num_variables: q.length };
-      const inline = plain(qubo.acceptInline(body));
+      const inline = plain(qubo.checkInline(body).prepare());
       expect(plain((await read(JSON.stringify(body), { seed, max: 9 })).input)).toEqual(inline);
     }
   });

@@ -1,4 +1,4 @@
-// Tests for the QUBO use case's inline input (quboFromInline through qubo.acceptInline): the prepared form,
+// Tests for the QUBO use case's inline input (checkQubo through qubo.checkInline): the prepared form,
 // the checks with their pointers, and the use case's record, size and encoding.
 import { describe, expect, it } from 'vitest';
 import { contract } from '../src/contract.ts';
@@ -15,9 +15,9 @@ import {
   randomMatrix,
 } from './support/qubo-fixtures.ts';
 
-describe('qubo.acceptInline', () => {
+describe('qubo.checkInline', () => {
   it('prepares the contract example: the diagonal and W_ij = Q[i][j] + Q[j][i], i < j, non-zero only', () => {
-    const input = qubo.acceptInline(EXAMPLE);
+    const input = qubo.checkInline(EXAMPLE).prepare();
     expect(plain(input)).toEqual({
       n: 4,
       diagonal: [-5, -3, -8, -6],
@@ -33,7 +33,7 @@ describe('qubo.acceptInline', () => {
     for (let seed = 1; seed <= 12; seed++) {
       const n = 1 + (seed % 8);
       const q = randomMatrix(seed, n, seed % 2 ? 'integer' : 'sparse');
-      const input = qubo.acceptInline({ num_variables: n, q_matrix: q });
+      const input = qubo.checkInline({ num_variables: n, q_matrix: q }).prepare();
       const x = new Uint8Array(n);
       for (let mask = 0; mask < 2 ** n; mask++) {
         for (let i = 0; i < n; i++) x[i] = (mask >>> i) & 1;
@@ -43,14 +43,16 @@ describe('qubo.acceptInline', () => {
   });
 
   it('drops couplings that cancel (Q[i][j] = -Q[j][i]) and keeps a lone diagonal', () => {
-    const input = qubo.acceptInline({
-      num_variables: 3,
-      q_matrix: [
-        [1, 2, 0],
-        [-2, 0, 0],
-        [0, 3, -0],
-      ],
-    });
+    const input = qubo
+      .checkInline({
+        num_variables: 3,
+        q_matrix: [
+          [1, 2, 0],
+          [-2, 0, 0],
+          [0, 3, -0],
+        ],
+      })
+      .prepare();
     expect(plain(input)).toEqual({ n: 3, diagonal: [1, 0, -0], offsets: [0, 0, 1, 1], columns: [2], couplings: [3] });
     expect(qubo.size(input)).toEqual({ nodes: 3, edges: 1 });
   });
@@ -101,7 +103,7 @@ describe('qubo.acceptInline', () => {
   ];
   for (const [name, body, message, errors] of refusals) {
     it(`refuses ${name}`, async () => {
-      const error = await inputError(() => qubo.acceptInline(body));
+      const error = await inputError(() => qubo.checkInline(body).prepare());
       expect(error.message).toBe(message);
       expect(error.errors).toEqual(errors);
     });
@@ -110,7 +112,7 @@ describe('qubo.acceptInline', () => {
   it('lists at most 20 pointers and says how many problems there were', () => {
     const q = Array.from({ length: 5 }, () => Array.from({ length: 5 }, () => Infinity));
     try {
-      qubo.acceptInline({ num_variables: 5, q_matrix: q });
+      qubo.checkInline({ num_variables: 5, q_matrix: q }).prepare();
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(InputError);
@@ -132,7 +134,7 @@ describe('qubo.checkInline', () => {
     ]) {
       const checked = qubo.checkInline(body);
       const input = checked.prepare();
-      expect(input).toEqual(qubo.acceptInline(body));
+      expect(input).toEqual(qubo.checkInline(body).prepare());
       expect(checked.size).toEqual(qubo.size(input));
       expect(checked.encodedBytes).toBe(qubo.encode(input).length);
     }
@@ -145,7 +147,7 @@ describe('qubo.checkInline', () => {
     };
     const [checked, accepted] = await Promise.all([
       inputError(() => qubo.checkInline(body)),
-      inputError(() => qubo.acceptInline(body)),
+      inputError(() => qubo.checkInline(body).prepare()),
     ]);
     expect(checked.errors).toEqual(accepted.errors);
     expect(checked.errors).toEqual([
@@ -156,17 +158,19 @@ describe('qubo.checkInline', () => {
 
 describe('qubo.encode and qubo.decode', () => {
   const inputs = [
-    qubo.acceptInline(EXAMPLE),
-    qubo.acceptInline({ num_variables: 1, q_matrix: [[0]] }),
-    qubo.acceptInline({
-      num_variables: 3,
-      q_matrix: [
-        [0.1, 0, 0],
-        [0, -2.5e-300, 0],
-        [0, 0, 7],
-      ],
-    }),
-    qubo.acceptInline({ num_variables: 9, q_matrix: randomMatrix(5, 9, 'fractional') }),
+    qubo.checkInline(EXAMPLE).prepare(),
+    qubo.checkInline({ num_variables: 1, q_matrix: [[0]] }).prepare(),
+    qubo
+      .checkInline({
+        num_variables: 3,
+        q_matrix: [
+          [0.1, 0, 0],
+          [0, -2.5e-300, 0],
+          [0, 0, 7],
+        ],
+      })
+      .prepare(),
+    qubo.checkInline({ num_variables: 9, q_matrix: randomMatrix(5, 9, 'fractional') }).prepare(),
   ];
   for (const input of inputs) {
     it(`round-trips ${input.n} variables and ${input.columns.length} couplings`, () => {

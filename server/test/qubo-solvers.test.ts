@@ -25,7 +25,11 @@ const kinds: EntryKind[] = ['integer', 'fractional', 'sparse'];
 const cases = Array.from({ length: 15 }, (_, k) => {
   const n = 1 + (k % 10);
   const q = randomMatrix(500 + k, n, kinds[k % 3]!);
-  return { name: `n=${n} ${kinds[k % 3]} #${k}`, q, input: qubo.acceptInline({ num_variables: n, q_matrix: q }) };
+  return {
+    name: `n=${n} ${kinds[k % 3]} #${k}`,
+    q,
+    input: qubo.checkInline({ num_variables: n, q_matrix: q }).prepare(),
+  };
 });
 const solverNamed = (name: string) => qubo.solvers.find((s) => s.name === name)!;
 /** Iteration budgets that end long before the time limit: the answers depend on the seed alone. */
@@ -71,7 +75,7 @@ describe('the QUBO solvers', () => {
       solver.solve(input, options({ timeLimitSeconds: 60, ...budget[solver.name], ...extra }));
 
     it(`${solver.name}: finds the contract example's minimum, -11 at [1, 0, 0, 1]`, () => {
-      const { data, objective } = solve(qubo.acceptInline(EXAMPLE));
+      const { data, objective } = solve(qubo.checkInline(EXAMPLE).prepare());
       expect(objective).toBe(EXAMPLE_MINIMUM);
       expect(data).toMatchObject({ energy: EXAMPLE_MINIMUM, assignment: EXAMPLE_ASSIGNMENT });
       expect(Object.keys(data)).toEqual(
@@ -109,14 +113,16 @@ describe('the QUBO solvers', () => {
 
     it(`${solver.name}: answers energy 0 (not -0) for an all-zero QUBO`, () => {
       const { data } = solve(
-        qubo.acceptInline({
-          num_variables: 3,
-          q_matrix: [
-            [0, 0, 0],
-            [0, 0, 0],
-            [0, 0, 0],
-          ],
-        }),
+        qubo
+          .checkInline({
+            num_variables: 3,
+            q_matrix: [
+              [0, 0, 0],
+              [0, 0, 0],
+              [0, 0, 0],
+            ],
+          })
+          .prepare(),
       );
       expect(Object.is(data.energy, 0)).toBe(true);
       if (data.lower_bound !== undefined) expect(Object.is(data.lower_bound, 0)).toBe(true);
@@ -124,7 +130,7 @@ describe('the QUBO solvers', () => {
   }
 
   it('exact takes 32 variables (a graph of 33 nodes) and refuses 33 with SolverLimitError', () => {
-    const at = (n: number) => qubo.acceptInline({ num_variables: n, q_matrix: randomMatrix(n, n, 'integer') });
+    const at = (n: number) => qubo.checkInline({ num_variables: n, q_matrix: randomMatrix(n, n, 'integer') }).prepare();
     const exact = solverNamed('exact');
     // One block of 2^16 states is enough to show 32 variables are accepted; the whole run would take seconds.
     const partial = exact.solve(at(32), options({ maxIterations: 1 }));

@@ -68,7 +68,6 @@ export const maxcut: UseCase<Graph> = {
   }),
   maxInlineBytes,
   maxDataFileBytes,
-  acceptInline: (body) => checkInline(body).prepare(),
   checkInline,
   async readDataFile(chunks) {
     const { format, graph } = await graphFromDataFile(chunks);

@@ -21,20 +21,16 @@ export interface CheckedQubo {
   n: number;
   /** Non-zero couplings W_ij, j > i: the prepared input's `columns.length`. */
   couplings: number;
-  /** The QuboInput quboFromInline gives. */
+  /** The prepared QuboInput, built on each call. */
   input(): QuboInput;
 }
 
 /**
- * Converts a schema-valid inline QUBO. Throws InputError when q_matrix is not num_variables × num_variables,
+ * Checks a schema-valid inline QUBO. Throws InputError when q_matrix is not num_variables × num_variables,
  * holds a non-finite number (JSON.parse reads 1e400 as Infinity), or its entries' absolute values sum past a
- * double. One sweep checks the entries, fills the diagonal and sizes the CSR's rows; a second fills them.
+ * double. One sweep checks the entries, fills the diagonal and sizes the CSR's rows; a second, when `input()` is
+ * called, fills them.
  */
-export function quboFromInline(body: QuboInlineInput): QuboInput {
-  return checkQubo(body).input();
-}
-
-/** quboFromInline's checks and first sweep; the second (the couplings) waits for `input()`. */
 export function checkQubo(body: QuboInlineInput): CheckedQubo {
   const n = body.num_variables;
   const matrix = body.q_matrix;

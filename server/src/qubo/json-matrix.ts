@@ -119,7 +119,7 @@ class QuboJsonMatrix implements MatrixSink<QuboInput> {
     else this.diagonal[r] = v;
   }
 
-  /** The QUBO of the whole matrix, for num_variables `n`; throws InputError as quboFromInline does. */
+  /** The QUBO of the whole matrix, for num_variables `n`; throws InputError as checkQubo does. */
   result(n: number): QuboInput {
     const shape = new ErrorList();
     if (this.rows !== n) shape.add('/q_matrix', rowCountDetail(this.rows, n));

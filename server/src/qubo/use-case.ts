@@ -4,7 +4,7 @@ import { useCaseRecord } from '../use-case-record.ts';
 import type { UseCase } from '../use-case.ts';
 import { quboFromDataFile } from './data-file.ts';
 import { decodeQubo, encodedQuboBytes, encodeQubo, quboBytes } from './encoding.ts';
-import { checkQubo, type QuboInlineInput, quboFromInline } from './inline.ts';
+import { checkQubo, type QuboInlineInput } from './inline.ts';
 import type { QuboInput } from './input.ts';
 import { defaultSolvers, solvers } from './solvers.ts';
 
@@ -30,7 +30,6 @@ export const qubo: UseCase<QuboInput> = {
   }),
   maxInlineBytes,
   maxDataFileBytes,
-  acceptInline: (body) => quboFromInline(body as QuboInlineInput),
   checkInline(body) {
     const { n, couplings, input } = checkQubo(body as QuboInlineInput);
     return { size: { nodes: n, edges: couplings }, encodedBytes: quboBytes(n, couplings), prepare: input };

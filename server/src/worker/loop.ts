@@ -203,7 +203,7 @@ export class WorkerLoop {
       ? { prepared: execution.input_prepared, bytes: execution.input }
       : await readInlineInput(db, execution.job_id);
     if (stored.prepared) return useCase.decode(stored.bytes);
-    return useCase.acceptInline(JSON.parse(Buffer.from(stored.bytes).toString('utf8')));
+    return useCase.checkInline(JSON.parse(Buffer.from(stored.bytes).toString('utf8'))).prepare();
   }
 
   /** The job's input, loaded by the first of its executions here and shared with the others; release() after. */
