@@ -1,18 +1,19 @@
-// Regenerates what derives from openapi.yaml and the guides: `node scripts/generate.ts [types|docs] [--check]`.
+// Regenerates what derives from openapi.yaml, the guides and app/: `node scripts/generate.ts [types|docs|app] [--check]`.
 // With --check nothing is written; the command lists stale files and exits 1 if there are any.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { sizeOf } from './app-bundle.ts';
 import { type GeneratedKind, leftoverPages, renderGenerated, root, staleFiles } from './generated.ts';
 
 const { values, positionals } = parseArgs({
   options: { check: { type: 'boolean', default: false } },
   allowPositionals: true,
 });
-const kinds = positionals.length > 0 ? (positionals as GeneratedKind[]) : (['types', 'docs'] as const);
+const kinds = positionals.length > 0 ? (positionals as GeneratedKind[]) : (['types', 'docs', 'app'] as const);
 for (const kind of kinds) {
-  if (kind !== 'types' && kind !== 'docs') {
-    console.error(`unknown target "${kind}": use types or docs`);
+  if (kind !== 'types' && kind !== 'docs' && kind !== 'app') {
+    console.error(`unknown target "${kind}": use types, docs or app`);
     process.exit(2);
   }
 }
@@ -27,7 +28,7 @@ for (const file of files) {
   const target = join(root, file.path);
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, file.contents);
-  console.log(`wrote ${file.path}`);
+  console.log(`wrote ${file.path}${file.kind === 'app' ? ` (${sizeOf(file.contents)})` : ''}`);
 }
 for (const path of await leftoverPages(files)) {
   await rm(join(root, path));

@@ -10,13 +10,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { stringify } from 'yaml';
+import { appDir, renderApp } from './app-bundle.ts';
 import { sampleLanguages, withCodeSamples } from './code-samples.ts';
 import { renderGuides } from './guides.ts';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const contractPath = join(root, 'openapi.yaml');
 
-export type GeneratedKind = 'types' | 'docs';
+export type GeneratedKind = 'types' | 'docs' | 'app';
 export interface GeneratedFile {
   kind: GeneratedKind;
   /** Path relative to the repository root. */
@@ -102,7 +103,9 @@ async function renderDocs(): Promise<string> {
   }
 }
 
-export async function renderGenerated(kinds: readonly GeneratedKind[] = ['types', 'docs']): Promise<GeneratedFile[]> {
+export async function renderGenerated(
+  kinds: readonly GeneratedKind[] = ['types', 'docs', 'app'],
+): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];
   if (kinds.includes('types')) {
     const contents = await renderTypes();
@@ -112,14 +115,27 @@ export async function renderGenerated(kinds: readonly GeneratedKind[] = ['types'
     files.push({ kind: 'docs', path: docsTarget, contents: await renderDocs() });
     files.push(...(await renderGuides(join(root, 'docs'))).map((guide) => ({ kind: 'docs' as const, ...guide })));
   }
+  if (kinds.includes('app')) files.push(...(await renderApp(root)).map((file) => ({ kind: 'app' as const, ...file })));
   return files;
 }
 
-/** Pages in docs/guides/ that no guide produces any more (a guide removed or renamed): generate deletes them. */
+/**
+ * Files in docs/guides/ that no guide produces any more (a guide removed or renamed), and in docs/app/ that the
+ * dashboard's build no longer makes (an earlier hash): generate deletes them.
+ */
 export async function leftoverPages(files: readonly GeneratedFile[]): Promise<string[]> {
-  if (!files.some((file) => file.kind === 'docs')) return [];
-  const pages = await readdir(join(root, guidesDir)).catch(() => []);
-  return pages.map((page) => `${guidesDir}/${page}`).filter((path) => !files.some((file) => file.path === path));
+  const leftovers: string[] = [];
+  for (const [kind, dir] of [
+    ['docs', guidesDir],
+    ['app', appDir],
+  ] as const) {
+    if (!files.some((file) => file.kind === kind)) continue;
+    const pages = await readdir(join(root, dir)).catch(() => []);
+    leftovers.push(
+      ...pages.map((page) => `${dir}/${page}`).filter((path) => !files.some((file) => file.path === path)),
+    );
+  }
+  return leftovers;
 }
 
 /** The generated files whose committed contents differ from what openapi.yaml and the guides produce now. */

@@ -1,4 +1,5 @@
-// Outside the contract: the generated API reference and the guides (docs/index.html, docs/guides/<name>.html).
+// Outside the contract: the generated API reference and the guides (docs/index.html, docs/guides/<name>.html), and
+// the dashboard (docs/app/: /app/ answers its page, /app/app-<hash>.js and .css its script and style sheet).
 // GET /docs redirects to /docs/, so the reference's relative links (guides/…) resolve as they do when the file is
 // opened from disk; /docs/ and /docs/index.html answer the reference, /docs/guides/<name>.html (or without .html) a
 // guide. Each page is compressed once, on its first request, and kept in memory with brotli and gzip (the
@@ -71,12 +72,19 @@ export function docsRoutes(docsDir: string): RequestHandler {
       () => new Set<string>(),
     ));
 
-  const send = async (file: string, req: Request, res: Response) => {
+  let app: Promise<Set<string>> | undefined;
+  const appFiles = () =>
+    (app ??= readdir(join(docsDir, 'app')).then(
+      (files) => new Set(files),
+      () => new Set<string>(),
+    ));
+
+  const send = async (file: string, req: Request, res: Response, type = 'html', cache = 'no-cache') => {
     const page = await encoded(file);
     const encoding = chooseCoding(req.get('accept-encoding'));
     res.vary('Accept-Encoding');
-    res.type('html');
-    res.set('Cache-Control', 'no-cache');
+    res.type(type);
+    res.set('Cache-Control', cache);
     res.set('ETag', `"${page.tag}-${encoding}"`);
     if (encoding !== 'identity') res.set('Content-Encoding', encoding);
     // res.send answers 304 to a matching If-None-Match, and leaves the body out for HEAD.
@@ -95,12 +103,25 @@ export function docsRoutes(docsDir: string): RequestHandler {
       const name = /^([a-z0-9-]+)(?:\.html)?$/.exec(req.params.page as string)?.[1];
       if (name === undefined || !(await guideNames()).has(name)) return next();
       return send(join(docsDir, 'guides', `${name}.html`), req, res);
+    })
+    .get('/app', function redirectToApp(req: Request, res: Response) {
+      const query = req.originalUrl.indexOf('?');
+      res.redirect(301, `/app/${query < 0 ? '' : req.originalUrl.slice(query)}`);
+    })
+    .get(['/app/', '/app/index.html'], function getDashboard(req: Request, res: Response) {
+      return send(join(docsDir, 'app', 'index.html'), req, res);
+    })
+    // The dashboard's script and style sheet are named by their content's hash: cached for good.
+    .get('/app/:file', async function getDashboardFile(req: Request, res: Response, next: NextFunction) {
+      const [, name, ext] = /^(app-[A-Z0-9]+)\.(js|css)$/.exec(req.params.file as string) ?? [];
+      if (name === undefined || !(await appFiles()).has(req.params.file as string)) return next();
+      return send(join(docsDir, 'app', `${name}.${ext}`), req, res, ext!, 'public, max-age=31536000, immutable');
     });
   // Only reads of /docs… reach the pages, and the router is not run for any other GET. Any other method goes on to
   // the contract's routing (404 not_found, as for /openapi.yaml), rather than to the router's own answer to OPTIONS
   // (a 200 listing GET, HEAD).
   return (req: Request, res: Response, next: NextFunction) =>
-    (req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith('/docs')
+    (req.method === 'GET' || req.method === 'HEAD') && (req.path.startsWith('/docs') || req.path.startsWith('/app'))
       ? pagesRouter(req, res, next)
       : next();
 }

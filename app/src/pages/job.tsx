@@ -1,0 +1,233 @@
+// One job: its status and timestamps (as the API gives them, and in this browser's time zone), each execution,
+// the best value over time while it runs, and the answer: for max cut the graph drawn with its two sides and
+// cut edges (or a summary when it is too large, or not kept by this tab), the cut value and whether it is proven
+// optimal; for QUBO the assignment and its energy. The page long-polls the job: at once on a change of status,
+// every second while it runs (to follow its best value), and stops once it has ended.
+import type { Execution, Job, Problem } from '@jes/client';
+import { isTerminal } from '@jes/client';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Layout } from '../parts/layout.tsx';
+import { ProblemBox } from '../parts/problem-box.tsx';
+import { CutDrawing, drawable } from '../parts/cut-drawing.tsx';
+import { ProgressChart, type Sample } from '../parts/progress-chart.tsx';
+import { bytes, localTime, number } from '../format.ts';
+import { kept } from '../graphs.ts';
+import { client } from '../session.ts';
+import { settled } from '../use-call.ts';
+
+interface MaxCutData {
+  cut_value: number;
+  partition: number[];
+  optimal: boolean;
+  upper_bound?: number;
+}
+interface QuboData {
+  energy: number;
+  assignment: number[];
+  optimal: boolean;
+}
+
+function Timestamps({ job }: { job: Job }) {
+  const rows = Object.entries(job.timestamps ?? {}).filter(([, at]) => at);
+  return (
+    <table class="timestamps">
+      <thead>
+        <tr>
+          <th scope="col">Moment</th>
+          <th scope="col">As the API gives it (UTC)</th>
+          <th scope="col">Your local time</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([name, at]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td>
+              <code>{at as string}</code>
+            </td>
+            <td>{localTime(at as string)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Executions({ job }: { job: Job }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Solver</th>
+          <th scope="col">Status</th>
+          <th scope="col">Best value</th>
+          <th scope="col">Progress</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Error</th>
+        </tr>
+      </thead>
+      <tbody>
+        {Object.entries<Execution>(job.executions).map(([solver, e]) => (
+          <tr key={solver}>
+            <th scope="row">
+              <code>{solver}</code>
+            </th>
+            <td>
+              <span class={`status ${e.status}`}>{e.status}</span>
+            </td>
+            <td>{number(e.best_value)}</td>
+            <td>{e.progress !== undefined && e.progress !== null ? `${Math.round(e.progress * 100)} %` : '—'}</td>
+            <td>{e.duration_seconds !== undefined && e.duration_seconds !== null ? `${e.duration_seconds} s` : '—'}</td>
+            <td>{e.error ? `${e.error.code}: ${e.error.detail}` : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The best successful execution's answer: the largest cut, or the lowest energy. */
+function bestAnswer(job: Job): { solver: string; data: Record<string, any> } | undefined {
+  const done = Object.entries<Execution>(job.executions).filter(([, e]) => e.status === 'SUCCESS' && e.data);
+  const score = (data: any) => (job.problem_id === 'qubo' ? -data.energy : data.cut_value);
+  done.sort(([, a], [, b]) => score(b.data) - score(a.data));
+  return done[0] && { solver: done[0][0], data: done[0][1].data as Record<string, any> };
+}
+
+function MaxCutAnswer({ job, solver, data }: { job: Job; solver: string; data: MaxCutData }) {
+  const graph = useMemo(() => kept(job.id, job.input.data_file_identifier), [job.id]);
+  const [drawnMs, setDrawnMs] = useState<number>();
+  const sides = [data.partition.filter((s) => s !== 1).length, data.partition.filter((s) => s === 1).length];
+  return (
+    <section>
+      <h2>The answer ({solver})</h2>
+      <p class="answer">
+        Cut value <strong data-testid="cut-value">{number(data.cut_value)}</strong>,{' '}
+        {data.optimal
+          ? 'proven optimal'
+          : `not proven optimal${data.upper_bound !== undefined ? ` (upper bound ${number(data.upper_bound)})` : ''}`}
+        . Sides of {sides[0]} and {sides[1]} nodes.
+      </p>
+      {graph && drawable(graph) ? (
+        <>
+          <CutDrawing graph={graph} partition={data.partition} onDrawn={setDrawnMs} />
+          {drawnMs !== undefined && (
+            <p class="hint" data-testid="drawn">
+              Drawn in {Math.round(drawnMs)} ms.
+            </p>
+          )}
+        </>
+      ) : (
+        <p class="hint">
+          {graph
+            ? `The graph (${graph.nodes} nodes) is too large to draw here; the summary above says how it is cut.`
+            : 'The API does not give a job its input back, and this tab did not start the job, so the graph is not drawn.'}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function QuboAnswer({ solver, data }: { solver: string; data: QuboData }) {
+  return (
+    <section>
+      <h2>The answer ({solver})</h2>
+      <p class="answer">
+        Energy <strong>{number(data.energy)}</strong>, {data.optimal ? 'proven optimal' : 'not proven optimal'}.
+      </p>
+      <p>Assignment:</p>
+      <pre class="example">
+        <code>{data.assignment.join(' ')}</code>
+      </pre>
+    </section>
+  );
+}
+
+async function download(id: string, setProblem: (p: Problem) => void) {
+  const output = await settled(() => client().getOutput(id));
+  if (output.error) return setProblem(output.error);
+  if (!output.data) return;
+  const url = URL.createObjectURL(new Blob([JSON.stringify(output.data, null, 2)], { type: 'application/json' }));
+  const link = Object.assign(document.createElement('a'), { href: url, download: `job-${id}-output.json` });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function JobPage({ id }: { id: string }) {
+  const [job, setJob] = useState<Job>();
+  const [problem, setProblem] = useState<Problem>();
+  const [samples, setSamples] = useState<Sample[]>([]);
+  const [round, setRound] = useState(0);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    void (async () => {
+      let wait: number | undefined;
+      while (!stop.signal.aborted) {
+        const answer = await settled(() =>
+          client().getJob(id, { ...(wait !== undefined ? { wait } : {}), signal: stop.signal }),
+        );
+        if (stop.signal.aborted) return;
+        if (!answer.data) return answer.error && setProblem(answer.error);
+        const seen = answer.data;
+        setJob(seen);
+        const submitted = Date.parse(seen.timestamps?.submitted ?? '') || Date.now();
+        const values = Object.fromEntries(
+          Object.entries<Execution>(seen.executions).map(([s, e]) => [s, e.best_value ?? null]),
+        );
+        setSamples((all) => [...all, { seconds: Math.max(0, (Date.now() - submitted) / 1000), values }]);
+        if (isTerminal(seen.status)) return;
+        wait = seen.status === 'RUNNING' ? 1 : 30;
+      }
+    })();
+    return () => stop.abort();
+  }, [id, round]);
+
+  const cancel = async () => {
+    const answer = await settled(() => client().cancelJob(id));
+    if (answer.error) setProblem(answer.error);
+    setRound((r) => r + 1);
+  };
+
+  const answer = job && bestAnswer(job);
+  const solvers = job ? Object.keys(job.executions) : [];
+  return (
+    <Layout section="jobs" title={`Job ${id}`}>
+      {problem && <ProblemBox problem={problem} />}
+      {job && (
+        <>
+          <p class="job-head">
+            <span class={`status ${job.status}`} data-testid="job-status">
+              {job.status}
+            </span>{' '}
+            <code>{job.problem_id}</code>, input{' '}
+            {job.input.mode === 'inline' ? 'inline' : `data file ${job.input.data_file_identifier}`} of{' '}
+            {bytes(job.input.bytes)}
+            {!isTerminal(job.status) && (
+              <button type="button" onClick={cancel}>
+                Cancel the job
+              </button>
+            )}
+            {job.status === 'FINISHED' && (
+              <button type="button" onClick={() => void download(id, setProblem)}>
+                Download the output (JSON)
+              </button>
+            )}
+          </p>
+          {job.error && <ProblemBox problem={job.error} />}
+          <Timestamps job={job} />
+          <h2>Executions</h2>
+          <Executions job={job} />
+          <h2>Best value over time</h2>
+          <ProgressChart samples={samples} solvers={solvers} />
+          {answer &&
+            (job.problem_id === 'qubo' ? (
+              <QuboAnswer solver={answer.solver} data={answer.data as QuboData} />
+            ) : (
+              <MaxCutAnswer job={job} solver={answer.solver} data={answer.data as MaxCutData} />
+            ))}
+        </>
+      )}
+    </Layout>
+  );
+}

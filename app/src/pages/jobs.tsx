@@ -1,0 +1,150 @@
+// The jobs, newest first, a page at a time, filtered by status and use case. Live without a tight timer: the
+// page long-polls up to three of its jobs that have not ended (a browser keeps six connections to a host) and
+// reads the page again when one changes. Cancel from the list.
+import type { Job, JobStatus } from '@jes/client';
+import { isTerminal, toProblem } from '@jes/client';
+import { useEffect } from 'preact/hooks';
+import { Layout } from '../parts/layout.tsx';
+import { ProblemBox } from '../parts/problem-box.tsx';
+import { localTime } from '../format.ts';
+import { go, href } from '../route.ts';
+import { client } from '../session.ts';
+import { settled, useCall } from '../use-call.ts';
+
+const statuses: JobStatus[] = ['PENDING', 'RUNNING', 'FINISHED', 'ERROR', 'CANCELLED'];
+const watched = 3;
+
+interface JobPage {
+  jobs: Job[];
+  hasMore: boolean;
+}
+
+async function listPage(query: URLSearchParams) {
+  const status = query.get('status') as JobStatus | null;
+  const problem = query.get('problem');
+  const after = query.get('after');
+  const { data, error, response } = await client().api.GET('/job', {
+    params: {
+      query: {
+        limit: 20,
+        ...(status ? { status } : {}),
+        ...(problem ? { problem_id: problem } : {}),
+        ...(after ? { starting_after: after } : {}),
+      },
+    },
+  });
+  if (!data) return { error: toProblem(error, response), response };
+  const jobs = data.ids.flatMap((id) => (data.job[id] ? [{ ...data.job[id], id }] : []));
+  return { data: { jobs, hasMore: data.has_more } as JobPage, response };
+}
+
+export function JobsPage({ query }: { query: URLSearchParams }) {
+  const page = useCall(() => listPage(query), [query.toString()]);
+  const open = page.data?.jobs.filter((j) => !isTerminal(j.status)).slice(0, watched) ?? [];
+
+  // Long polls of the jobs that have not ended; the first change reads the page again.
+  useEffect(() => {
+    if (open.length === 0) return;
+    const stop = new AbortController();
+    void Promise.race(
+      open.map((job) =>
+        settled(() => client().getJob(job.id, { wait: 30, signal: stop.signal })).then((seen) => {
+          if (seen.data?.status === job.status) return new Promise<void>(() => {});
+        }),
+      ),
+    ).then(() => stop.signal.aborted || page.reload());
+    return () => stop.abort();
+  }, [page.data]);
+
+  const filter = (name: string, value: string) => {
+    const next = new URLSearchParams(query);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    next.delete('after');
+    go(`/jobs?${next}`);
+  };
+  const cancel = async (id: string) => {
+    await settled(() => client().cancelJob(id));
+    page.reload();
+  };
+  const last = page.data?.jobs.at(-1);
+
+  return (
+    <Layout section="jobs" title="Jobs">
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Status
+          <select value={query.get('status') ?? ''} onChange={(e) => filter('status', e.currentTarget.value)}>
+            <option value="">any</option>
+            {statuses.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Use case
+          <select value={query.get('problem') ?? ''} onChange={(e) => filter('problem', e.currentTarget.value)}>
+            <option value="">any</option>
+            <option value="maxcut">maxcut</option>
+            <option value="qubo">qubo</option>
+          </select>
+        </label>
+        <a class="button" href={href('/new/maxcut')}>
+          New job
+        </a>
+      </form>
+      {page.error && <ProblemBox problem={page.error} />}
+      {page.data && page.data.jobs.length === 0 && <p>No jobs here yet.</p>}
+      {page.data && page.data.jobs.length > 0 && (
+        <table class="jobs">
+          <thead>
+            <tr>
+              <th scope="col">Job</th>
+              <th scope="col">Use case</th>
+              <th scope="col">Status</th>
+              <th scope="col">Submitted (local time)</th>
+              <th scope="col">Executions</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.jobs.map((job) => (
+              <tr key={job.id}>
+                <th scope="row">
+                  <a href={href(`/jobs/${job.id}`)}>
+                    <code>{job.id}</code>
+                  </a>
+                </th>
+                <td>{job.problem_id}</td>
+                <td>
+                  <span class={`status ${job.status}`}>{job.status}</span>
+                </td>
+                <td>{localTime(job.timestamps?.submitted)}</td>
+                <td>
+                  {job.summary.succeeded}/{job.summary.total} succeeded
+                </td>
+                <td>
+                  {!isTerminal(job.status) && (
+                    <button type="button" onClick={() => void cancel(job.id)}>
+                      Cancel <span class="visually-hidden">job {job.id}</span>
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav class="pager" aria-label="Pages">
+        {query.get('after') && (
+          <a href={href(`/jobs?${new URLSearchParams([...query].filter(([k]) => k !== 'after'))}`)}>First page</a>
+        )}
+        {page.data?.hasMore && last && (
+          <a href={href(`/jobs?${new URLSearchParams({ ...Object.fromEntries(query), after: last.id })}`)}>Next page</a>
+        )}
+      </nav>
+    </Layout>
+  );
+}
