@@ -136,11 +136,20 @@ describe('the packed packages, installed outside the repository', () => {
         expect(health.status).toBe(200);
       });
 
-      it('npx jes-server serves the reference and the guides its package carries, and the contract they link to', async () => {
-        for (const path of ['/docs/', '/docs/guides/getting-started.html', '/docs/guides/security', '/openapi.yaml']) {
+      it('npx jes-server serves the reference, the guides and the dashboard its package carries, and the contract they link to', async () => {
+        for (const path of [
+          '/docs/',
+          '/docs/guides/getting-started.html',
+          '/docs/guides/security',
+          '/openapi.yaml',
+          '/app/',
+        ]) {
           const answer = await fetch(`${server.url}${path}`);
           expect(answer.status, path).toBe(200);
         }
+        // The dashboard's page loads its script from the package too.
+        const script = /src="(app-[A-Z0-9]+\.js)"/.exec(await (await fetch(`${server.url}/app/`)).text())?.[1];
+        expect((await fetch(`${server.url}/app/${script}`)).status).toBe(200);
         expect(await (await fetch(`${server.url}/docs/guides/errors.html`)).text()).toContain(
           '<a href="../index.html">API reference</a>',
         );

@@ -41,7 +41,8 @@ export function CutDrawing({
     const t0 = performance.now();
     const g = new UndirectedGraph();
     const at = positions(partition);
-    const size = graph.nodes > 500 ? 2 : graph.nodes > 50 ? 4 : 10;
+    const crowded = graph.nodes > 500;
+    const size = crowded ? 2 : graph.nodes > 50 ? 4 : 10;
     for (let i = 0; i < graph.nodes; i++)
       g.addNode(String(i), {
         ...at[i],
@@ -55,7 +56,8 @@ export function CutDrawing({
       if (u === v || u >= graph.nodes || v >= graph.nodes) continue;
       const cut = partition[u] !== partition[v];
       g.mergeEdge(String(u), String(v), {
-        color: cut ? cutColour : keptColour,
+        // Thousands of edges drawn at once: translucent, so that the sides stay visible through them.
+        color: cut ? (crowded ? 'rgba(21, 128, 61, 0.12)' : cutColour) : crowded ? 'rgba(90, 90, 90, 0.2)' : keptColour,
         size: graph.nodes > 500 ? 0.5 : cut ? 2 : 1,
       });
     }
