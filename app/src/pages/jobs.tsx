@@ -1,6 +1,6 @@
 // The jobs, newest first, a page at a time, filtered by status and use case. Live without a tight timer: the
 // page long-polls up to three of its jobs that have not ended (a browser keeps six connections to a host) and
-// reads the page again when one changes. Cancel from the list.
+// reads the page again when one changes, or every 30 s while none does. Cancel from the list.
 import type { Job, JobStatus } from '@jes/client';
 import { isTerminal, toProblem } from '@jes/client';
 import { useEffect } from 'preact/hooks';
@@ -42,15 +42,16 @@ export function JobsPage({ query }: { query: URLSearchParams }) {
   const page = useCall(() => listPage(query), [query.toString()]);
   const open = page.data?.jobs.filter((j) => !isTerminal(j.status)).slice(0, watched) ?? [];
 
-  // Long polls of the jobs that have not ended; the first change reads the page again.
+  // Long polls of the jobs that have not ended: the first answer reads the page again.
   useEffect(() => {
     if (open.length === 0) return;
     const stop = new AbortController();
     void Promise.race(
       open.map((job) =>
-        settled(() => client().getJob(job.id, { wait: 30, signal: stop.signal })).then((seen) => {
-          if (seen.data?.status === job.status) return new Promise<void>(() => {});
-        }),
+        // An answer (a change, or the wait over after 30 s) reads the page again; a failed poll stops watching.
+        settled(() => client().getJob(job.id, { wait: 30, signal: stop.signal })).then((seen) =>
+          seen.data ? undefined : new Promise<void>(() => {}),
+        ),
       ),
     ).then(() => stop.signal.aborted || page.reload());
     return () => stop.abort();
