@@ -30,7 +30,7 @@ try {
   if (command === 'serve') {
     const server = await startServer(config, logger);
     console.log(
-      `jes server listening on ${where(server.listening)}\nDashboard at ${server.url}/app, API reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml`,
+      `jes server listening on ${where(server.listening)}\nAPI reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml\nDashboard at ${server.url}/app`,
     );
     if (server.demoPassword)
       console.log(

@@ -36,11 +36,12 @@ describe('HOST', () => {
     const server = await serve({});
     try {
       const port = Number(new URL(server.url).port);
-      await server.printed(/^API reference at /m);
+      await server.printed(/^Dashboard at /m);
       const base = `http://127.0.0.1:${port}`;
       expect(server.output()).toContain(
         `jes server listening on ${base} (this machine only; HOST=0.0.0.0 listens on every interface)\n` +
-          `API reference at ${base}/docs, contract at ${base}/openapi.yaml\n`,
+          `API reference at ${base}/docs, contract at ${base}/openapi.yaml\n` +
+          `Dashboard at ${base}/app\n`,
       );
       expect(await answers('127.0.0.1', port)).toBe(true);
       expect(await answers('localhost', port), 'what the README and the jes command use by default').toBe(true);
@@ -54,7 +55,7 @@ describe('HOST', () => {
     const server = await serve({ HOST: '0.0.0.0' });
     try {
       const port = Number(new URL(server.url).port);
-      await server.printed(/^API reference at /m);
+      await server.printed(/^Dashboard at /m);
       expect(server.output()).toContain(
         `jes server listening on http://127.0.0.1:${port} (on every interface: 0.0.0.0, port ${port})\n`,
       );
