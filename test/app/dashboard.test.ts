@@ -131,6 +131,12 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     await page.getByTestId('drawn').waitFor();
     expect(await page.locator('.drawing canvas').count()).toBeGreaterThan(0);
     await look(page, '4-job-finished');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the output (JSON)' }).click(),
+    ]);
+    const output = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(Object.values<any>(output.outputs).map((o) => o.cut_value)).toContain(53);
   });
 
   it('shows the problems of a refused input next to it, with their JSON pointers', async () => {
@@ -182,14 +188,103 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     await look(page, '7-job-g22');
   });
 
-  it('lists the jobs with their status, filters them, and pages through them', async () => {
+  it("uploads an input of 4 MiB or more as a data file, dropped on the input box, with the upload's progress shown", async () => {
+    await page.goto(`${server.url}/app/#/new/maxcut`);
+    await page.getByLabel(/Input \(JSON\)/).waitFor();
+    // Whether a progress bar ever showed bytes sent: it is gone again once the upload ends.
+    await page.evaluate(() => {
+      const seen = ((window as any).sawProgress = { value: false });
+      new MutationObserver(() => {
+        const bar = document.querySelector('progress');
+        if (bar && Number(bar.getAttribute('value')) > 0) seen.value = true;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    // A dense 1,500-node matrix of single digits: about 4.5 MB of JSON, dropped as a file.
+    await page.evaluate(() => {
+      const n = 1500;
+      const row = (i: number) =>
+        `[${Array.from({ length: n }, (_, j) => (i === j ? 0 : (((i + j) * 7) % 9) + 1)).join(',')}]`;
+      const text = `{"num_nodes":${n},"adj_matrix":[${Array.from({ length: n }, (_, i) => row(i)).join(',')}]}`;
+      const drop = new DataTransfer();
+      drop.items.add(new File([text], 'big.json', { type: 'application/json' }));
+      document
+        .querySelector('textarea')!
+        .dispatchEvent(new DragEvent('drop', { dataTransfer: drop, bubbles: true, cancelable: true }));
+    });
+    // The text is 4.5 MB: the box takes a while to lay it out.
+    await expect
+      .poll(() => page.locator('#input-size').textContent(), { timeout: 20_000 })
+      .toContain('uploaded as a data file');
+    await page.getByRole('checkbox', { name: /exact/ }).uncheck();
+    await page.getByLabel('Time limit (seconds)').fill('0.5');
+    await page.getByRole('button', { name: 'Start the job' }).click();
+    await page.getByTestId('job-status').waitFor({ timeout: 60_000 });
+    expect(await page.locator('.job-head').textContent()).toMatch(/input data file [0-9a-f]{40} of 4\.\d MiB/);
+    expect(await page.evaluate(() => (window as any).sawProgress?.value)).toBe(true);
+  });
+
+  it("shows an INVALID data file's reason, and deletes a data file", async () => {
+    await page.getByRole('link', { name: 'Data files' }).click();
+    await page
+      .getByLabel(/^File/)
+      .setInputFiles({ name: 'broken.txt', mimeType: 'text/plain', buffer: Buffer.from('2 1\n1 5 1\n') });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'broken.txt' }).getByRole('link').click();
+    await expect.poll(() => page.locator('dl.details').textContent(), { timeout: 20_000 }).toContain('INVALID');
+    expect(await page.getByRole('alert').textContent()).toContain('data_file_invalid');
+    await look(page, '6b-data-file-invalid');
+    await page.getByRole('button', { name: 'Delete it' }).click();
+    await page.getByRole('heading', { name: 'Your data files' }).waitFor();
+    await expect.poll(() => page.locator('ul.files').textContent()).not.toContain('broken.txt');
+  });
+
+  it("shows a QUBO job's assignment and energy", async () => {
+    await page.goto(`${server.url}/app/#/new/qubo`);
+    await page.getByRole('button', { name: 'Use the example' }).click();
+    await page.getByRole('button', { name: 'Start the job' }).click();
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 }).toBe('FINISHED');
+    expect(await page.locator('main').textContent()).toMatch(/Energy -?\d/);
+    expect(await page.locator('main').textContent()).toContain('Assignment');
+  });
+
+  it('lists the jobs with their status, filters them, pages through them, and cancels one', async () => {
+    // Enough jobs for a second page (20 a page), one of them long, started through the API.
+    const token = await page.evaluate(() => sessionStorage.getItem('jes.token'));
+    const start = async (query: string) => {
+      const answer = await fetch(`${server.url}/problem/maxcut${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: readFileSync(join(root, 'examples/graphs/six-node.json')),
+      });
+      expect(answer.ok).toBe(true);
+      return ((await answer.json()) as { job: string }).job;
+    };
+    for (let i = 0; i < 16; i++) await start('');
+    const long = await start('?solver=local-search&time_limit_seconds=120');
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     await page.locator('table.jobs').waitFor();
-    expect(await page.locator('table.jobs tbody tr').count()).toBe(3);
+    expect(await page.locator('table.jobs tbody tr').count()).toBe(20);
     await look(page, '8-jobs');
+    await page.getByRole('button', { name: `Cancel job ${long}` }).click();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: long }).textContent(), { timeout: 20_000 })
+      .toContain('CANCELLED');
+    await page.getByRole('link', { name: 'Next page' }).click();
+    // The second page replaces the first: the newest job, first on the first page, is not on it.
+    await expect.poll(() => page.locator('table.jobs').textContent()).not.toContain(long);
+    expect(await page.locator('table.jobs tbody tr').count()).toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'First page' }).click();
     await page.getByLabel('Status').selectOption('CANCELLED');
-    await expect.poll(() => page.locator('table.jobs tbody tr').count()).toBe(1);
+    await expect.poll(() => page.locator('table.jobs tbody tr').count()).toBe(2);
     expect(trouble).toEqual([]);
+  });
+
+  it('sends a refused token back to log in, saying why', async () => {
+    await page.evaluate(() => sessionStorage.setItem('jes.token', 'not.a.token'));
+    await page.goto(`${server.url}/app/#/jobs`);
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Your session ended');
+    expect(await page.getByLabel('Password').isVisible()).toBe(true);
+    expect(trouble.filter((t) => !t.includes('401'))).toEqual([]);
   });
 });
 
