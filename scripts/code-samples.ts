@@ -108,6 +108,7 @@ const clientCalls: Record<string, ClientCall> = {
   deleteJob: { result: 'deleted', call: (r) => `jes.deleteJob(${ts(r.pathParams.job_id)})` },
   cancelJob: { result: 'job', call: (r) => `jes.cancelJob(${ts(r.pathParams.job_id)})` },
   getJobOutput: { result: 'output', call: (r) => `jes.getOutput(${ts(r.pathParams.job_id)})` },
+  getJobInput: { result: 'input', call: (r) => `jes.getInput(${ts(r.pathParams.job_id)})` },
   listDataFiles: { result: 'page', call: () => 'jes.listDataFiles()', pages: true },
   uploadDataFile: { result: 'dataFile', call: uploadDataFileCall },
   getDataFile: { result: 'dataFile', call: (r) => `jes.getDataFile(${ts(r.pathParams.data_file_identifier)})` },

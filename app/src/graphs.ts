@@ -1,13 +1,10 @@
-// The graphs of the jobs this tab started: the API serves a job's output but not its input, so the dashboard
-// keeps the graph it sent (an inline input, or an edge list it uploaded) to draw the answer on. Kept in
-// sessionStorage with the token; a graph too large to keep is simply not drawn (the page shows a summary).
+// A max-cut job's graph, from its input as getJobInput answers it (the inline matrix, a JSON data file, or an
+// edge list's text), in the compact form the drawing takes.
 export interface Graph {
   nodes: number;
   /** Edges as [u, v, weight] triples, flat. */
   edges: number[];
 }
-
-const key = (kind: 'job' | 'file', id: string) => `jes.graph.${kind}.${id}`;
 
 export function fromMatrix(input: unknown): Graph | undefined {
   const { num_nodes: nodes, adj_matrix: matrix } = (input ?? {}) as { num_nodes?: unknown; adj_matrix?: unknown };
@@ -34,17 +31,7 @@ export function fromEdgeList(text: string): Graph | undefined {
   return { nodes, edges };
 }
 
-export function keep(kind: 'job' | 'file', id: string, graph: Graph | undefined): void {
-  if (!graph) return;
-  try {
-    sessionStorage.setItem(key(kind, id), JSON.stringify(graph));
-  } catch {
-    // Over the storage quota: this graph is not drawn.
-  }
-}
-
-export function kept(jobId: string, dataFile: string | undefined): Graph | undefined {
-  const text =
-    sessionStorage.getItem(key('job', jobId)) ?? (dataFile ? sessionStorage.getItem(key('file', dataFile)) : null);
-  return text ? (JSON.parse(text) as Graph) : undefined;
+/** The graph of a max-cut input as getJobInput gives it: JSON (parsed) or an edge list's text. */
+export function graphOf(input: unknown): Graph | undefined {
+  return typeof input === 'string' ? fromEdgeList(input) : fromMatrix(input);
 }

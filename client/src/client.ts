@@ -73,6 +73,11 @@ export interface JesClient {
    * `'maxcut'`, the first use case; `isQuboOutput` and `isMaxCutOutput` tell the shapes apart at run time.
    */
   getOutput<P extends ProblemId = 'maxcut'>(jobId: string): Promise<Result<JobOutputOf<P>>>;
+  /**
+   * The input the job was started with: the use case's inline JSON, parsed (`getInput<'qubo'>(id)` types it as a
+   * QUBO's), or a string when the job was started from an edge-list or `.qubo` data file (its text as uploaded).
+   */
+  getInput<P extends ProblemId = 'maxcut'>(jobId: string): Promise<Result<ProblemInputs[P] | string>>;
   cancelJob(jobId: string): Promise<Result<Job>>;
   /** Deletes an ended job with its input and output (409 `job_not_finished` while it runs: cancel it first). */
   deleteJob(jobId: string): Promise<Result<{ deleted: string }>>;
@@ -149,6 +154,14 @@ export function createJesClient(options: JesClientOptions): JesClient {
           (data) => data as JobOutputOf<P>,
         ),
       ),
+    getInput: <P extends ProblemId>(jobId: string) =>
+      authed(async () => {
+        // Read as text: the answer is JSON or an edge list, told apart by its Content-Type (as is a problem).
+        const answer = await api.GET('/job/{job_id}/input', { params: { path: { job_id: jobId } }, parseAs: 'text' });
+        const json = /[/+]json\b/.test(answer.response.headers.get('content-type') ?? '');
+        const parsed = (text: unknown) => (json && typeof text === 'string' ? JSON.parse(text) : text);
+        return settle({ ...answer, error: parsed(answer.error) }, (text) => parsed(text) as ProblemInputs[P] | string);
+      }),
     cancelJob: (jobId) =>
       authed(async () =>
         settle(await api.POST('/job/{job_id}/cancel', { params: { path: { job_id: jobId } } }), (data) =>

@@ -62,6 +62,8 @@ export interface UseCase<Input = unknown> {
   /** The length encode gives, without encoding (to choose what to store without building it). */
   encodedBytes(input: Input): number;
   decode(bytes: Uint8Array): Input;
+  /** The prepared input written out again in the inline shape, for getJobInput: the same problem as the one sent. */
+  inline(input: Input): unknown;
   /** Registered per use case: two use cases may both have an `exact`. */
   solvers: readonly UseCaseSolver<Input>[];
   /** The solvers run when the caller chooses none; the size is unknown while a data file is being validated. */

@@ -1,7 +1,7 @@
 // The dashboard in headless Chromium (Debian's package, driven by playwright-core), as a person uses it, served by
 // the reference server at /app: log in, open the max-cut detail page, start the 6-node example and read its cut
 // (53) with the graph drawn, cancel a long job, upload a Gset edge list (G22, 2,000 nodes) and draw its cut, page
-// through the jobs. The same flow, less what a mock cannot do, runs against the sandbox (the page served by the
+// through the jobs, draw a job started through the API. The same flow, less what a mock cannot do, runs against the sandbox (the page served by the
 // server, pointed at the sandbox's URL). On every page: no console or script error, no failed request, and axe-core
 // finds no serious or critical accessibility violation. Screenshots of each page go to test-results/dashboard/;
 // the first load's time and the G22 drawing's time are printed (figures, not assertions). The pages' CSP is
@@ -259,8 +259,13 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
       expect(answer.ok).toBe(true);
       return ((await answer.json()) as { job: string }).job;
     };
-    for (let i = 0; i < 16; i++) await start('');
+    const fromApi = await start('');
+    for (let i = 0; i < 15; i++) await start('');
     const long = await start('?solver=local-search&time_limit_seconds=120');
+    // A job this page did not start is drawn too: its graph is read back (getJobInput).
+    await page.goto(`${server.url}/app/#/jobs/${fromApi}`);
+    await page.getByTestId('drawn').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('cut-value').textContent()).toBe('53');
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     await page.locator('table.jobs').waitFor();
     expect(await page.locator('table.jobs tbody tr').count()).toBe(20);

@@ -110,7 +110,8 @@ describe('the samples against the reference server', () => {
   };
   /** The ids a sample needs that the server does not have yet, each made for it. */
   const idsFor = async (sample: RequestSamples): Promise<Record<string, string>> => {
-    if (['getJob', 'getJobOutput', 'deleteJob'].includes(sample.operationId)) return { [exampleJob]: await endedJob() };
+    if (['getJob', 'getJobOutput', 'getJobInput', 'deleteJob'].includes(sample.operationId))
+      return { [exampleJob]: await endedJob() };
     // A local search with an hour's limit is still running when the cancel comes.
     if (sample.operationId === 'cancelJob') return { [exampleJob]: await start('solver=local-search&time_limit_seconds=3600') };
     // Another file than the example's, which started jobs may still use.

@@ -5,7 +5,6 @@ import { useEffect, useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { bytes, localTime } from '../format.ts';
-import { fromEdgeList, fromMatrix, keep } from '../graphs.ts';
 import { go, href } from '../route.ts';
 import { client } from '../session.ts';
 import { settled, useCall } from '../use-call.ts';
@@ -33,14 +32,6 @@ function Upload({ onDone }: { onDone: () => void }) {
     );
     setProgress(undefined);
     if (uploaded.error) return setProblem(uploaded.error);
-    if (uploaded.data && problemId === 'maxcut' && file.size <= 4 * 1024 * 1024) {
-      const text = await file.text();
-      keep(
-        'file',
-        uploaded.data.id,
-        text.trimStart().startsWith('{') ? fromMatrix(JSON.parse(text)) : fromEdgeList(text),
-      );
-    }
     form.reset();
     onDone();
   };

@@ -1,17 +1,17 @@
 // One job: its status and timestamps (as the API gives them, and in this browser's time zone), each execution,
-// the best value over time while it runs, and the answer: for max cut the graph drawn with its two sides and
-// cut edges (or a summary when it is too large, or not kept by this tab), the cut value and whether it is proven
-// optimal; for QUBO the assignment and its energy. The page long-polls the job: at once on a change of status,
-// every second while it runs (to follow its best value), and stops once it has ended.
+// the best value over time while it runs, and the answer: for max cut the graph (read back with getJobInput)
+// drawn with its two sides and cut edges, or a summary when it is too large, the cut value and whether it is
+// proven optimal; for QUBO the assignment and its energy. The page long-polls the job: at once on a change of
+// status, every second while it runs (to follow its best value), and stops once it has ended.
 import type { Execution, Job, Problem } from '@jes/client';
 import { isTerminal } from '@jes/client';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { CutDrawing, drawable } from '../parts/cut-drawing.tsx';
 import { ProgressChart, type Sample } from '../parts/progress-chart.tsx';
 import { bytes, localTime, number } from '../format.ts';
-import { kept } from '../graphs.ts';
+import { graphOf, type Graph } from '../graphs.ts';
 import { client } from '../session.ts';
 import { settled } from '../use-call.ts';
 
@@ -94,9 +94,18 @@ function bestAnswer(job: Job): { solver: string; data: Record<string, any> } | u
   return done[0] && { solver: done[0][0], data: done[0][1].data as Record<string, any> };
 }
 
+/** Inputs up to this size are read to draw the cut (a denser one has too many edges to draw anyway). */
+const drawnInputBytes = 8 * 1024 * 1024;
+
 function MaxCutAnswer({ job, solver, data }: { job: Job; solver: string; data: MaxCutData }) {
-  const graph = useMemo(() => kept(job.id, job.input.data_file_identifier), [job.id]);
+  const [graph, setGraph] = useState<Graph | 'unread' | 'failed'>();
   const [drawnMs, setDrawnMs] = useState<number>();
+  useEffect(() => {
+    if (job.input.bytes > drawnInputBytes) return setGraph('unread');
+    void settled(() => client().getInput(job.id)).then((input) =>
+      setGraph(input.data ? (graphOf(input.data) ?? 'failed') : 'failed'),
+    );
+  }, [job.id]);
   const sides = [data.partition.filter((s) => s !== 1).length, data.partition.filter((s) => s === 1).length];
   return (
     <section>
@@ -108,7 +117,7 @@ function MaxCutAnswer({ job, solver, data }: { job: Job; solver: string; data: M
           : `not proven optimal${data.upper_bound !== undefined ? ` (upper bound ${number(data.upper_bound)})` : ''}`}
         . Sides of {sides[0]} and {sides[1]} nodes.
       </p>
-      {graph && drawable(graph) ? (
+      {typeof graph === 'object' && drawable(graph) ? (
         <>
           <CutDrawing graph={graph} partition={data.partition} onDrawn={setDrawnMs} />
           {drawnMs !== undefined && (
@@ -118,11 +127,15 @@ function MaxCutAnswer({ job, solver, data }: { job: Job; solver: string; data: M
           )}
         </>
       ) : (
-        <p class="hint">
-          {graph
-            ? `The graph (${graph.nodes} nodes) is too large to draw here; the summary above says how it is cut.`
-            : 'The API does not give a job its input back, and this tab did not start the job, so the graph is not drawn.'}
-        </p>
+        graph !== undefined && (
+          <p class="hint">
+            {typeof graph === 'object'
+              ? `The graph (${graph.nodes.toLocaleString()} nodes, ${(graph.edges.length / 3).toLocaleString()} edges) is too large to draw here; the summary above says how it is cut.`
+              : graph === 'unread'
+                ? `The input (${bytes(job.input.bytes)}) is too large to draw here; the summary above says how it is cut.`
+                : 'The input could not be read, so the graph is not drawn.'}
+          </p>
+        )
       )}
     </section>
   );

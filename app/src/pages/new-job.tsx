@@ -7,7 +7,6 @@ import { useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { bytes } from '../format.ts';
-import { fromMatrix, keep } from '../graphs.ts';
 import { go } from '../route.ts';
 import { client } from '../session.ts';
 import { settled, useCall } from '../use-call.ts';
@@ -77,10 +76,8 @@ export function NewJobPage({ id, dataFile }: { id: string; dataFile: string | un
     );
     setBusy(false);
     setProgress(undefined);
-    if (started.data) {
-      if (!dataFile) keep('job', started.data.id, fromMatrix(input));
-      go(`/jobs/${started.data.id}`);
-    } else if (started.error) setProblem(started.error);
+    if (started.data) go(`/jobs/${started.data.id}`);
+    else if (started.error) setProblem(started.error);
   };
 
   return (

@@ -273,6 +273,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/job/{job_id}/input": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The job's id, as returned by `POST /problem/{problem_id}`.
+                 * @example K7Q2M9X4TB1R
+                 */
+                job_id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a job's input
+         * @description The input the job was started with, at any time of its life. An inline job's input comes as its use
+         *     case's inline JSON (`MaxCutInput`, `QuboInput`): the bytes it was sent, or, where the service kept the
+         *     input in its own compact form, the same problem written out again (the same graph; the same QUBO, its
+         *     couplings gathered in the upper triangle). A job started from a data file answers the file's bytes as
+         *     uploaded: JSON, or the text of an edge list or a `.qubo` file (`text/plain`). With the output, it is
+         *     what a client needs to show or check an answer (the dashboard draws a cut on it).
+         */
+        get: operations["getJobInput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data_file": {
         parameters: {
             query?: never;
@@ -1871,6 +1902,60 @@ export interface operations {
                          * @enum {unknown}
                          */
                         code?: "job_not_finished";
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJobInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The job's id, as returned by `POST /problem/{problem_id}`.
+                 * @example K7Q2M9X4TB1R
+                 */
+                job_id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job's input. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaxCutInput"] | components["schemas"]["QuboInput"];
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No job with this id belongs to the caller (`job_not_found`), or the data file it was started from has
+             *     been deleted since (`data_file_not_found`).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Codes this response can carry.
+                         * @enum {unknown}
+                         */
+                        code?: "job_not_found" | "data_file_not_found";
                     };
                 };
             };

@@ -23,6 +23,7 @@ const securedIds = [
   'getJob',
   'cancelJob',
   'getJobOutput',
+  'getJobInput',
   'listDataFiles',
   'uploadDataFile',
   'getDataFile',

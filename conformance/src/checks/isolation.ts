@@ -12,6 +12,7 @@ export const isolation: Check = {
   operations: [
     'getJob',
     'getJobOutput',
+    'getJobInput',
     'cancelJob',
     'getDataFile',
     'deleteDataFile',
@@ -35,6 +36,7 @@ export const isolation: Check = {
       [
         ['reading the job', (id) => ({ method: 'GET', path: `/job/${id}` }), 'job_not_found'],
         ["reading the job's output", (id) => ({ method: 'GET', path: `/job/${id}/output` }), 'job_not_found'],
+        ["reading the job's input", (id) => ({ method: 'GET', path: `/job/${id}/input` }), 'job_not_found'],
         ['cancelling the job', (id) => ({ method: 'POST', path: `/job/${id}/cancel` }), 'job_not_found'],
         [
           'reading the data file',

@@ -122,6 +122,32 @@ async function inline(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
       ),
   );
   exactAnswer(ctx, useCase, await checkOutput(ctx, id, job), reply);
+  await checkInput(ctx, id, useCase);
+}
+
+/**
+ * The input endpoint gives the job's input back as JSON of the use case's inline shape: the example's members, its
+ * scalar members (the sizes) equal. The matrices are not compared: a service may write a kept input out again in
+ * another form of the same problem (a QUBO's couplings gathered in the upper triangle).
+ */
+async function checkInput(ctx: CheckContext, id: string, useCase: UseCaseInfo): Promise<void> {
+  const reply = await ctx.send({ method: 'GET', path: `/job/${id}/input` });
+  if (!ctx.expectStatus(reply, 200, `the input of job ${id}`)) return;
+  await ctx.stateful(
+    'the input read back is the one the job was started with',
+    'the sandbox answers its example input whatever the job',
+    async () => {
+      const example = useCase.example as Record<string, unknown>;
+      const back = (reply.json ?? {}) as Record<string, unknown>;
+      const members = (value: object) => JSON.stringify(Object.keys(value).sort());
+      const scalars = Object.entries(example).filter(([, v]) => typeof v !== 'object');
+      ctx.expect(
+        members(back) === members(example) && scalars.every(([k, v]) => back[k] === v),
+        `the input of job ${id} reads back as ${shown(reply.json)}, expected the ${useCase.id} example it was started with`,
+        reply.exchange,
+      );
+    },
+  );
 }
 
 async function fromDataFile(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
@@ -203,7 +229,7 @@ async function fromDataFile(ctx: CheckContext, useCase: UseCaseInfo): Promise<vo
 export const lifecycle: Check = {
   name: 'lifecycle',
   description:
-    "For every listed use case: its record at its own path, a job of its example started inline and polled with backoff to FINISHED with an output that agrees (the exact solver's optimal), the example uploaded as a JSON data file and run; a running job cancelled to CANCELLED; 409 for cancelling an ended job, for the output of a running one and for deleting a data file in use.",
+    "For every listed use case: its record at its own path, a job of its example started inline and polled with backoff to FINISHED with an output that agrees (the exact solver's optimal) and its input read back, the example uploaded as a JSON data file and run; a running job cancelled to CANCELLED; 409 for cancelling an ended job, for the output of a running one and for deleting a data file in use.",
   operations: [
     'login',
     'listProblems',
@@ -213,6 +239,7 @@ export const lifecycle: Check = {
     'startQuboJob',
     'getJob',
     'getJobOutput',
+    'getJobInput',
     'cancelJob',
     'uploadDataFile',
     'getDataFile',

@@ -18,6 +18,7 @@ export function tour(ctx: CheckContext): Promise<void> {
     const { id } = await ctx.fixtures.finishedJob(ctx, first!);
     await ctx.send({ method: 'GET', path: `/job/${id}`, headers: { prefer: 'wait=1' } });
     await ctx.send({ method: 'GET', path: `/job/${id}/output` });
+    await ctx.send({ method: 'GET', path: `/job/${id}/input` });
     await ctx.send({ method: 'POST', path: `/job/${id}/cancel` });
     await ctx.send({ method: 'DELETE', path: `/job/${pathValues(ctx).job_id}` });
     const page = await ctx.send({ method: 'GET', path: '/job', query: { limit: 1 } });

@@ -77,6 +77,12 @@ export const maxcut: UseCase<Graph> = {
   encode: encodeGraph,
   encodedBytes: encodedGraphBytes,
   decode: decodeGraph,
+  inline: ({ n, offsets, targets, weights }) => {
+    const matrix = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    for (let i = 0; i < n; i++)
+      for (let k = offsets[i]!; k < offsets[i + 1]!; k++) matrix[i]![targets[k]!] = weights[k]!;
+    return { num_nodes: n, adj_matrix: matrix };
+  },
   solvers,
   // The size of a data file still being validated is unknown: run what works for any size.
   defaultSolvers: (size) => defaultSolvers({ n: size?.nodes ?? Infinity }).map((s) => s.name),

@@ -1,5 +1,6 @@
-// Jobs: start (inline or from a data file), list, read (with the Prefer: wait long poll), cancel, output, delete.
-import { type Request, Router } from 'express';
+// Jobs: start (inline or from a data file), list, read (with the Prefer: wait long poll), cancel, input, output,
+// delete.
+import { type Request, type Response, Router } from 'express';
 import type { operations } from '../generated/openapi.ts';
 import { useCase as knownUseCase } from '../http/known-use-case.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
@@ -10,10 +11,24 @@ import { renderJob } from '../jobs/render.ts';
 import { terminalJob } from '../job-status.ts';
 import { newJob, type StartJobQuery } from '../jobs/start-job.ts';
 import { KeyInUse } from '../store/idempotency-keys.ts';
+import * as dataFiles from '../store/data-files.ts';
 import * as jobs from '../store/jobs.ts';
+import { readInlineInput } from '../store/validations.ts';
+import { findUseCase } from '../use-cases.ts';
 import { JobViews } from '../jobs/views.ts';
 
 type StartJobBody = operations['startJob']['requestBody']['content']['application/json'];
+
+/** Resolves when `res` can take more (drain), or will take nothing more (close). */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
+}
 
 /** N of `Prefer: wait=N`, at most 60; undefined without it. */
 function preferredWait(req: Request): number | undefined {
@@ -128,6 +143,40 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       status: view.job.status,
       outputs: Object.fromEntries(view.executions.map((e) => [e.solver, e.status === 'SUCCESS' ? e.data : null])),
     });
+  });
+
+  router.get('/job/:job_id/input', async function getJobInput(req, res) {
+    const id = req.params.job_id!;
+    const view = await views.read(db, req.user, id);
+    if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    const { data_file_id: fileId, problem_id: problemId } = view.job;
+    if (fileId === null) {
+      const { prepared, bytes } = await readInlineInput(db, id);
+      if (!prepared) return res.type('application/json').send(Buffer.from(bytes));
+      const useCase = findUseCase(problemId)!;
+      return res.json(useCase.inline(useCase.decode(bytes)));
+    }
+    // The file as uploaded, chunk by chunk (up to the data-file limit: never whole in memory).
+    const file = await dataFiles.readDataFile(db, req.user, fileId);
+    if (!file)
+      throw new HttpProblem(
+        'data_file_not_found',
+        `Data file ${fileId}, which job ${id} was started from, has been deleted.`,
+      );
+    // A file not yet validated has no format: JSON is told by its first character, as validation tells it.
+    const chunks = dataFiles.readChunks(db, req.user, fileId);
+    const first = (await chunks.next()).value ?? new Uint8Array();
+    const json = file.format
+      ? file.format === 'json'
+      : /^\s*[[{]/.test(Buffer.from(first.subarray(0, 64)).toString('latin1'));
+    res.type(json ? 'application/json' : 'text/plain').set('Content-Length', String(file.bytes));
+    res.write(first);
+    for await (const chunk of chunks) {
+      // A client that went away stops the reading; a slow one is waited for.
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await drained(res);
+    }
+    res.end();
   });
 
   return router;
