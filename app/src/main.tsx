@@ -25,9 +25,10 @@ function App() {
     case 'use-cases':
       return id ? <UseCasePage id={id} /> : <UseCasesPage />;
     case 'new':
-      return <NewJobPage id={id ?? 'maxcut'} dataFile={query.get('data_file') ?? undefined} />;
+      return <NewJobPage key={id} id={id ?? 'maxcut'} dataFile={query.get('data_file') ?? undefined} />;
     case 'jobs':
-      return id ? <JobPage id={id} /> : <JobsPage query={query} />;
+      // Keyed by the job: another job's page starts afresh (its samples, its long poll).
+      return id ? <JobPage key={id} id={id} /> : <JobsPage query={query} />;
     case 'data-files':
       return <DataFilesPage id={id} />;
     default:

@@ -313,6 +313,9 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
     await page.getByRole('button', { name: 'Use the example' }).click();
     await page.getByRole('button', { name: 'Start the job' }).click();
     await page.getByTestId('job-status').waitFor({ timeout: 20_000 });
+    // The mock's example job, drawn on the mock's example input.
+    expect(await page.getByTestId('cut-value').textContent()).toBe('53');
+    await page.getByTestId('drawn').waitFor();
     await look(page, '9-sandbox-job');
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     await page.locator('table.jobs').waitFor();

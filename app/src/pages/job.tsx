@@ -5,7 +5,7 @@
 // status, every second while it runs (to follow its best value), and stops once it has ended.
 import type { Execution, Job, Problem } from '@jes/client';
 import { isTerminal } from '@jes/client';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { CutDrawing, drawable } from '../parts/cut-drawing.tsx';
@@ -171,6 +171,8 @@ export function JobPage({ id }: { id: string }) {
   const [problem, setProblem] = useState<Problem>();
   const [samples, setSamples] = useState<Sample[]>([]);
   const [round, setRound] = useState(0);
+  // Seconds on this page's clock: the service gives no time with a best value, and the browser's clock may differ.
+  const opened = useMemo(() => performance.now(), [id]);
 
   useEffect(() => {
     const stop = new AbortController();
@@ -184,11 +186,10 @@ export function JobPage({ id }: { id: string }) {
         if (!answer.data) return answer.error && setProblem(answer.error);
         const seen = answer.data;
         setJob(seen);
-        const submitted = Date.parse(seen.timestamps?.submitted ?? '') || Date.now();
         const values = Object.fromEntries(
           Object.entries<Execution>(seen.executions).map(([s, e]) => [s, e.best_value ?? null]),
         );
-        setSamples((all) => [...all, { seconds: Math.max(0, (Date.now() - submitted) / 1000), values }]);
+        setSamples((all) => [...all, { seconds: (performance.now() - opened) / 1000, values }]);
         if (isTerminal(seen.status)) return;
         wait = seen.status === 'RUNNING' ? 1 : 30;
       }

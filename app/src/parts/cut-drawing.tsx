@@ -11,7 +11,7 @@ export const drawable = (graph: Input) => graph.nodes <= 5_000 && graph.edges.le
 
 const sideColours = ['#1f6fb2', '#c2410c'];
 const cutColour = '#15803d';
-const keptColour = 'rgba(90, 90, 90, 0.45)';
+const keptColour = 'rgba(90, 90, 90, 0.6)';
 const golden = Math.PI * (3 - Math.sqrt(5));
 
 /** Each side's nodes on a sunflower spiral of its own: evenly spread, whatever their number. */

@@ -1,4 +1,4 @@
-// Each execution's best value over time, as the job page saw it (seconds since the job was submitted), drawn by
+// Each execution's best value over time, as the job page saw it (seconds since the page opened), drawn by
 // uPlot: one line per solver.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -24,7 +24,7 @@ export function ProgressChart({ samples, solvers }: { samples: Sample[]; solvers
         width: Math.min(720, box.current!.clientWidth || 720),
         height: 220,
         scales: { x: { time: false } },
-        axes: [{ label: 'seconds since submitted' }, { label: 'best value' }],
+        axes: [{ label: 'seconds since this page opened' }, { label: 'best value' }],
         series: [
           { label: 's' },
           ...solvers.map((name, i) => ({
