@@ -303,7 +303,8 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
   });
   afterAll(() => context?.close());
 
-  it('logs in, reads the max-cut page, starts the example and shows the job the mock answers', async () => {
+  // The mock runs nothing (every job reads as its FINISHED example), so there is no long job to cancel here.
+  it('logs in, reads the max-cut page, starts the example, reads its 53 drawn, and uploads G22', async () => {
     await page.goto(`${server.url}/app/?api=${encodeURIComponent(sandbox.url)}`);
     await logIn(page, sandbox.url, 'demo', 'any-password');
     await page.getByRole('link', { name: 'Maximum cut' }).click();
@@ -321,7 +322,15 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
     await page.locator('table.jobs').waitFor();
     await page.getByRole('link', { name: 'Data files' }).click();
     await page.getByRole('heading', { name: 'Your data files' }).waitFor();
-    await look(page, '10-sandbox-data-files');
+    // The upload goes through (the mock answers its example file, and lists its example page).
+    await page.getByLabel(/^File/).setInputFiles(g22);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page
+      .getByRole('link', { name: /^[0-9a-f]{40}$/ })
+      .first()
+      .click();
+    await expect.poll(() => page.locator('dl.details').textContent()).toContain('READY');
+    await look(page, '10-sandbox-data-file');
     expect(trouble).toEqual([]);
   });
 });
