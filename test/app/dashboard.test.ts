@@ -66,6 +66,27 @@ async function look(page: Page, name: string): Promise<void> {
   expect(await accessibility(page), `accessibility of ${name}`).toEqual([]);
 }
 
+/** A browser context of its own for a describe block, opened before its tests (`use` gets its page) and closed after. */
+function useTab(use: (tab: { page: Page; trouble: string[] }) => void): void {
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    use(await openPage(context));
+  });
+  afterAll(() => context?.close());
+}
+
+/** Uploads G22 on the data-files page and opens the newest file, once READY. */
+async function uploadG22(page: Page): Promise<void> {
+  await page.getByLabel(/^File/).setInputFiles(g22);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page
+    .getByRole('link', { name: /^[0-9a-f]{40}$/ })
+    .first()
+    .click();
+  await expect.poll(() => page.locator('dl.details').textContent(), { timeout: 20_000 }).toContain('READY');
+}
+
 async function logIn(page: Page, api: string, username: string, password: string) {
   await page.getByLabel('Service URL').fill(api);
   await page.getByLabel('Username').fill(username);
@@ -74,14 +95,9 @@ async function logIn(page: Page, api: string, username: string, password: string
 }
 
 describe.skipIf(!available)('the dashboard against the reference server', () => {
-  let context: BrowserContext;
   let page: Page;
   let trouble: string[];
-  beforeAll(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    ({ page, trouble } = await openPage(context));
-  });
-  afterAll(() => context?.close());
+  useTab((tab) => ({ page, trouble } = tab));
 
   it('loads cold in one go and asks to log in; a wrong password is answered on the page', async () => {
     const t0 = Date.now();
@@ -167,13 +183,7 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
 
   it('uploads G22 as a Gset edge list, starts a job from it, and draws its 2,000-node cut', async () => {
     await page.getByRole('link', { name: 'Data files' }).click();
-    await page.getByLabel(/^File/).setInputFiles(g22);
-    await page.getByRole('button', { name: 'Upload' }).click();
-    await page
-      .getByRole('link', { name: /^[0-9a-f]{40}$/ })
-      .first()
-      .click();
-    await expect.poll(() => page.locator('dl.details').textContent(), { timeout: 20_000 }).toContain('READY');
+    await uploadG22(page);
     const details = await page.locator('dl.details').textContent();
     expect(details).toContain('2000');
     expect(details).toContain('19990');
@@ -294,14 +304,9 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
 });
 
 describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
-  let context: BrowserContext;
   let page: Page;
   let trouble: string[];
-  beforeAll(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    ({ page, trouble } = await openPage(context));
-  });
-  afterAll(() => context?.close());
+  useTab((tab) => ({ page, trouble } = tab));
 
   // The mock runs nothing (every job reads as its FINISHED example), so there is no long job to cancel here.
   it('logs in, reads the max-cut page, starts the example, reads its 53 drawn, and uploads G22', async () => {
@@ -323,13 +328,7 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
     await page.getByRole('link', { name: 'Data files' }).click();
     await page.getByRole('heading', { name: 'Your data files' }).waitFor();
     // The upload goes through (the mock answers its example file, and lists its example page).
-    await page.getByLabel(/^File/).setInputFiles(g22);
-    await page.getByRole('button', { name: 'Upload' }).click();
-    await page
-      .getByRole('link', { name: /^[0-9a-f]{40}$/ })
-      .first()
-      .click();
-    await expect.poll(() => page.locator('dl.details').textContent()).toContain('READY');
+    await uploadG22(page);
     await look(page, '10-sandbox-data-file');
     expect(trouble).toEqual([]);
   });

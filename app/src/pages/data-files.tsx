@@ -4,6 +4,7 @@ import type { DataFile, Problem, ProblemId } from '@jes/client';
 import { useEffect, useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
+import { type Sent, UploadProgress } from '../parts/upload-progress.tsx';
 import { bytes, localTime } from '../format.ts';
 import { go, href } from '../route.ts';
 import { client } from '../session.ts';
@@ -17,7 +18,7 @@ async function firstPage() {
 }
 
 function Upload({ onDone }: { onDone: () => void }) {
-  const [progress, setProgress] = useState<{ sent: number; total: number }>();
+  const [progress, setProgress] = useState<Sent>();
   const [problem, setProblem] = useState<Problem>();
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -51,12 +52,7 @@ function Upload({ onDone }: { onDone: () => void }) {
       <button type="submit" disabled={progress !== undefined}>
         Upload
       </button>
-      {progress && (
-        <label>
-          Uploading {bytes(progress.sent)} of {bytes(progress.total)}
-          <progress max={progress.total} value={progress.sent} />
-        </label>
-      )}
+      <UploadProgress progress={progress} />
       {problem && <ProblemBox problem={problem} />}
     </form>
   );

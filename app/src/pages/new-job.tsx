@@ -6,6 +6,7 @@ import { MAX_INLINE_BYTES } from '@jes/client';
 import { useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
+import { type Sent, UploadProgress } from '../parts/upload-progress.tsx';
 import { bytes } from '../format.ts';
 import { go } from '../route.ts';
 import { client } from '../session.ts';
@@ -34,7 +35,7 @@ export function NewJobPage({ id, dataFile }: { id: string; dataFile: string | un
   const [chosen, setChosen] = useState<Set<string>>();
   const [timeLimit, setTimeLimit] = useState('');
   const [problem, setProblem] = useState<Problem>();
-  const [progress, setProgress] = useState<{ sent: number; total: number }>();
+  const [progress, setProgress] = useState<Sent>();
   const [busy, setBusy] = useState(false);
   const [dragging, setDragging] = useState(false);
   const data = useCase.data;
@@ -153,12 +154,7 @@ export function NewJobPage({ id, dataFile }: { id: string; dataFile: string | un
           <button type="submit" disabled={busy || (!dataFile && !text.trim())}>
             {busy ? 'Starting…' : 'Start the job'}
           </button>
-          {progress && (
-            <label>
-              Uploading {bytes(progress.sent)} of {bytes(progress.total)}
-              <progress max={progress.total} value={progress.sent} />
-            </label>
-          )}
+          <UploadProgress progress={progress} />
         </div>
       </form>
     </Layout>
