@@ -41,9 +41,11 @@ export const qubo: UseCase<QuboInput> = {
   decode: decodeQubo,
   // The couplings W_ij = Q_ij + Q_ji in the upper triangle: the same energy for every assignment.
   inline: ({ n, diagonal, offsets, columns, couplings }) => {
-    const matrix = Array.from({ length: n }, (_, i) => new Array<number>(n).fill(0).fill(diagonal[i]!, i, i + 1));
-    for (let i = 0; i < n; i++)
+    const matrix = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    for (let i = 0; i < n; i++) {
+      matrix[i]![i] = diagonal[i]!;
       for (let k = offsets[i]!; k < offsets[i + 1]!; k++) matrix[i]![columns[k]!] = couplings[k]!;
+    }
     return { num_variables: n, q_matrix: matrix };
   },
   solvers,

@@ -4,6 +4,8 @@ import { type Request, type Response, Router } from 'express';
 import type { operations } from '../generated/openapi.ts';
 import { useCase as knownUseCase } from '../http/known-use-case.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
+import { OPEN_BRACE, peekFirstByte } from '../first-byte.ts';
+import { InputError } from '../input-error.ts';
 import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from './deps.ts';
 import { pageLimit, queryList, queryNumber } from '../http/query.ts';
@@ -163,14 +165,21 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
         'data_file_not_found',
         `Data file ${fileId}, which job ${id} was started from, has been deleted.`,
       );
-    // A file not yet validated has no format: JSON is told by its first character, as validation tells it.
-    const chunks = dataFiles.readChunks(db, req.user, fileId);
-    const first = (await chunks.next()).value ?? new Uint8Array();
-    const json = file.format
-      ? file.format === 'json'
-      : /^\s*[[{]/.test(Buffer.from(first.subarray(0, 64)).toString('latin1'));
+    // A file not validated (yet, or ever) has no format: its first byte tells JSON as validation tells it; a blank
+    // one is text.
+    let chunks: AsyncIterable<Uint8Array> = dataFiles.readChunks(db, req.user, fileId);
+    let json = file.format === 'json';
+    if (file.format === null) {
+      try {
+        const peeked = await peekFirstByte(chunks);
+        json = peeked.first === OPEN_BRACE;
+        chunks = peeked.chunks;
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        chunks = dataFiles.readChunks(db, req.user, fileId);
+      }
+    }
     res.type(json ? 'application/json' : 'text/plain').set('Content-Length', String(file.bytes));
-    res.write(first);
     for await (const chunk of chunks) {
       // A client that went away stops the reading; a slow one is waited for.
       if (res.destroyed) return;
