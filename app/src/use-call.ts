@@ -30,6 +30,13 @@ export async function settled<T>(call: () => Promise<Result<T>>): Promise<Loaded
   }
 }
 
+/** One page of a listing (the client's page generators always yield at least one), the generator then closed. */
+export async function onePage<T>(pages: AsyncGenerator<Result<T>, void, undefined>): Promise<Result<T>> {
+  const first = await pages.next();
+  await pages.return();
+  return first.value!;
+}
+
 export function useCall<T>(call: () => Promise<Result<T>>, inputs: unknown[]): Loaded<T> & { reload(): void } {
   const [state, setState] = useState<Loaded<T>>({});
   const [round, setRound] = useState(0);

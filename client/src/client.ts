@@ -46,6 +46,8 @@ export interface ListQuery<S> {
   problemId?: string;
   /** Page size, 1 to 100 (default 20). */
   limit?: number;
+  /** Start after this id (a page's last), as a page's link does: the listing resumes there. */
+  startingAfter?: string;
 }
 
 export interface JesClient {
@@ -88,6 +90,7 @@ export interface JesClient {
 }
 
 /** `query` without its undefined members (the contract's optional parameters may be absent, not undefined). */
+/** The query of one page: the listing's filters, and the page's cursor (not the query's own starting point). */
 function listParams<S>(query: ListQuery<S>, startingAfter: string | undefined) {
   const { status, problemId, limit } = query;
   return {
@@ -137,13 +140,15 @@ export function createJesClient(options: JesClientOptions): JesClient {
       startJob(api, session, maxInlineBytes, problemId, input, { ...retrying, ...startOptions }),
     getJob,
     listJobs: (query = {}) =>
-      pages((after) =>
-        authed(async () =>
-          settle(await api.GET('/job', { params: { query: listParams(query, after) } }), (data) => ({
-            items: inOrder(data.job, data.ids),
-            hasMore: data.has_more,
-          })),
-        ),
+      pages(
+        (after) =>
+          authed(async () =>
+            settle(await api.GET('/job', { params: { query: listParams(query, after) } }), (data) => ({
+              items: inOrder(data.job, data.ids),
+              hasMore: data.has_more,
+            })),
+          ),
+        query.startingAfter,
       ),
     waitForJob: (jobId, waitOptions) => waitForJob(getJob, jobId, waitOptions),
     getOutput: <P extends ProblemId>(jobId: string) =>
@@ -192,13 +197,15 @@ export function createJesClient(options: JesClientOptions): JesClient {
         ),
       ),
     listDataFiles: (query = {}) =>
-      pages((after) =>
-        authed(async () =>
-          settle(await api.GET('/data_file', { params: { query: listParams(query, after) } }), (data) => ({
-            items: inOrder(data.data_file, data.ids),
-            hasMore: data.has_more,
-          })),
-        ),
+      pages(
+        (after) =>
+          authed(async () =>
+            settle(await api.GET('/data_file', { params: { query: listParams(query, after) } }), (data) => ({
+              items: inOrder(data.data_file, data.ids),
+              hasMore: data.has_more,
+            })),
+          ),
+        query.startingAfter,
       ),
   };
 }

@@ -1,11 +1,15 @@
 // Listings as async iterators over pages, following `starting_after` while `has_more` is true.
 import type { Page, Result } from './types.ts';
 
-/** Yields each page's result; stops after the last page or after a problem (which it yields). */
+/**
+ * Yields each page's result, from the first (or the one after `startingAfter`); stops after the last page or after a
+ * problem (which it yields).
+ */
 export async function* pages<T extends { id: string }>(
   fetchPage: (startingAfter: string | undefined) => Promise<Result<Page<T>>>,
+  startingAfter?: string,
 ): AsyncGenerator<Result<Page<T>>, void, undefined> {
-  let after: string | undefined;
+  let after = startingAfter;
   for (;;) {
     const page = await fetchPage(after);
     yield page;

@@ -8,14 +8,9 @@ import { type Sent, UploadProgress } from '../parts/upload-progress.tsx';
 import { bytes, localTime } from '../format.ts';
 import { go, href } from '../route.ts';
 import { client } from '../session.ts';
-import { settled, useCall } from '../use-call.ts';
+import { onePage, settled, useCall } from '../use-call.ts';
 
-async function firstPage() {
-  const pages = client().listDataFiles({ limit: 50 });
-  const first = await pages.next();
-  await pages.return();
-  return first.value ?? { data: { items: [], hasMore: false }, response: new Response() };
-}
+const firstPage = () => onePage(client().listDataFiles({ limit: 50 }));
 
 function Upload({ onDone }: { onDone: () => void }) {
   const [progress, setProgress] = useState<Sent>();

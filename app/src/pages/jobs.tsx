@@ -1,46 +1,37 @@
 // The jobs, newest first, a page at a time, filtered by status and use case. Live without a tight timer: the
 // page long-polls up to three of its jobs that have not ended (a browser keeps six connections to a host) and
 // reads the page again when one changes, or every 30 s while none does. Cancel from the list.
-import type { Job, JobStatus } from '@jes/client';
-import { isTerminal, toProblem } from '@jes/client';
+import type { JobStatus } from '@jes/client';
+import { isTerminal } from '@jes/client';
 import { useEffect } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { localTime } from '../format.ts';
 import { go, href } from '../route.ts';
 import { client } from '../session.ts';
-import { settled, useCall } from '../use-call.ts';
+import { onePage, settled, useCall } from '../use-call.ts';
 
 const statuses: JobStatus[] = ['PENDING', 'RUNNING', 'FINISHED', 'ERROR', 'CANCELLED'];
 const watched = 3;
 
-interface JobPage {
-  jobs: Job[];
-  hasMore: boolean;
-}
-
-async function listPage(query: URLSearchParams) {
+/** The page the query asks for: 20 jobs, after the `after` one, with its filters. */
+function listPage(query: URLSearchParams) {
   const status = query.get('status') as JobStatus | null;
-  const problem = query.get('problem');
-  const after = query.get('after');
-  const { data, error, response } = await client().api.GET('/job', {
-    params: {
-      query: {
-        limit: 20,
-        ...(status ? { status } : {}),
-        ...(problem ? { problem_id: problem } : {}),
-        ...(after ? { starting_after: after } : {}),
-      },
-    },
-  });
-  if (!data) return { error: toProblem(error, response), response };
-  const jobs = data.ids.flatMap((id) => (data.job[id] ? [{ ...data.job[id], id }] : []));
-  return { data: { jobs, hasMore: data.has_more } as JobPage, response };
+  const problemId = query.get('problem');
+  const startingAfter = query.get('after');
+  return onePage(
+    client().listJobs({
+      limit: 20,
+      ...(status ? { status } : {}),
+      ...(problemId ? { problemId } : {}),
+      ...(startingAfter ? { startingAfter } : {}),
+    }),
+  );
 }
 
 export function JobsPage({ query }: { query: URLSearchParams }) {
   const page = useCall(() => listPage(query), [query.toString()]);
-  const open = page.data?.jobs.filter((j) => !isTerminal(j.status)).slice(0, watched) ?? [];
+  const open = page.data?.items.filter((j) => !isTerminal(j.status)).slice(0, watched) ?? [];
 
   // Long polls of the jobs that have not ended: the first answer reads the page again.
   useEffect(() => {
@@ -68,7 +59,7 @@ export function JobsPage({ query }: { query: URLSearchParams }) {
     await settled(() => client().cancelJob(id));
     page.reload();
   };
-  const last = page.data?.jobs.at(-1);
+  const last = page.data?.items.at(-1);
 
   return (
     <Layout section="jobs" title="Jobs">
@@ -95,8 +86,8 @@ export function JobsPage({ query }: { query: URLSearchParams }) {
         </a>
       </form>
       {page.error && <ProblemBox problem={page.error} />}
-      {page.data && page.data.jobs.length === 0 && <p>No jobs here yet.</p>}
-      {page.data && page.data.jobs.length > 0 && (
+      {page.data && page.data.items.length === 0 && <p>No jobs here yet.</p>}
+      {page.data && page.data.items.length > 0 && (
         <table class="jobs">
           <thead>
             <tr>
@@ -111,7 +102,7 @@ export function JobsPage({ query }: { query: URLSearchParams }) {
             </tr>
           </thead>
           <tbody>
-            {page.data.jobs.map((job) => (
+            {page.data.items.map((job) => (
               <tr key={job.id}>
                 <th scope="row">
                   <a href={href(`/jobs/${job.id}`)}>

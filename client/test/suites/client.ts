@@ -190,6 +190,11 @@ export function clientSuite(servers: Servers): void {
       for await (const page of bob.listJobs({ limit: 2 })) pages.push(page.data!.items);
       expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
       expect(pages.flat().map((job) => job.id)).toEqual(ids);
+      // Resumed after a page's last job, as the page's link would: the rest, in the same order.
+      const rest: string[] = [];
+      for await (const page of bob.listJobs({ limit: 2, startingAfter: ids[1]! }))
+        rest.push(...page.data!.items.map((j) => j.id));
+      expect(rest).toEqual(ids.slice(2));
       const finished: string[] = [];
       for await (const page of bob.listJobs({ status: 'CANCELLED' }))
         finished.push(...page.data!.items.map((j) => j.id));
