@@ -24,6 +24,9 @@ export function boundedCache<K, V>({ maxEntries, maxBytes, sizeOf }: CacheBounds
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   const entries = new Map<K, { value: V; bytes: number }>();
   let bytes = 0;
+  // The most recently used key: using it again moves nothing (a Map's delete and set cost a cached GET more than
+  // its three caches' other work; a client polling one job asks for the same keys over and over).
+  let newest: K | undefined;
   const remove = (key: K) => {
     const entry = entries.get(key);
     if (!entry) return;
@@ -34,8 +37,11 @@ export function boundedCache<K, V>({ maxEntries, maxBytes, sizeOf }: CacheBounds
     get(key) {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      entries.delete(key);
-      entries.set(key, entry);
+      if (key !== newest) {
+        entries.delete(key);
+        entries.set(key, entry);
+        newest = key;
+      }
       return entry.value;
     },
     set(key, value) {
@@ -45,6 +51,7 @@ export function boundedCache<K, V>({ maxEntries, maxBytes, sizeOf }: CacheBounds
       while (entries.size > 0 && (entries.size >= maxEntries || bytes + size > maxBytes))
         remove(entries.keys().next().value!);
       entries.set(key, { value, bytes: size });
+      newest = key;
       bytes += size;
     },
     delete: remove,

@@ -38,6 +38,29 @@ describe('boundedCache', () => {
     cache.delete(9);
     expect([cache.size, cache.bytes]).toEqual([2, 2]);
   });
+
+  // Using the most recently used key again moves nothing; the order must still be right after another key is set, or
+  // the newest is deleted and set again. Which keys survive an eviction shows the order (get() itself reorders).
+  it('keeps the order of use when the newest key is used again, after a set, a delete and a clear', () => {
+    const cache = boundedCache<string, number>({ maxEntries: 3, maxBytes: 1e6, sizeOf: () => 1 });
+    const kept = (keys: string[]) => keys.filter((k) => cache.get(k) !== undefined);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.get('a'); // b, a
+    cache.set('c', 3); // b, a, c: c is now the newest, not a
+    cache.get('a'); // b, c, a
+    cache.get('a');
+    cache.set('d', 4); // b evicted: c, a, d
+    cache.set('e', 5); // c evicted: a, d, e
+    expect(kept(['a', 'b', 'c', 'd', 'e'])).toEqual(['a', 'd', 'e']); // now a, d, e in that order
+    cache.delete('e'); // the newest, gone: a, d
+    cache.get('a'); // d, a
+    cache.set('e', 6); // d, a, e
+    cache.set('f', 7); // d evicted
+    expect(kept(['a', 'd', 'e', 'f'])).toEqual(['a', 'e', 'f']);
+    cache.clear();
+    expect([cache.get('f'), cache.size]).toEqual([undefined, 0]);
+  });
 });
 
 describe('JobViews', () => {
