@@ -140,6 +140,33 @@ describe('graphFromInline', () => {
     ]);
   });
 
+  // Symmetry is compared in blocks of 64 × 64: one broken pair is found wherever it lies, in a block on the diagonal
+  // or off it, on a block's edge, or in the last, partial block.
+  it('finds one asymmetric pair wherever it lies in a matrix of several blocks', async () => {
+    const n = 200;
+    const symmetric: number[][] = Array.from({ length: n }, (_, i) =>
+      Array.from({ length: n }, (_, j) => (i === j ? 0 : 1)),
+    );
+    for (const [i, j] of [
+      [1, 0],
+      [63, 62],
+      [64, 63],
+      [127, 64],
+      [128, 127],
+      [150, 70],
+      [199, 0],
+      [199, 198],
+    ] as const) {
+      const matrix = symmetric.map((row) => [...row]);
+      matrix[i]![j] = 2; // below the diagonal: the upper entry, matrix[j][i], is named
+      const error = await inputError(() => graphFromInline({ num_nodes: n, adj_matrix: matrix }));
+      expect(error.errors).toEqual([
+        { pointer: `/adj_matrix/${j}/${i}`, detail: `adj_matrix[${j}][${i}] = 1 but adj_matrix[${i}][${j}] = 2` },
+      ]);
+    }
+    expect(graphFromInline({ num_nodes: n, adj_matrix: symmetric }).edges).toBe((n * (n - 1)) / 2);
+  });
+
   it('reports at most 20 pointers and says how many problems there were', async () => {
     const n = 10;
     const matrix = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i < j ? 1 : 0)));
