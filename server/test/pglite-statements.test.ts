@@ -2,9 +2,9 @@
 // the same values both ways (text, numbers, jsonb, arrays, bytea, null), the same errors with their SQLSTATE (the
 // retry and idempotency code reads it), a transaction rolled back by a failed statement, the same answers past the
 // bound of named statements, and a refusal, not a hang, once the database is closed.
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, protocol } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preparedStatements } from '../src/store/pglite-statements.ts';
+import { callMessages, preparedStatements } from '../src/store/pglite-statements.ts';
 
 describe('named prepared statements on PGlite', () => {
   let db: PGlite;
@@ -37,6 +37,35 @@ describe('named prepared statements on PGlite', () => {
       { id: 'a', n: 1 },
       { id: "c'; DROP TABLE t; --", n: -7 },
     ]);
+  });
+
+  // A call's messages are built in one buffer rather than by PGlite's serializer (which copied a byte array four
+  // times): they must be the very bytes that serializer makes, whatever the values.
+  it("builds a call's messages byte for byte as PGlite's serializer does", () => {
+    const { serialize } = protocol;
+    const cases: (string | Uint8Array | null)[][] = [
+      [],
+      ['', null, 'é € 😀 \u{10FFFF}', Buffer.from([0, 1, 255]), new Uint8Array(0)],
+      [Buffer.alloc(300_000, 7), '42', null],
+    ];
+    for (const values of cases) {
+      const theirs = Buffer.concat([
+        serialize.bind({ statement: 'jes_7', values: values as string[] }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]);
+      expect(callMessages('jes_7', values).equals(theirs)).toBe(true);
+    }
+  });
+
+  it('stores and reads back a 4 MiB byte array', async () => {
+    const statements = preparedStatements(db);
+    const raw = Buffer.alloc(4 * 1024 * 1024 - 1);
+    for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919) & 255;
+    await statements.query('INSERT INTO t (id, raw) VALUES ($1, $2)', ['big', raw]);
+    const [row] = await statements.query('SELECT raw FROM t WHERE id = $1', ['big']);
+    expect(Buffer.compare(row.raw, raw)).toBe(0);
   });
 
   it('fails with the SQLSTATE, and a failed statement rolls its transaction back', async () => {

@@ -7,6 +7,48 @@
 // under the same locks (a statement of its own waits for any transaction, as query() does).
 import { parse, type PGlite, protocol } from '@electric-sql/pglite';
 
+/** Describe (the unnamed portal), Execute (every row) and Sync: the same bytes on every call. */
+const describeExecuteSync = Buffer.from([
+  ...[0x44, 0, 0, 0, 6, 0x50, 0], // 'D', length 6, 'P', ''
+  ...[0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0], // 'E', length 9, '', no row limit
+  ...[0x53, 0, 0, 0, 4], // 'S', length 4
+]);
+
+/**
+ * The messages of one call of a named statement, in one buffer: Bind (each value as text, a byte array in the
+ * binary format, as PGlite's serializer sends them; rows in text), then Describe, Execute and Sync. PGlite's own
+ * serializer copied a byte array four times over, growing its buffers as it went: a 4 MiB input took 3.3 ms to
+ * serialize where one copy takes 0.3 ms.
+ */
+export function callMessages(statement: string, values: (string | Uint8Array | null)[]): Buffer {
+  const encoded = values.map((value) => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value));
+  const name = Buffer.from(statement, 'utf8');
+  // Bind: its type and length; the portal '' and the statement, each ending in NUL; the format of each value;
+  // each value's length (-1 for NULL) and bytes; no result format (all text).
+  const bindLength = 4 + 1 + name.length + 1 + 2 + 2 * values.length + 2 + 2;
+  const length = encoded.reduce((sum, value) => sum + 4 + (value?.length ?? 0), bindLength);
+  const out = Buffer.allocUnsafe(1 + length + describeExecuteSync.length);
+  let at = out.writeUInt8(0x42, 0);
+  at = out.writeInt32BE(length, at);
+  at = out.writeUInt8(0, at);
+  at += name.copy(out, at);
+  at = out.writeUInt8(0, at);
+  at = out.writeInt16BE(values.length, at);
+  for (const value of values) at = out.writeInt16BE(value !== null && typeof value !== 'string' ? 1 : 0, at);
+  at = out.writeInt16BE(values.length, at);
+  for (const value of encoded) {
+    if (value === null) at = out.writeInt32BE(-1, at);
+    else {
+      at = out.writeInt32BE(value.length, at);
+      out.set(value, at);
+      at += value.length;
+    }
+  }
+  at = out.writeInt16BE(0, at);
+  describeExecuteSync.copy(out, at);
+  return out;
+}
+
 /** Statement names are unique in the process, so that two users of one PGlite never reuse one another's names. */
 let named = 0;
 
@@ -38,19 +80,9 @@ export function preparedStatements(db: PGlite, { maxStatements = 500 } = {}) {
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = db.serializers[types[i]!];
-      return serializer ? serializer(value) : String(value);
+      return (serializer ? serializer(value) : String(value)) as string | Uint8Array;
     });
-    const result = await db._runExclusiveQuery(() =>
-      db.execProtocol(
-        Buffer.concat([
-          serialize.bind({ statement: name, values: values as string[] }),
-          serialize.describe({ type: 'P' }),
-          serialize.execute({}),
-          serialize.sync(),
-        ]),
-        { syncToFs: false },
-      ),
-    );
+    const result = await db._runExclusiveQuery(() => db.execProtocol(callMessages(name, values), { syncToFs: false }));
     return parse.parseResults(result.messages, db.parsers)[0]?.rows ?? [];
   }
 
