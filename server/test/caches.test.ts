@@ -3,7 +3,10 @@
 // keeps what was used last.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import express from 'express';
+import type { AddressInfo } from 'node:net';
 import { boundedCache } from '../src/bounded-cache.ts';
+import { serializeFrozenOnce } from '../src/http/frozen-json.ts';
 import { JobEvents } from '../src/jobs/events.ts';
 import { JobViews } from '../src/jobs/views.ts';
 import type { Running } from '../src/main.ts';
@@ -60,6 +63,51 @@ describe('boundedCache', () => {
     expect(kept(['a', 'd', 'e', 'f'])).toEqual(['a', 'e', 'f']);
     cache.clear();
     expect([cache.get('f'), cache.size]).toEqual([undefined, 0]);
+  });
+});
+
+// A frozen answer is written as its text (up to 16 KiB) or its bytes, made once (http/frozen-json.ts): the same
+// status, headers and bytes as Express's own res.json of the same object, whatever its characters, and 304 to its
+// ETag.
+describe('serializeFrozenOnce', () => {
+  const freeze = <T>(value: T): T => {
+    if (value && typeof value === 'object') for (const inner of Object.values(Object.freeze(value))) freeze(inner);
+    return value;
+  };
+  const small = { text: 'é × 😀 \u{10FFFF}', n: [1, 2.5, -3] };
+  const large = { rows: Array.from({ length: 2000 }, (_, i) => `ligne ${i} é`) };
+  const frozen = { small: freeze(structuredClone(small)), large: freeze(structuredClone(large)) };
+  let base = '';
+  let close = () => {};
+  beforeAll(async () => {
+    const app = express();
+    serializeFrozenOnce(app);
+    app.get('/frozen/:which', (req, res) => res.json(frozen[req.params.which as 'small' | 'large']));
+    app.get('/plain/:which', (req, res) => res.json(structuredClone({ small, large }[req.params.which as 'small'])));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => server.close();
+  });
+  afterAll(() => close());
+
+  it.each(['small', 'large'])('answers a %s frozen body as Express answers the same object', async (which) => {
+    expect(Buffer.byteLength(JSON.stringify(frozen.large))).toBeGreaterThan(16 * 1024);
+    const get = (kind: string, headers: Record<string, string> = {}) =>
+      rawRequest(base, { method: 'GET', path: `/${kind}/${which}`, headers });
+    const [mine, again, theirs] = [await get('frozen'), await get('frozen'), await get('plain')];
+    for (const reply of [mine, again]) {
+      expect(reply.status).toBe(200);
+      expect(reply.body).toEqual(theirs.body);
+      for (const name of ['content-type', 'content-length', 'etag'])
+        expect([name, reply.headers[name]]).toEqual([name, theirs.headers[name]]);
+    }
+    const conditional = await get('frozen', { 'if-none-match': String(theirs.headers.etag) });
+    expect([conditional.status, conditional.body, conditional.headers['content-type']]).toEqual([
+      304,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
