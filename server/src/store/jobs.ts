@@ -202,11 +202,14 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
   const status = deriveJobStatus(executions, job.running_at !== null, job.cancel_requested_at !== null);
   if (status === job.status) return status;
   const error = status === 'ERROR' ? jobError(executions) : null;
-  // Announced by the same statement (one round trip less per change).
+  // Announced by the same statement (one round trip less per change). A job ends no earlier than its executions:
+  // now() is when this transaction began, and on PostgreSQL another execution's outcome, recorded in a transaction
+  // that began later, may have committed before this one read it.
   await tx.query(
     `UPDATE jobs SET status = $2, error = $3,
        running_at = CASE WHEN $2 <> 'PENDING' THEN coalesce(running_at, now()) ELSE running_at END,
-       ended_at = CASE WHEN $2 IN ('FINISHED', 'ERROR', 'CANCELLED') THEN now() ELSE NULL END
+       ended_at = CASE WHEN $2 IN ('FINISHED', 'ERROR', 'CANCELLED')
+         THEN greatest(now(), (SELECT max(ended_at) FROM executions WHERE job_id = $1)) ELSE NULL END
      WHERE id = $1 RETURNING pg_notify($4, $1)`,
     [jobId, status, error && JSON.stringify(error), jobChannel],
   );
