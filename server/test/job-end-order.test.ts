@@ -6,10 +6,10 @@
 // database runs one transaction at a time: there, transactions cannot overlap.)
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/store/database.ts';
-import { createJob } from '../src/store/jobs.ts';
 import { migrate } from '../src/store/migrations.ts';
 import { claim, finish } from '../src/store/queue.ts';
 import { freshPostgres } from './support/server.ts';
+import { storedJob } from './support/store-jobs.ts';
 
 const database = await freshPostgres();
 if ('skip' in database) console.warn(`skipping the job end order test: ${database.skip}`);
@@ -26,20 +26,7 @@ describe.skipIf('skip' in database)('the end of a job on PostgreSQL', () => {
     db = await openDatabase({ databaseUrl: database.url, dataDir: 'memory:' });
     await migrate(db);
     await db.query(`INSERT INTO users (name, password_hash) VALUES ('alice', 'x')`);
-    const id = await createJob(db, {
-      owner: 'alice',
-      problemId: 'maxcut',
-      inputMode: 'inline',
-      dataFileId: null,
-      inputBytes: 2,
-      input: new Uint8Array(0),
-      inputPrepared: false,
-      executions: [
-        { solver: 'exact', params: {}, timeLimitSeconds: 1, seed: 1 },
-        { solver: 'local-search', params: {}, timeLimitSeconds: 1, seed: 1 },
-      ],
-      maxActiveJobs: 1000,
-    });
+    const id = await storedJob(db, 'alice', ['exact', 'local-search']);
     expect((await claim(db, 'w1', 2, 60, { idle: true })).map((c) => c.solver).sort()).toEqual([
       'exact',
       'local-search',

@@ -4,11 +4,11 @@
 // a suspect runs alone. A graceful handback never counts. The heartbeat renews only the runs it names.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/store/database.ts';
-import { createJob } from '../src/store/jobs.ts';
 import { heartbeat, release, requeueAbandoned, requeueExpired } from '../src/store/leases.ts';
 import { migrate } from '../src/store/migrations.ts';
 import { claim } from '../src/store/queue.ts';
 import { backends } from './support/server.ts';
+import { storedJob } from './support/store-jobs.ts';
 
 interface Row {
   job_id: string;
@@ -40,21 +40,7 @@ describe.each(await backends())('%s', (_name, backend) => {
   /** Queues `n` one-execution jobs, in order; answers their ids. */
   async function queue(n: number): Promise<string[]> {
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) {
-      ids.push(
-        await createJob(db, {
-          owner: 'alice',
-          problemId: 'maxcut',
-          inputMode: 'inline',
-          dataFileId: null,
-          inputBytes: 2,
-          input: new Uint8Array(0),
-          inputPrepared: false,
-          executions: [{ solver: 'local-search', params: {}, timeLimitSeconds: 1, seed: 1 }],
-          maxActiveJobs: 1000,
-        }),
-      );
-    }
+    for (let i = 0; i < n; i++) ids.push(await storedJob(db, 'alice', ['local-search']));
     return ids;
   }
   // Worker ids are unique per test, as they are per process (a crash is counted per worker id).

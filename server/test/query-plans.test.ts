@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareStore, seedOwners, seedReadFixtures, seedStore } from '../../bench/support/seed-store.ts';
 import { listDataFiles } from '../src/store/data-files.ts';
 import { type Database, openDatabase, type Queryable } from '../src/store/database.ts';
-import { createJob, listJobs } from '../src/store/jobs.ts';
+import { listJobs } from '../src/store/jobs.ts';
 import { claim } from '../src/store/queue.ts';
 import { backends } from './support/server.ts';
+import { storedJob } from './support/store-jobs.ts';
 
 const owner = seedOwners[0]!;
 const watched = new Set(['jobs', 'executions', 'data_files']);
@@ -91,16 +92,11 @@ describe.each(await backends())('%s', (_name, backend) => {
     // Work in the queue for the claim: a few jobs, one of them on a data file.
     const [file] = await db.query<{ id: string }>('SELECT id FROM data_files WHERE owner = $1 LIMIT 1', [owner]);
     for (let i = 0; i < 10; i++)
-      await createJob(db, {
-        owner,
-        problemId: 'maxcut',
+      await storedJob(db, owner, [], {
         inputMode: i === 0 ? 'data_file' : 'inline',
         dataFileId: i === 0 ? file!.id : null,
-        inputBytes: 2,
         input: i === 0 ? null : new Uint8Array(2),
-        inputPrepared: false,
         executions: [{ solver: 'exact', params: {}, timeLimitSeconds: 10, seed: i }],
-        maxActiveJobs: 1000,
       });
     await db.query('ANALYZE');
   }, 120_000);
