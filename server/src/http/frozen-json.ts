@@ -4,8 +4,9 @@
 //
 // A small answer is written as text, in one piece with the headers: Node writes a string body after the header
 // string as one write, where a Buffer body goes out as a vectored write of two parts, which cost a cached GET
-// about 9 µs more of the main thread (a seventh of it; bench:api, server and load generator pinned to a core
-// each). A large answer is kept as bytes, so it is not copied on every request and not held twice.
+// about 10 µs more of the main thread (68 µs instead of 57, the server and the load generator pinned to a core
+// each; docs/performance.md). A large answer is kept as bytes, so it is not copied on every request and not held
+// twice.
 import type { Express, Response } from 'express';
 
 /** Answers up to this many bytes are kept and written as text. */
