@@ -89,8 +89,10 @@ export interface JesClient {
   listDataFiles(query?: ListQuery<DataFileStatus>): AsyncGenerator<Result<Page<DataFile>>, void, undefined>;
 }
 
-/** `query` without its undefined members (the contract's optional parameters may be absent, not undefined). */
-/** The query of one page: the listing's filters, and the page's cursor (not the query's own starting point). */
+/**
+ * The query of one page: the listing's filters and the page's cursor (not the query's own starting point), without
+ * undefined members (the contract's optional parameters may be absent, not undefined).
+ */
 function listParams<S>(query: ListQuery<S>, startingAfter: string | undefined) {
   const { status, problemId, limit } = query;
   return {
