@@ -87,16 +87,20 @@ function checkShape(body: MaxCutInlineInput): number {
  */
 function sweep(matrix: number[][], n: number, offsets: Int32Array): number {
   let total = 0;
+  // Each row's edges left of the diagonal, counted from their mirrors above it (equal once symmetry is checked).
+  const left = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const row = matrix[i]!;
-    let count = 0;
-    for (let j = 0; j < i; j++) if (row[j] !== 0) count++;
+    let count = left[i]!;
     const diagonal = row[i]!;
     if (typeof diagonal !== 'number' || !Number.isFinite(diagonal)) return Number.NaN;
     for (let j = i + 1; j < n; j++) {
       const v = row[j]!;
       if (typeof v !== 'number' || !Number.isFinite(v)) return Number.NaN;
-      if (v !== 0) count++;
+      if (v !== 0) {
+        count++;
+        left[j]!++;
+      }
       total += Math.abs(v);
     }
     offsets[i + 1] = offsets[i]! + count;
