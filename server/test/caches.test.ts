@@ -180,7 +180,8 @@ describe('JobViews', () => {
 
   // A running job's answer depends on the clock through its executions' durations, given to the millisecond: the
   // answer of the same view in the same millisecond is kept (the same frozen object), and the next millisecond's
-  // is made anew. The clock is injected.
+  // is made anew. The clock is injected, and only at instants taken from the job's own timestamps: a fixed date
+  // (2026-11-24T23:30:00.123Z once) is before a job started on any later day, and a negative duration is 0.
   it("keeps a running job's answer for the millisecond it was made in, and makes the next one anew", async () => {
     const id = await alice.start(
       { num_nodes: 30, adj_matrix: randomMatrix(30, 2) },
@@ -194,7 +195,8 @@ describe('JobViews', () => {
         view = await views.read(server.db, 'alice', id);
       }
       expect(view?.job.status).toBe('RUNNING');
-      const at = Date.parse('2026-11-24T23:30:00.123Z');
+      const running = view!.executions.find((e) => e.solver === 'local-search')!.running_at!;
+      const at = running.getTime() + 1_500;
       const first = views.answer(view!, new Date(at));
       const duration = (answer: typeof first) => answer.job[id]!.executions['local-search']!.duration_seconds!;
       expect(views.answer(view!, new Date(at))).toBe(first);
