@@ -1,4 +1,5 @@
-// Regenerates what derives from openapi.yaml, the guides and app/: `node scripts/generate.ts [types|docs|app] [--check]`.
+// Regenerates what derives from openapi.yaml, the guides, app/ and scripts/launch.js:
+// `node scripts/generate.ts [types|docs|app|bins] [--check]`.
 // With --check nothing is written; the command lists stale files and exits 1 if there are any.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -10,10 +11,11 @@ const { values, positionals } = parseArgs({
   options: { check: { type: 'boolean', default: false } },
   allowPositionals: true,
 });
-const kinds = positionals.length > 0 ? (positionals as GeneratedKind[]) : (['types', 'docs', 'app'] as const);
+const every = ['types', 'docs', 'app', 'bins'] as const;
+const kinds = positionals.length > 0 ? (positionals as GeneratedKind[]) : every;
 for (const kind of kinds) {
-  if (kind !== 'types' && kind !== 'docs' && kind !== 'app') {
-    console.error(`unknown target "${kind}": use types, docs or app`);
+  if (!every.includes(kind)) {
+    console.error(`unknown target "${kind}": use ${every.join(', ')}`);
     process.exit(2);
   }
 }

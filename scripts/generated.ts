@@ -17,7 +17,7 @@ import { renderGuides } from './guides.ts';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const contractPath = join(root, 'openapi.yaml');
 
-export type GeneratedKind = 'types' | 'docs' | 'app';
+export type GeneratedKind = 'types' | 'docs' | 'app' | 'bins';
 export interface GeneratedFile {
   kind: GeneratedKind;
   /** Path relative to the repository root. */
@@ -27,6 +27,8 @@ export interface GeneratedFile {
 
 /** The packages that import the generated types, each with its own copy (imports between packages are one-way). */
 const typeTargets = ['client/src/generated/openapi.ts', 'server/src/generated/openapi.ts'];
+/** Each package's bin/launch.js, the Node version check and launcher of its commands: a copy of scripts/launch.js. */
+const launcherTargets = ['client', 'conformance', 'sandbox', 'server'].map((pkg) => `${pkg}/bin/launch.js`);
 const docsTarget = 'docs/index.html';
 const guidesDir = 'docs/guides';
 
@@ -104,9 +106,14 @@ async function renderDocs(): Promise<string> {
 }
 
 export async function renderGenerated(
-  kinds: readonly GeneratedKind[] = ['types', 'docs', 'app'],
+  kinds: readonly GeneratedKind[] = ['types', 'docs', 'app', 'bins'],
 ): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];
+  if (kinds.includes('bins')) {
+    const source = await readFile(join(root, 'scripts/launch.js'), 'utf8');
+    const contents = `// Generated from scripts/launch.js by \`npm run generate\`: do not edit.\n${source}`;
+    files.push(...launcherTargets.map((path) => ({ kind: 'bins' as const, path, contents })));
+  }
   if (kinds.includes('types')) {
     const contents = await renderTypes();
     files.push(...typeTargets.map((path) => ({ kind: 'types' as const, path, contents })));

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// The `jes` command. Installed, the package ships its build (dist/); in a clone of the repository, where the
-// TypeScript sources sit beside this file, they run as they are (Node 24 strips the types).
-import { existsSync } from 'node:fs';
+// The `jes` command: in a clone of the repository its TypeScript sources run as they are, installed its build
+// (dist/), each after the Node version check of launch.js (generated from scripts/launch.js).
+import { launch } from './launch.js';
 
-const source = new URL('../src/cli/main.ts', import.meta.url);
-await import(existsSync(source) ? source.href : '../dist/src/cli/main.js');
+await launch('jes', '../src/cli/main.ts', '../dist/src/cli/main.js');

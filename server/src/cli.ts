@@ -1,19 +1,15 @@
 #!/usr/bin/env node
-// `jes-server` (or `jes-server serve`): the API server with solver workers. `jes-server worker`: solver
-// workers only, against DATABASE_URL. Settings come from the environment (see README).
-import { parseArgs } from 'node:util';
+// `jes-server` (or `jes-server serve`): the API server with solver workers. `jes-server worker`: solver workers
+// only, against DATABASE_URL. Settings come from the environment (settings.ts lists them; --help prints them).
+// Exit codes: 0 stopped by SIGTERM or SIGINT, 1 an invalid setting or a failure while running, 2 usage.
+import { Command, CommanderError } from 'commander';
 import { ConfigError, readConfig } from './config.ts';
 import type { Listening } from './listen.ts';
 import { createLogger } from './logger.ts';
 import { startServer, startWorker } from './main.ts';
 import { guardProcess } from './process-guard.ts';
-
-const { positionals } = parseArgs({ allowPositionals: true, options: {} });
-const command = positionals[0] ?? 'serve';
-if (command !== 'serve' && command !== 'worker') {
-  console.error(`usage: jes-server [serve|worker]  (got "${command}")`);
-  process.exit(2);
-}
+import { settingsTable } from './settings.ts';
+import { contractVersion, serverVersion } from './version.ts';
 
 /** Where it listens, and where a listen on the loopback alone can be opened up (HOST). */
 function where({ url, address, port, allInterfaces }: Listening): string {
@@ -22,7 +18,13 @@ function where({ url, address, port, allInterfaces }: Listening): string {
   return url;
 }
 
-try {
+/** The lines a first start prints to log in as the user it made: the guides and `jes` read these variables. */
+const demoLines = (password: string) =>
+  `Created user demo with a random password, shown this once (JES_USERS=name:password chooses users). To log in as\n` +
+  `it with the guides' commands and jes, paste this line into the shell you run them from:\n` +
+  `  export JES_USERNAME=demo JES_PASSWORD='${password}'`;
+
+async function run(command: 'serve' | 'worker'): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config);
   guardProcess(logger);
@@ -32,10 +34,7 @@ try {
     console.log(
       `jes server listening on ${where(server.listening)}\nAPI reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml\nDashboard at ${server.url}/app`,
     );
-    if (server.demoPassword)
-      console.log(
-        `created user "demo" with password "${server.demoPassword}" (shown once; set JES_USERS to choose users)`,
-      );
+    if (server.demoPassword) console.log(demoLines(server.demoPassword));
     running = server;
   } else {
     const worker = await startWorker(config, logger);
@@ -57,7 +56,48 @@ try {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+function program(): Command {
+  const program = new Command('jes-server')
+    .description(
+      `The reference server of the Job Execution Service (contract ${contractVersion}), on its embedded database or PostgreSQL.`,
+    )
+    .helpOption('-h, --help', 'show this help')
+    .version(serverVersion, '-v, --version', 'print the version')
+    .addHelpText(
+      'after',
+      `\nSettings (environment variables; an invalid one stops start-up with a line naming it):\n${settingsTable()}\n\n` +
+        'Exit codes: 0 stopped by SIGTERM or SIGINT, 1 an invalid setting or a failure, 2 usage.',
+    )
+    .showHelpAfterError('(run jes-server --help for usage)')
+    .exitOverride();
+  program
+    .command('serve', { isDefault: true })
+    .description('the API, the dashboard (/app), the API reference (/docs) and solver threads (the default)')
+    .action(() => run('serve'));
+  program
+    .command('worker')
+    .description('solver threads only, taking work from the PostgreSQL at DATABASE_URL (no HTTP)')
+    .action(() => run('worker'));
+  program
+    .command('help')
+    .description('show this help')
+    .action(() => program.help());
+  return program;
+}
+
+const commands = ['serve', 'worker', 'help'];
+try {
+  const cli = program();
+  const args = process.argv.slice(2);
+  // Any other word would be taken as an argument of serve, the default: name it as the unknown command it is.
+  const word = args.find((arg) => !arg.startsWith('-'));
+  if (word !== undefined && !commands.includes(word))
+    cli.error(`error: unknown command '${word}' (the commands are ${commands.join(', ')})`);
+  await cli.parseAsync(args, { from: 'user' });
 } catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   if (error instanceof ConfigError) {
     console.error(`jes-server: ${error.message}`);
     process.exit(1);

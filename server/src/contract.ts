@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { contractPath } from './paths.ts';
 
 export interface ContractDocument {
+  info: { version: string };
   paths: Record<string, Record<string, unknown>>;
   components: { schemas: Record<string, unknown>; examples: Record<string, { value: unknown }> };
 }

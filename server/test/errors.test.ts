@@ -1,5 +1,7 @@
 // Every error the server can answer, each as an RFC 9457 problem with its documented code (responses are
 // also validated against the contract by the server itself in tests).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
 import { expectProblem } from './support/problems.ts';
@@ -274,7 +276,14 @@ describe('429 and 503 (servers of their own)', () => {
   it('service_unavailable from /healthz when the database is gone', async () => {
     const broken = await startTestServer({ JES_WORKERS: '0' });
     const client = new Client(broken.url);
-    expect((await client.get('/healthz')).body).toMatchObject({ status: 'ok', environment: 'production' });
+    // The versions are the package's and the contract's (the server said 1.0.0, written in its code, for both).
+    const versionOf = (file: string) => /^\s*"?version"?: "?([\d.]+)/m.exec(readFileSync(file, 'utf8'))![1];
+    expect((await client.get('/healthz')).body).toMatchObject({
+      status: 'ok',
+      environment: 'production',
+      version: versionOf(join(import.meta.dirname, '../package.json')),
+      contract_version: versionOf(join(import.meta.dirname, '../../openapi.yaml')),
+    });
     await broken.db.close();
     expectProblem(await client.get('/healthz'), 503, 'service_unavailable');
     // The one 5xx the tests provoke on purpose.

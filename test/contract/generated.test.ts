@@ -11,4 +11,8 @@ describe('generated files', () => {
   it('docs/index.html and docs/guides/*.html are current with openapi.yaml and docs/*.md (else run npm run generate)', async () => {
     expect(await staleFiles(['docs'])).toEqual([]);
   });
+
+  it("each package's bin/launch.js is scripts/launch.js (else run npm run generate)", async () => {
+    expect(await staleFiles(['bins'])).toEqual([]);
+  });
 });

@@ -869,8 +869,10 @@ export interface components {
                  */
                 notifications?: "ok" | "down";
             };
-            /** @description The version of the serving software. */
+            /** @description The version of the serving software (for the reference server, its package's, `@jes/server`). */
             version: string;
+            /** @description The version of this contract (`info.version`) the service implements, when it says. */
+            contract_version?: string;
             /**
              * @description `production` or `sandbox`.
              * @enum {string}

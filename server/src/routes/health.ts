@@ -4,8 +4,7 @@ import { Router } from 'express';
 import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from './deps.ts';
 import { toMillisecond } from '../format.ts';
-
-const version = '1.0.0';
+import { contractVersion, serverVersion } from '../version.ts';
 
 export function healthRoutes({ db, config }: AppDeps): Router {
   return Router().get('/healthz', async function getHealth(_req, res) {
@@ -19,7 +18,8 @@ export function healthRoutes({ db, config }: AppDeps): Router {
     const notifications = db.notifications();
     res.json({
       status: notifications === 'ok' ? 'ok' : 'degraded',
-      version,
+      version: serverVersion,
+      contract_version: contractVersion,
       environment: config.env,
       uptime_seconds: toMillisecond(process.uptime()),
       checks: { database: 'ok', notifications },
