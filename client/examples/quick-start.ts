@@ -1,9 +1,10 @@
 import { createJesClient, formatProblem } from '@jes/client';
 
+// The line a first `npm start` prints sets JES_USERNAME and JES_PASSWORD.
 const jes = createJesClient({
   baseUrl: process.env.JES_BASE_URL ?? 'http://localhost:3000',
-  username: 'demo',
-  password: 'correct-horse-battery-staple',
+  username: process.env.JES_USERNAME,
+  password: process.env.JES_PASSWORD,
 });
 
 // The contract's 6-node example: its maximum cut is 53.

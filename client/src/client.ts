@@ -28,9 +28,12 @@ import { type WaitOptions, waitForJob } from './wait.ts';
 export interface JesClientOptions {
   /** The service's URL, for example `http://localhost:3000` (the sandbox: `http://localhost:4010`). */
   baseUrl: string;
-  /** Credentials for logging in lazily, and again once when the token is refused. */
-  username?: string;
-  password?: string;
+  /**
+   * Credentials for logging in lazily, and again once when the token is refused. `undefined` is taken as not given,
+   * so `process.env.JES_USERNAME` can be passed as it is.
+   */
+  username?: string | undefined;
+  password?: string | undefined;
   /** A token obtained earlier (used as is; with credentials too, renewed when refused). */
   token?: string;
   /** The `fetch` to send requests with (default: the global one). */

@@ -79,6 +79,22 @@ export function cliSuite(servers: Servers): void {
       expect(run.stderr).toMatch(/^invalid_credentials: The username or password is wrong\./);
     });
 
+    it('takes the user name and password from JES_USERNAME and JES_PASSWORD, the line a first server start prints', async () => {
+      const fresh = { ...env, XDG_CONFIG_HOME: configHome(), JES_USERNAME: 'demo', JES_PASSWORD: users.demo };
+      const run = await jes(['login'], fresh);
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      expect(run.stdout).toMatch(/^Logged in to http:\/\/\S+ as demo;/);
+      // --password-stdin still wins over JES_PASSWORD.
+      const wrong = await jes(['login', '--password-stdin'], { ...fresh, JES_USERNAME: 'nobody' }, users.demo);
+      expect([wrong.code, wrong.stderr]).toEqual([3, expect.stringMatching(/^invalid_credentials: /)]);
+    });
+
+    it('without a user name asks for --username or JES_USERNAME (usage, exit 2)', async () => {
+      const run = await jes(['login', '--password-stdin'], env, users.demo);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("required option '--username <name>' not specified");
+    });
+
     it('without a terminal asks for --password-stdin (usage, exit 2)', async () => {
       const run = await jes(['login', '--username', 'demo'], env);
       expect(run.code).toBe(2);

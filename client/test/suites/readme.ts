@@ -8,8 +8,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { configHome } from '../support/cli.ts';
-import { repoRoot, type Servers } from '../support/processes.ts';
+import { repoRoot, type Servers, users } from '../support/processes.ts';
 import { readme, runBash, walkthrough } from '../support/readme.ts';
+
+/** What the line a first server start prints sets (test/docs/getting-started.test.ts runs that start itself). */
+const bannerLine = { JES_USERNAME: 'demo', JES_PASSWORD: users.demo };
 
 export function readmeSuite(servers: Servers): void {
   describe('client/README.md', () => {
@@ -19,7 +22,7 @@ export function readmeSuite(servers: Servers): void {
       const { stdout } = await promisify(execFile)(
         process.execPath,
         ['--conditions=jes-source', 'client/examples/quick-start.ts'],
-        { cwd: repoRoot, env: { ...process.env, JES_BASE_URL: servers.main } },
+        { cwd: repoRoot, env: { ...process.env, JES_BASE_URL: servers.main, ...bannerLine } },
       );
       expect(stdout).toMatch(/^job [A-Z0-9]{12}: FINISHED$/m);
       expect(stdout.trimEnd().split('\n').at(-1)).toBe('maximum cut: 53');
@@ -30,7 +33,11 @@ export function readmeSuite(servers: Servers): void {
     it.skipIf(skip)(
       `the command-line walkthrough logs in, uploads G22 by itself, waits and reads the cut${skip}`,
       async () => {
-        const run = await runBash(walk.script!, { JES_BASE_URL: servers.main, XDG_CONFIG_HOME: configHome() });
+        const run = await runBash(walk.script!, {
+          JES_BASE_URL: servers.main,
+          XDG_CONFIG_HOME: configHome(),
+          ...bannerLine,
+        });
         expect(run.stderr).not.toMatch(/error|problem/i);
         expect(run.code).toBe(0);
         expect(run.stdout).toMatch(/^Logged in to http:\/\/(?:localhost|127\.0\.0\.1):\d+ as demo;/m);
@@ -50,7 +57,11 @@ export function readmeSuite(servers: Servers): void {
     it.skipIf(rootSkip)(
       `the root README's command lines log in and submit G22 from examples/graphs with --wait${rootSkip}`,
       async () => {
-        const run = await runBash(root.script!, { JES_BASE_URL: servers.main, XDG_CONFIG_HOME: configHome() });
+        const run = await runBash(root.script!, {
+          JES_BASE_URL: servers.main,
+          XDG_CONFIG_HOME: configHome(),
+          ...bannerLine,
+        });
         expect(run.stderr).not.toMatch(/error|problem/i);
         expect(run.code).toBe(0);
         expect(run.stdout).toMatch(/^Logged in to http:\/\/(?:localhost|127\.0\.0\.1):\d+ as demo;/m);
