@@ -2,8 +2,10 @@
 // repository, and used the stock way on Node 24 and Node 22: a plain .mjs script and a strict TypeScript
 // project on @jes/client, `npx jes login/submit --wait`, `npx jes-conformance` against `npx jes-server` (on
 // the embedded database) and, with --profile sandbox, against `npx jes-sandbox`; then a page bundling the
-// installed @jes/client, in Chromium, against the server on another origin (CORS). Sizes and times are printed.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// installed @jes/client, in Chromium, against the server on another origin (CORS); client/README.md's setup snippets
+// in the CommonJS project `npm init -y` makes; and on Node 20, each command's one line naming the Node it needs.
+// Sizes and times are printed.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockAfter } from '../../client/test/support/readme.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import {
   installConsumer,
@@ -26,10 +29,15 @@ import {
 } from './support/consumer.ts';
 
 const user = { name: 'demo', password: 'correct-horse-battery-staple' };
+const bins = ['jes', 'jes-conformance', 'jes-sandbox', 'jes-server'];
 const second = { name: 'bob', password: 'bob-password-2' };
 const listening = /listening on (http:\/\/\S+)/;
 const { runtimes: nodes, skipped } = await runtimes(22);
 if (skipped) console.warn(`the packages run on ${nodes[0]!.name} only: ${skipped}`);
+// Node 20, older than the packages support: for the one line each command prints there.
+const { runtimes: withOld, skipped: noOld } = await runtimes(20);
+const oldNode = withOld[1];
+if (noOld) console.warn(`skipping the commands on Node 20: ${noOld}`);
 const typescriptVersion = (
   JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')) as { version: string }
 ).version;
@@ -47,6 +55,11 @@ describe('the packed packages, installed outside the repository', () => {
     );
     started = performance.now();
     await installConsumer(project, tarballs, [`typescript@${typescriptVersion}`, '@types/node@22']);
+    // A CommonJS project, as `npm init -y` makes one, holding client/README.md's setup snippets as a user saves them.
+    mkdirSync(join(project, 'commonjs'));
+    await succeed('npm', ['init', '-y'], { cwd: join(project, 'commonjs') });
+    writeFileSync(join(project, 'commonjs', 'start.mjs'), blockAfter('tested: setup-module', 'js'));
+    writeFileSync(join(project, 'commonjs', 'start.js'), blockAfter('tested: setup-commonjs', 'js'));
     console.log(
       `installed the tarballs (and typescript, @types/node) into ${project} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -134,6 +147,25 @@ describe('the packed packages, installed outside the repository', () => {
         );
         const health = await fetch(`${server.url}/healthz`);
         expect(health.status).toBe(200);
+        // The versions of the package and of the contract it carries.
+        const installed = join(project, 'node_modules/@jes/server');
+        expect(await health.json()).toMatchObject({
+          version: JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version,
+          contract_version: /^ {2}version: (\S+)$/m.exec(readFileSync(join(installed, 'openapi.yaml'), 'utf8'))![1],
+        });
+      });
+
+      it("client/README.md's setup snippets run in the CommonJS project npm init -y makes: as start.mjs, and required as start.js", async () => {
+        const commonjs = join(project, 'commonjs');
+        expect(JSON.parse(readFileSync(join(commonjs, 'package.json'), 'utf8')).type).toBe('commonjs');
+        for (const file of ['start.mjs', 'start.js']) {
+          const ran = await succeed('node', [file], {
+            cwd: commonjs,
+            env: { ...userEnv, JES_BASE_URL: server.url, JES_USERNAME: user.name, JES_PASSWORD: user.password },
+          });
+          expect(ran.stdout.trim(), file).toMatch(/^[A-Z0-9]{12}$/);
+          expect(ran.stderr, file).toBe('');
+        }
       });
 
       it('npx jes-server serves the reference, the guides and the dashboard its package carries, and the contract they link to', async () => {
@@ -218,6 +250,23 @@ describe('the packed packages, installed outside the repository', () => {
           await sandbox.stop();
         }
       }, 300_000);
+    },
+  );
+
+  it.skipIf(!oldNode)(
+    `on Node 20 (${oldNode?.name ?? 'not here'}) each command says in one line which Node it needs, and exits 1`,
+    async () => {
+      const version = (await succeed(oldNode!.node, ['--version'], { cwd: project })).stdout.trim();
+      for (const bin of bins) {
+        const ran = await run('npx', ['--no-install', bin, '--help'], { cwd: project, env: oldNode!.env });
+        expect(
+          ran.stderr.split('\n').filter((line) => line && !line.startsWith('npm ')),
+          bin,
+        ).toEqual([
+          `${bin} needs Node.js 22 or newer; you have ${version} — install a newer one (https://nodejs.org), or run this once with npx -p node@22 ${bin}`,
+        ]);
+        expect([ran.code, ran.stdout], bin).toEqual([1, '']);
+      }
     },
   );
 
