@@ -157,10 +157,18 @@ export function ascii(buf: Uint8Array, s: number, e: number): string {
   return text;
 }
 
-/** The bytes trimmed and quoted for a message, shortened past 80 characters. */
+/** A control character (C0, DEL, C1): shown as its escape in a message, never as itself. */
+const control = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * The bytes trimmed and quoted for a message, shortened past 80 characters (never between the two halves of a
+ * character beyond U+FFFF), control characters shown as escapes (`\u0000`): a message quoting a NUL could not be
+ * stored, and a file's validation failed for good (issue 27).
+ */
 export function quote(buf: Uint8Array, s: number, e: number): string {
   while (s < e && (buf[s] === SPACE || buf[s] === TAB)) s++;
   while (e > s && (buf[e - 1] === SPACE || buf[e - 1] === TAB)) e--;
-  const text = decoder.decode(buf.subarray(s, Math.min(e, s + 320)));
-  return `"${text.length > 80 ? text.slice(0, 80) + '…' : text}"`;
+  const characters = [...decoder.decode(buf.subarray(s, Math.min(e, s + 320)))];
+  const text = characters.length > 80 ? characters.slice(0, 80).join('') + '…' : characters.join('');
+  return `"${text.replace(control, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }

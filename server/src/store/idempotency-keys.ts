@@ -3,6 +3,7 @@
 // without its key nor a key without its job. A row older than 24 hours counts as absent and may be taken over.
 
 import type { Queryable } from './database.ts';
+import { jsonText } from './json-text.ts';
 
 /** How long a key is remembered (the contract's "Retries" convention). */
 export const keyLifetime = '24 hours';
@@ -60,7 +61,7 @@ export async function claimKey(
        body = excluded.body, location = excluded.location, created_at = now()
        WHERE idempotency_keys.created_at <= now() - interval '${keyLifetime}'
      RETURNING 1`,
-    [owner, request.key, request.fingerprint, status, JSON.stringify(body), location],
+    [owner, request.key, request.fingerprint, status, jsonText(body), location],
   );
   if (claimed.length === 0) throw new KeyInUse(`Idempotency key "${request.key}" is already in use.`);
 }
@@ -71,7 +72,7 @@ export async function recordAnswer(tx: Queryable, owner: string, key: string, an
     owner,
     key,
     answer.status,
-    JSON.stringify(answer.body),
+    jsonText(answer.body),
     answer.location,
   ]);
 }

@@ -6,6 +6,7 @@ import { HttpProblem, problemBody, type ProblemBody } from '../problems.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';
+import { jsonText } from './json-text.ts';
 
 export interface JobRow {
   id: string;
@@ -143,7 +144,7 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
     for (const e of job.executions) {
       await tx.query(
         `INSERT INTO executions (job_id, solver, params, time_limit_seconds, seed, status) VALUES ($1, $2, $3, $4, $5, 'PENDING')`,
-        [id, e.solver, JSON.stringify(e.params), e.timeLimitSeconds, e.seed],
+        [id, e.solver, jsonText(e.params), e.timeLimitSeconds, e.seed],
       );
     }
   });
@@ -211,7 +212,7 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
        ended_at = CASE WHEN $2 IN ('FINISHED', 'ERROR', 'CANCELLED')
          THEN greatest(now(), (SELECT max(ended_at) FROM executions WHERE job_id = $1)) ELSE NULL END
      WHERE id = $1 RETURNING pg_notify($4, $1)`,
-    [jobId, status, error && JSON.stringify(error), jobChannel],
+    [jobId, status, error && jsonText(error), jobChannel],
   );
   return status;
 }

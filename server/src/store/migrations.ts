@@ -159,6 +159,11 @@ const migrations: string[] = [
   CREATE INDEX data_files_listing_by_status ON data_files (owner, status, seq DESC);
   CREATE INDEX data_files_listing_by_problem ON data_files (owner, problem_id, seq DESC)
   `,
+  `
+  -- Each claim of a file to validate counts (validations.ts): a validation that keeps failing for reasons of its
+  -- own (a crash, a verdict the database refuses) ends INVALID after a few tries instead of being retried for good.
+  ALTER TABLE data_files ADD COLUMN validation_attempts integer NOT NULL DEFAULT 0
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -7,6 +7,7 @@
 import type { ProblemBody } from '../problems.ts';
 import type { Database } from './database.ts';
 import { markJobsRunning, settleJob } from './jobs.ts';
+import { jsonText } from './json-text.ts';
 
 export interface Claimed {
   job_id: string;
@@ -136,7 +137,7 @@ export async function finish(
         worker,
         outcome.status,
         outcome.status === 'SUCCESS' ? JSON.stringify(outcome.data) : null,
-        outcome.status === 'ERROR' ? JSON.stringify(outcome.error) : null,
+        outcome.status === 'ERROR' ? jsonText(outcome.error) : null,
         outcome.status === 'ERROR' ? null : (outcome.bestValue ?? null),
       ],
     );

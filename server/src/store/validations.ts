@@ -4,6 +4,7 @@
 import type { ProblemBody } from '../problems.ts';
 import type { Database, Queryable } from './database.ts';
 import { settleJob, workChannel } from './jobs.ts';
+import { jsonText } from './json-text.ts';
 
 /** What an upload announces on the work channel: a file to validate (a job's announcement is its id). */
 export const validationAnnouncement = (id: string) => `validate:${id}`;
@@ -13,20 +14,23 @@ export interface ClaimedValidation {
   owner: string;
   id: string;
   problem_id: string;
+  /** This claim's number: 1 the first time the file is claimed. A handback at shutdown does not count. */
+  attempt: number;
 }
 
-/** Claims the oldest PROCESSING file no live lease holds, or none. */
+/** Claims the oldest PROCESSING file no live lease holds, or none; each claim counts as an attempt. */
 export async function claimValidation(
   db: Database,
   worker: string,
   leaseSeconds: number,
 ): Promise<ClaimedValidation | undefined> {
   const [claimed] = await db.query<ClaimedValidation>(
-    `UPDATE data_files SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2)
+    `UPDATE data_files SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2),
+            validation_attempts = validation_attempts + 1
       WHERE (owner, id) = (SELECT owner, id FROM data_files
                             WHERE status = 'PROCESSING' AND (lease_expires_at IS NULL OR lease_expires_at < now())
                             ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING owner, id, problem_id`,
+     RETURNING owner, id, problem_id, validation_attempts AS attempt`,
     [worker, leaseSeconds],
   );
   return claimed;
@@ -40,10 +44,14 @@ export async function renewValidations(db: Database, worker: string, leaseSecond
   );
 }
 
-/** Gives back the files a worker was validating (it stops, or it died and left them on the embedded database). */
+/**
+ * Gives back the files a worker was validating: it stops (`worker`; the attempt does not count), or it died and
+ * left them on the embedded database (no `worker`; the attempt counts, as a lease that runs out does).
+ */
 export async function releaseValidations(db: Queryable, worker?: string): Promise<void> {
   await db.query(
-    `UPDATE data_files SET lease_owner = NULL, lease_expires_at = NULL
+    `UPDATE data_files SET lease_owner = NULL, lease_expires_at = NULL,
+            validation_attempts = validation_attempts - CASE WHEN $1::text IS NULL THEN 0 ELSE 1 END
       WHERE status = 'PROCESSING' AND lease_owner IS NOT NULL AND ($1::text IS NULL OR lease_owner = $1)`,
     [worker ?? null],
   );
@@ -61,14 +69,14 @@ export async function recordValidation(db: Database, owner: string, id: string, 
       const done = await tx.query(
         `UPDATE data_files SET status = 'INVALID', error = $3, validated_at = now(), lease_owner = NULL, lease_expires_at = NULL
           WHERE owner = $1 AND id = $2 AND status = 'PROCESSING' RETURNING 1`,
-        [owner, id, JSON.stringify(validation.error)],
+        [owner, id, jsonText(validation.error)],
       );
       if (done.length === 0) return;
       const jobs = await tx.query<{ id: string }>(
         `UPDATE executions e SET status = 'ERROR', error = $3, ended_at = now()
            FROM jobs j WHERE j.id = e.job_id AND j.owner = $1 AND j.data_file_id = $2 AND e.status = 'PENDING'
          RETURNING j.id`,
-        [owner, id, JSON.stringify(validation.error)],
+        [owner, id, jsonText(validation.error)],
       );
       for (const job of new Set(jobs.map((j) => j.id))) await settleJob(tx, job);
       return;

@@ -1,8 +1,9 @@
 // Validating an uploaded data file, as a task a worker claims (store/validations.ts): its use case reads the
 // chunks once, and the outcome is recorded: READY (format, size, and the prepared input every job of the file
 // will load instead of parsing it again) or INVALID (a problem with pointers to the offending lines). A database
-// failure is no verdict: the file stays PROCESSING, and its lease runs out for another try. ValidationTasks is
-// a worker's side of it: when to look for a file, and the lease of the one it validates.
+// failure is no verdict: the file stays PROCESSING, and its lease runs out for another try, up to
+// maxValidationAttempts; then the file is INVALID. ValidationTasks is a worker's side of it: when to look for a
+// file, and the lease of the one it validates.
 import type { Logger } from 'pino';
 import { InputError } from '../input-error.ts';
 import { problemBody } from '../problems.ts';
@@ -20,8 +21,16 @@ import {
 } from '../store/validations.ts';
 import { findUseCase } from '../use-cases.ts';
 
+/** Claims of one file before it is given up: INVALID, failing its jobs, rather than tried for good. */
+export const maxValidationAttempts = 3;
+
 export async function validateDataFile(db: Database, file: ClaimedValidation, log: Logger): Promise<void> {
   const { owner, id } = file;
+  if (file.attempt > maxValidationAttempts) {
+    log.error({ dataFile: id }, `data file validation given up after ${maxValidationAttempts} tries without a verdict`);
+    const detail = `The data file could not be validated: ${maxValidationAttempts} tries ended without a verdict (the service failed each time). Upload it again, or tell the operator.`;
+    return recordValidation(db, owner, id, { error: problemBody('data_file_invalid', detail) });
+  }
   let validation: Validation;
   try {
     const useCase = findUseCase(file.problem_id);
@@ -92,7 +101,12 @@ export class ValidationTasks {
     }
     const log = this.logger.child({ dataFile: file.id });
     const validating = validateDataFile(this.db, file, log)
-      .catch((err) => log.warn({ err }, 'could not validate the data file; it is tried again when its lease runs out'))
+      .catch((err) =>
+        log.warn(
+          { err, attempt: file.attempt },
+          `could not validate the data file (try ${file.attempt} of ${maxValidationAttempts}); it is tried again when its lease runs out`,
+        ),
+      )
       .finally(() => {
         this.validating = undefined;
         this.due = true;

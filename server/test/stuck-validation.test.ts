@@ -1,0 +1,113 @@
+// A data file's validation always ends (issue 27): a NUL in a bad line made the refusal's message, which quotes the
+// line, a text the database refuses to store, so the file stayed PROCESSING and was parsed again every time its
+// lease ran out, and its jobs stayed PENDING (one after 51 minutes). The message now shows the NUL as an escape; and
+// a validation that keeps failing for a reason of its own (here a verdict the database refuses) ends INVALID after
+// maxValidationAttempts tries, failing its jobs. On the embedded database and PostgreSQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Running } from '../src/main.ts';
+import { jsonText, storableString } from '../src/store/json-text.ts';
+import { maxValidationAttempts } from '../src/worker/validation.ts';
+import { backends, Client, startTestServer } from './support/server.ts';
+
+describe('storableString', () => {
+  it('writes a NUL and lone surrogates as escapes, and keeps every other character', () => {
+    expect(storableString('a\0b')).toBe('a\\u0000b');
+    expect(storableString('x\ud800y\udc01z')).toBe('x\\ud800y\\udc01z');
+    expect(storableString('\udc00\ud800')).toBe('\\udc00\\ud800'); // a low then a high: neither is a pair
+    expect(storableString('ok 😀 \t\n\u00e9')).toBe('ok 😀 \t\n\u00e9');
+    expect(JSON.parse(jsonText({ detail: 'a\0', errors: [{ detail: '\ud83d' }] }))).toEqual({
+      detail: 'a\\u0000',
+      errors: [{ detail: '\\ud83d' }],
+    });
+  });
+});
+
+describe.each(await backends())('on %s', (_name, backend) => {
+  let server: Running;
+  let alice: Client;
+
+  beforeAll(async () => {
+    server = await startTestServer({ ...(await backend.env()), JES_LEASE_SECONDS: '2' });
+    alice = await new Client(server.url).login('alice');
+  });
+  afterAll(async () => {
+    await server?.close();
+    await backend.drop();
+  });
+
+  const upload = async (problemId: string, bytes: string) => {
+    const form = new FormData();
+    form.set('file', new Blob([bytes]), 'nul.txt');
+    form.set('problem_id', problemId);
+    form.set('name', 'nul.txt');
+    const reply = await alice.request('POST', '/data_file', { body: form });
+    expect(reply.status).toBe(201);
+    return reply.body.data_file_identifier as string;
+  };
+  /** The file's record once it is no longer PROCESSING (within `seconds`). */
+  const verdict = async (id: string, seconds: number) => {
+    const deadline = performance.now() + seconds * 1000;
+    for (;;) {
+      const record = (await alice.get(`/data_file/${id}`)).body.data_file[id];
+      if (record.status !== 'PROCESSING') return record;
+      if (performance.now() > deadline) throw new Error(`data file ${id} still PROCESSING after ${seconds} s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  it.each([
+    ['maxcut', '2 1\n1 2 1\0\n', 'found "1 2 1\\u0000"'],
+    ['qubo', 'p qubo 0 2 0 0\0\n', 'found "p qubo 0 2 0 0\\u0000"'],
+  ])(
+    'refuses a %s file with a NUL in a bad line at once, quoting it escaped, and fails its job',
+    async (problemId, bytes, quoted) => {
+      const id = await upload(problemId, bytes);
+      // Started while the file is validated, the job ends in ERROR; once the file is INVALID, it is refused (422).
+      const job = await alice.request('POST', `/problem/${problemId}`, { json: { data_file_identifier: id } });
+      const record = await verdict(id, 10);
+      expect(record.status).toBe('INVALID');
+      expect(record.error.detail).toContain(quoted);
+      if (job.status === 200) expect((await alice.waitFor(job.body.job)).status).toBe('ERROR');
+      else expect([job.status, job.body.code]).toEqual([422, 'data_file_invalid']);
+    },
+  );
+
+  it(`gives a validation that keeps failing up after ${maxValidationAttempts} tries: INVALID, its job ERROR`, async () => {
+    // The database refuses this file's READY verdict, every time, as it refused the NUL.
+    await server.db.query(`CREATE FUNCTION refuse_ready() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.status = 'READY' AND NEW.name = 'refused.txt' THEN RAISE EXCEPTION 'this verdict cannot be stored'; END IF;
+        RETURN NEW;
+      END $$`);
+    await server.db.query(
+      'CREATE TRIGGER refuse_ready BEFORE UPDATE ON data_files FOR EACH ROW EXECUTE FUNCTION refuse_ready()',
+    );
+    try {
+      const form = new FormData();
+      form.set('file', new Blob(['2 1\n1 2 7\n']), 'refused.txt');
+      form.set('problem_id', 'maxcut');
+      form.set('name', 'refused.txt');
+      const id = (await alice.request('POST', '/data_file', { body: form })).body.data_file_identifier;
+      const job = (await alice.post('/problem/maxcut', { data_file_identifier: id })).body.job;
+      // Each try waits for the last one's lease (2 s) to run out.
+      const record = await verdict(id, 10 * maxValidationAttempts);
+      expect(record.status).toBe('INVALID');
+      expect(record.error).toMatchObject({
+        code: 'data_file_invalid',
+        detail: expect.stringMatching(
+          new RegExp(`^The data file could not be validated: ${maxValidationAttempts} tries`),
+        ),
+      });
+      const [row] = await server.db.query<{ validation_attempts: number }>(
+        'SELECT validation_attempts FROM data_files WHERE id = $1',
+        [id],
+      );
+      expect(row!.validation_attempts).toBe(maxValidationAttempts + 1);
+      const ended = await alice.waitFor(job);
+      expect([ended.status, ended.error?.code]).toEqual(['ERROR', 'data_file_invalid']);
+    } finally {
+      await server.db.query('DROP TRIGGER refuse_ready ON data_files');
+      await server.db.query('DROP FUNCTION refuse_ready()');
+    }
+  }, 60_000);
+});
