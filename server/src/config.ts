@@ -59,13 +59,16 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return value;
 }
 
+/** A user name: what JES_USERS may name, and so what a token's `sub` may be. */
+export const userNamePattern = /^[A-Za-z0-9._@-]{1,128}$/;
+
 function parseUsers(raw: string | undefined): Config['users'] {
   if (!raw) return [];
   return raw.split(',').map((entry) => {
     const at = entry.indexOf(':');
     const name = entry.slice(0, at).trim();
     const password = entry.slice(at + 1);
-    if (at <= 0 || !password || !/^[A-Za-z0-9._@-]{1,128}$/.test(name)) {
+    if (at <= 0 || !password || !userNamePattern.test(name)) {
       throw new ConfigError(
         `JES_USERS must be name:password[,name:password...], got an entry "${entry.split(':')[0]}:…"`,
       );

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
 import { expectProblem } from './support/problems.ts';
+import { rawRequest } from './support/raw-http.ts';
 import { backends, Client, type Reply, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
 
 const keyed = (key: string, extra: Record<string, string> = {}) => ({ 'idempotency-key': key, ...extra });
@@ -142,9 +143,34 @@ describe.each(await backends())('on %s', (_name, backend) => {
     ['not ASCII', 'clé'],
     ['a control character', 'a\tb'],
     ['256 characters', 'k'.repeat(256)],
+    ['256 characters, quoted', `"${'k'.repeat(256)}"`],
     ['an empty quoted string', '""'],
   ])('a key that is %s answers 400', async (_what, key) => {
     expectProblem(await start(key), 400, 'invalid_request');
+  });
+
+  it('a key of 255 characters is taken quoted as bare (the quotes once counted towards its 255)', async () => {
+    const key = `${freshKey()}${'k'.repeat(255)}`.slice(0, 255);
+    const quoted = await start(`"${key}"`);
+    expect(quoted.status).toBe(200);
+    const bare = await start(key);
+    expect([bare.body.job, bare.headers.get('idempotent-replayed')]).toEqual([quoted.body.job, 'true']);
+    await cancelAll(alice);
+  });
+
+  it('two Idempotency-Key headers answer 400 (Node joined them into one key, "dupA, dupB")', async () => {
+    const reply = await rawRequest(server.url, {
+      method: 'POST',
+      path: '/problem/maxcut',
+      headers: {
+        authorization: `Bearer ${alice.token}`,
+        'content-type': 'application/json',
+        'idempotency-key': ['dupA', 'dupB'],
+      },
+      body: JSON.stringify(sixNodes),
+    });
+    expectProblem(reply, 400, 'invalid_request');
+    expect(reply.body.errors).toEqual([{ pointer: '/header/idempotency-key', detail: 'is sent 2 times' }]);
   });
 
   it('uploads: the same key replays the first answer; another file under it answers 422', async () => {

@@ -89,6 +89,27 @@ describe('token versions', () => {
   });
 });
 
+describe('claims of the wrong type, signed with the real key', () => {
+  // A `sub` that was an array or held a NUL made a 500 (the rate limiter's hash, the database) instead of a 401.
+  it.each([
+    ['sub an array', { sub: ['alice'] }],
+    ['sub a number', { sub: 7 }],
+    ['sub holding a NUL', { sub: 'ali\0ce' }],
+    ['sub of 129 characters', { sub: 'a'.repeat(129) }],
+    ['env an object', { env: { production: true } }],
+    ['ver a string', { ver: '0' }],
+  ])('refuses a token with %s', async (_what, claims) => {
+    const { tokens } = issuer();
+    const iat = Math.floor(t0 / 1000);
+    const token = await new SignJWT({ sub: 'alice', env: 'production', ver: 0, ...claims } as Record<string, unknown>)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 600)
+      .sign(secret);
+    expect(await refusal(tokens.verify(token))).toBe('The token is malformed or not acceptable');
+  });
+});
+
 describe('the fast path of a token verified before', () => {
   it('passes a verified token without waiting only while its user state is known and matches, and never past its hour', async () => {
     const clock = { now: t0 };

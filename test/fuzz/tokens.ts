@@ -1,6 +1,6 @@
 // The Authorization headers the fuzz sends: a user's real token, none, malformed headers, and tokens that
-// look right but must be refused (forged with another key, `alg: none`, expired, for the other environment)
-// or that name a user the server does not have. HS256 is signed here with node:crypto.
+// look right but must be refused (forged with another key, `alg: none`, expired, for the other environment,
+// claims of the wrong type) or that name a user the server does not have. HS256 is signed here with node:crypto.
 import { createHmac } from 'node:crypto';
 
 export const authKinds = [
@@ -12,6 +12,7 @@ export const authKinds = [
   'expired',
   'other-env',
   'unknown-user',
+  'odd-claims',
 ] as const;
 export type AuthKind = (typeof authKinds)[number];
 
@@ -23,7 +24,7 @@ export function signJwt(header: object, payload: object, secret: string | undefi
   return `${body}.${signature}`;
 }
 
-function claims(sub: string, env: string, lifetime = 3600): object {
+function claims(sub: unknown, env: unknown, lifetime = 3600): object {
   const now = Math.floor(Date.now() / 1000);
   return { sub, env, iat: now - 10, exp: now + lifetime, jti: `fuzz-${now}` };
 }
@@ -71,5 +72,16 @@ export function authorization(kind: AuthKind, userToken: string, secret: string,
       return `Bearer ${signJwt(hs256, claims('fuzz0', 'sandbox'), secret)}`;
     case 'unknown-user':
       return `Bearer ${signJwt(hs256, claims(['nobody', 'ghost-user', 'Ā𝄞'][variant % 3]!, 'production'), secret)}`;
+    case 'odd-claims': {
+      // Signed with the real key, claims of the wrong type: a `sub` array or with a NUL once made a 500.
+      const odd = [
+        claims(['fuzz0'], 'production'),
+        claims('fuzz\u00000', 'production'),
+        claims(7, 'production'),
+        claims('fuzz0', ['production']),
+        { ...claims('fuzz0', 'production'), ver: 'zero' },
+      ];
+      return `Bearer ${signJwt(hs256, odd[variant % odd.length]!, secret)}`;
+    }
   }
 }

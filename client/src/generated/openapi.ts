@@ -1247,8 +1247,10 @@ export interface components {
          * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
          *     key and the same request within 24 hours answer the first attempt's answer (with
          *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
-         *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
-         *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+         *     body, query or use case) answers `422` with code `idempotency_key_reused`. The key is 1 to 255
+         *     printable ASCII characters; the draft's quoted form (`"..."`, with `\"` and `\\` as escapes) names the
+         *     same key as the bare one, so the header's value may be longer than its key. One header only: two
+         *     answer `400`.
          * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
          */
         IdempotencyKey: string;
@@ -1457,8 +1459,10 @@ export interface operations {
                  * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
                  *     key and the same request within 24 hours answer the first attempt's answer (with
                  *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
-                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
-                 *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. The key is 1 to 255
+                 *     printable ASCII characters; the draft's quoted form (`"..."`, with `\"` and `\\` as escapes) names the
+                 *     same key as the bare one, so the header's value may be longer than its key. One header only: two
+                 *     answer `400`.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1539,8 +1543,10 @@ export interface operations {
                  * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
                  *     key and the same request within 24 hours answer the first attempt's answer (with
                  *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
-                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
-                 *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. The key is 1 to 255
+                 *     printable ASCII characters; the draft's quoted form (`"..."`, with `\"` and `\\` as escapes) names the
+                 *     same key as the bare one, so the header's value may be longer than its key. One header only: two
+                 *     answer `400`.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1629,8 +1635,10 @@ export interface operations {
                  * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
                  *     key and the same request within 24 hours answer the first attempt's answer (with
                  *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
-                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
-                 *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. The key is 1 to 255
+                 *     printable ASCII characters; the draft's quoted form (`"..."`, with `\"` and `\\` as escapes) names the
+                 *     same key as the bare one, so the header's value may be longer than its key. One header only: two
+                 *     answer `400`.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2023,8 +2031,10 @@ export interface operations {
                  * @description A key of the client's choosing (a UUID is best) that makes retrying this request safe: the same
                  *     key and the same request within 24 hours answer the first attempt's answer (with
                  *     `Idempotent-Replayed: true`) and start nothing new; the same key with a different request (another
-                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. 1 to 255 printable
-                 *     ASCII characters; the draft's quoted form (`"..."`) names the same key as the bare one.
+                 *     body, query or use case) answers `422` with code `idempotency_key_reused`. The key is 1 to 255
+                 *     printable ASCII characters; the draft's quoted form (`"..."`, with `\"` and `\\` as escapes) names the
+                 *     same key as the bare one, so the header's value may be longer than its key. One header only: two
+                 *     answer `400`.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

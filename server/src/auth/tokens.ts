@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { boundedCache } from '../bounded-cache.ts';
+import { userNamePattern } from '../config.ts';
 
 export const tokenLifetimeSeconds = 3600;
 const clockSkewSeconds = 60;
@@ -68,6 +69,10 @@ export function tokenIssuer(
         clockTolerance: clockSkewSeconds,
         currentDate: new Date(now()),
       });
+      // Signed with our key, yet not a token we issued: a `sub` that is no user name (an array, a NUL) made a 500
+      // where the rate limiter hashed it or the database looked it up (issue 27).
+      if (typeof payload.sub !== 'string' || !userNamePattern.test(payload.sub) || typeof payload.env !== 'string')
+        throw new InvalidTokenError('The token is malformed or not acceptable');
       if (payload.env !== env)
         throw new InvalidTokenError(`The token was issued for the ${String(payload.env)} environment, not ${env}`);
       if (payload.exp! - payload.iat! > tokenLifetimeSeconds)
@@ -76,7 +81,7 @@ export function tokenIssuer(
         );
       const version = payload.ver ?? 0;
       if (!Number.isSafeInteger(version)) throw new InvalidTokenError('The token is malformed or not acceptable');
-      const entry = { user: payload.sub!, version: version as number, expires: payload.exp! * 1000 };
+      const entry = { user: payload.sub, version: version as number, expires: payload.exp! * 1000 };
       verified.set(token, entry);
       return entry;
     } catch (error) {

@@ -10,20 +10,31 @@ import { HttpProblem } from '../problems.ts';
 /** The draft's Structured Field string: `"..."` with `\"` and `\\` as its only escapes. */
 const sfString = /^"((?:[ !#-[\]-~]|\\["\\])*)"$/;
 
+const maxKeyLength = 255;
+
+const refused = (detail: string, why: string) =>
+  new HttpProblem('invalid_request', detail, { errors: [{ pointer: '/header/idempotency-key', detail: why }] });
+
 /**
- * The request's key, or undefined without the header. The contract validator has already checked its
- * characters and length; the quoted form names the same key as the bare one.
+ * The request's key, or undefined without the header. The contract validator has already checked the value's
+ * characters; the quoted form names the same key as the bare one, so the key's length is checked here, once
+ * unquoted. Node joins two headers into one value (`dupA, dupB`): they are refused, not taken as one key.
  */
 export function idempotencyKey(req: Request): string | undefined {
   const raw = req.get('idempotency-key');
   if (raw === undefined) return undefined;
+  let headers = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.toLowerCase() === 'idempotency-key') headers++;
+  if (headers > 1) throw refused('Send one Idempotency-Key header, not several.', `is sent ${headers} times`);
   const quoted = sfString.exec(raw);
   const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : raw;
-  if (key === '') {
-    throw new HttpProblem('invalid_request', 'An Idempotency-Key needs at least one character.', {
-      errors: [{ pointer: '/header/idempotency-key', detail: 'is empty' }],
-    });
-  }
+  if (key === '') throw refused('An Idempotency-Key needs at least one character.', 'is empty');
+  if (key.length > maxKeyLength)
+    throw refused(
+      `An Idempotency-Key has at most ${maxKeyLength} characters.`,
+      `has ${key.length} characters (at most ${maxKeyLength})`,
+    );
   return key;
 }
 

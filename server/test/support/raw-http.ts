@@ -13,7 +13,8 @@ export interface RawReply {
 export interface RawOptions {
   method: string;
   path: string;
-  headers?: Record<string, string>;
+  /** An array sends the header once per value. */
+  headers?: Record<string, string | string[]>;
   body?: Buffer | string;
   /** Send the headers and this many bytes of the body, then wait for the answer without ending the request. */
   holdBodyAfter?: number;
