@@ -11,7 +11,7 @@ import {
   statuses,
   timestamps,
 } from './checks/documented-shapes.ts';
-import { errorModel, operationHygiene, responseHeaders, security, servers } from './checks/conventions.ts';
+import { errorModel, links, operationHygiene, responseHeaders, security, servers } from './checks/conventions.ts';
 import { examplesValid, jobExamples, maxcutExamples, quboExamples, useCaseExamples } from './checks/examples.ts';
 import type { Check } from './checks/support.ts';
 
@@ -31,6 +31,7 @@ export const checks: Check[] = [
   errorModel,
   responseHeaders,
   servers,
+  links,
   examplesValid,
   jobExamples,
   maxcutExamples,

@@ -15,8 +15,28 @@ describe('openapi.yaml', () => {
 const QUBO_CHECK =
   'QUBO examples are correct: the 4-variable example has minimum energy -11 at (1, 0, 0, 1), its .qubo file and use-case record say the same, and every energy is xᵀQx of its assignment';
 
+const LINKS_CHECK = checks.find((c) => c.name.startsWith('every link names an operation'))!.name;
+
 /** Deliberate breakages of documented shapes, each with the check that must catch it. */
 const breakages: { breaks: string; check: string; mutate(doc: Node): void }[] = [
+  {
+    breaks: 'a start-job link reading $request.path.problem_id, which POST /problem/maxcut does not have',
+    check: LINKS_CHECK,
+    mutate: (d) => (d.components.responses.JobStarted.links.GetJob.parameters = { job_id: '$request.path.problem_id' }),
+  },
+  {
+    breaks: "an upload link reading a member the upload's body lacks",
+    check: LINKS_CHECK,
+    mutate: (d) => {
+      const created = d.paths['/data_file'].post.responses['201'];
+      created.links.GetDataFile.parameters = { data_file_identifier: '$response.body#/id' };
+    },
+  },
+  {
+    breaks: 'a link to an operation that does not exist',
+    check: LINKS_CHECK,
+    mutate: (d) => (d.components.responses.JobStarted.links.GetJob.operationId = 'readJob'),
+  },
   {
     breaks: 'timestamps switched to RFC 3339',
     check: 'timestamps are MM/DD/YYYY, HH:MM:SS (24-hour, UTC) and end_at is "" until the end',

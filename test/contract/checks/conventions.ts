@@ -141,3 +141,56 @@ export const servers: Check = {
     return violations;
   },
 };
+
+/** The schema a `$response.body#/a/b` pointer lands on, following properties (and `$ref`s) from `schema`. */
+function schemaAt(doc: Node, schema: Node | undefined, tokens: string[]): Node | undefined {
+  let here = deref(doc, schema);
+  for (const token of tokens) {
+    here = deref(doc, here?.properties?.[token]);
+    if (!here) return undefined;
+  }
+  return here;
+}
+
+export const links: Check = {
+  name: "every link names an operation, gives its required path parameters, and reads what its source has (a $request.path of a parameter the path lacks stopped Schemathesis' stateful run)",
+  run(doc) {
+    const violations: string[] = [];
+    const all = operations(doc);
+    for (const op of all) {
+      for (const [status, raw] of Object.entries<Node>(op.operation.responses ?? {})) {
+        const response = deref(doc, raw) as Node;
+        for (const [name, rawLink] of Object.entries<Node>(response.links ?? {})) {
+          const link = deref(doc, rawLink) as Node;
+          const where = `${op.label} ${status} link ${name}`;
+          const target = all.find((o) => o.operation.operationId === link.operationId);
+          if (!target) {
+            violations.push(`${where}: operationId ${link.operationId} names no operation`);
+            continue;
+          }
+          const given = Object.keys(link.parameters ?? {}).map((key) => key.replace(/^(path|query|header)\./, ''));
+          for (const key of given)
+            if (!target.parameters.some((p) => p.name === key))
+              violations.push(`${where}: ${target.label} has no parameter ${key}`);
+          for (const p of target.parameters)
+            if (p.in === 'path' && !given.includes(p.name))
+              violations.push(`${where}: path parameter ${p.name} of ${target.label} is not given`);
+          for (const expression of Object.values<unknown>(link.parameters ?? {})) {
+            const text = String(expression);
+            const fromPath = /^\$request\.(path|query|header)\.(.+)$/.exec(text);
+            const fromBody = /^\$response\.body#\/(.*)$/.exec(text);
+            if (fromPath) {
+              if (!op.parameters.some((p) => p.in === fromPath[1] && p.name === fromPath[2]))
+                violations.push(`${where}: ${text}: ${op.label} has no ${fromPath[1]} parameter ${fromPath[2]}`);
+            } else if (fromBody) {
+              const body = response.content?.['application/json']?.schema;
+              if (!schemaAt(doc, body, fromBody[1]!.split('/')))
+                violations.push(`${where}: ${text} is not in ${op.label}'s ${status} body`);
+            } else violations.push(`${where}: ${text} is not an expression this check knows`);
+          }
+        }
+      }
+    }
+    return violations;
+  },
+};
