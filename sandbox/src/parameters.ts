@@ -1,7 +1,8 @@
 // What Prism lets through in a request's parameters and the reference server refuses: an empty query value
 // (`?starting_after=`; Prism drops empty values before it validates, and no query parameter of the contract
 // accepts an empty one), a query parameter the operation does not have (Prism ignores it; refused only where
-// the operation documents a 400), and a path segment whose percent-encoding does not decode (Prism throws).
+// the operation documents a 400), a path segment whose percent-encoding does not decode (Prism throws), and an
+// Idempotency-Key sent twice (Node joins the two into one value, which the key's pattern takes) or empty.
 import { type FieldError, pointerToken } from './conventions.ts';
 import type { Operation } from './mock.ts';
 
@@ -15,8 +16,17 @@ function decodes(segment: string): boolean {
 }
 
 /** The parameters of a request to `operation` that must be refused before Prism sees them, each with its pointer. */
-export function parameterProblems(operation: Operation, path: string, query: URLSearchParams): FieldError[] {
+export function parameterProblems(
+  operation: Operation,
+  path: string,
+  query: URLSearchParams,
+  rawHeaders: string[],
+): FieldError[] {
   const problems: FieldError[] = [];
+  const keys = rawHeaders.filter((_, i) => i % 2 === 1 && rawHeaders[i - 1]!.toLowerCase() === 'idempotency-key');
+  if (keys.length > 1) problems.push({ pointer: '/header/idempotency-key', detail: `is sent ${keys.length} times` });
+  // Prism takes an empty header for no header.
+  else if (keys[0] === '') problems.push({ pointer: '/header/idempotency-key', detail: 'is empty' });
   const segments = path.split('/');
   for (const [i, template] of operation.path.split('/').entries()) {
     const name = /^\{([^}]+)\}$/.exec(template)?.[1];

@@ -168,7 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // An operation without a request body ignores one, as the reference server does.
       await drain(req);
     }
-    const problems = parameterProblems(operation, path, url.searchParams);
+    const problems = parameterProblems(operation, path, url.searchParams, req.rawHeaders);
     if (problems.length) return invalidRequest(path, problems);
     const answer = await mock({
       operation,

@@ -79,6 +79,14 @@ describe('found by the fuzz test', () => {
       expect(reply.body.errors[0].pointer).toBe('/query/limit');
     }
   });
+  it('answers time_limit_seconds=1e309 with 400 (the validator let it through as Infinity: a solver run without end)', async () => {
+    for (const value of ['1e309', '-1e309', '3600.5', '0']) {
+      const reply = await alice.post(`/problem/maxcut?time_limit_seconds=${value}`, sixNodes);
+      expectProblem(reply, 400, 'invalid_request');
+      expect(reply.body.errors, value).toEqual([expect.objectContaining({ pointer: '/query/time_limit_seconds' })]);
+    }
+    expect((await alice.post('/problem/maxcut?solver=exact&time_limit_seconds=3600', sixNodes)).status).toBe(200);
+  });
   it('gives a problem an instance that is a URI reference even when the path is not one (/job/%zz)', async () => {
     const reply = await alice.get('/job/%zz');
     expectProblem(reply, 400, 'invalid_request');

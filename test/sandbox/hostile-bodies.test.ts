@@ -186,6 +186,21 @@ describe('hostile values in JSON bodies', () => {
   const withParams = (params: string) =>
     `{"data_file_identifier": "${dataFileId}", "solvers": [{"name": "exact", "params": ${params}}]}`;
 
+  it('a number no double holds (1e309) answers 400 with its pointer, as the reference server answers (it was accepted)', async () => {
+    const qubo = await call('POST', '/problem/qubo', {
+      headers: json,
+      body: '{"num_variables": 2, "q_matrix": [[0, 1e309], [1, 0]]}',
+    });
+    expect(qubo.body).toMatchObject(refused('/q_matrix/0/1', 'must be number'));
+    const maxcut = await call('POST', '/problem/maxcut', {
+      headers: json,
+      body: '{"num_nodes": 2, "adj_matrix": [[0, 1], [-1e309, 0]]}',
+    });
+    expect(maxcut.body).toMatchObject(refused('/adj_matrix/1/0', 'must be number'));
+    const param = await call('POST', '/problem/maxcut', { headers: json, body: withParams('{"seed": 1e400}') });
+    expect(param.body).toMatchObject(refused('/solvers/0/params/seed', 'must be number'));
+  });
+
   it('a string value or a property name with U+0000 answers 400 with its pointer', async () => {
     const login = await call('POST', '/login', {
       headers: { 'content-type': 'application/json' },

@@ -1,5 +1,5 @@
 // Query values as the contract types them: Express 5 may hand back the raw strings after validation, and the
-// validator's coercion lets "1e400" through as Infinity for an integer (ajv), so a page size is checked here too.
+// validator's coercion lets "1e400" through as Infinity (ajv), so a page size and a time limit are checked here too.
 import { HttpProblem } from '../problems.ts';
 
 export const queryList = (value: unknown) => (value === undefined ? undefined : [value].flat().map(String));
@@ -14,4 +14,18 @@ export function pageLimit(value: unknown): number {
     });
   }
   return limit;
+}
+
+/**
+ * `time_limit_seconds` of a start: the contract's TimeLimitSeconds, above 0 and at most 3600, or undefined. The
+ * validator let `?time_limit_seconds=1e309` through as Infinity: a solver run without end (issue 27).
+ */
+export function timeLimitQuery(value: unknown): number | undefined {
+  const seconds = queryNumber(value);
+  if (seconds !== undefined && !(seconds > 0 && seconds <= 3600)) {
+    throw new HttpProblem('invalid_request', 'The request does not match the API contract.', {
+      errors: [{ pointer: '/query/time_limit_seconds', detail: 'must be a number above 0 and at most 3600' }],
+    });
+  }
+  return seconds;
 }

@@ -8,7 +8,7 @@ import { OPEN_BRACE, peekFirstByte } from '../first-byte.ts';
 import { InputError } from '../input-error.ts';
 import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from './deps.ts';
-import { pageLimit, queryList, queryNumber } from '../http/query.ts';
+import { pageLimit, queryList, timeLimitQuery } from '../http/query.ts';
 import { renderJob } from '../jobs/render.ts';
 import { terminalJob } from '../job-status.ts';
 import { newJob, type StartJobQuery } from '../jobs/start-job.ts';
@@ -48,7 +48,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     const useCase = knownUseCase(req.params.problem_id!);
     const query: StartJobQuery = {
       solver: queryList(req.query.solver),
-      time_limit_seconds: queryNumber(req.query.time_limit_seconds),
+      time_limit_seconds: timeLimitQuery(req.query.time_limit_seconds),
     };
     // The same request: the use case, the query as it is read, and the body's bytes as sent (decoded).
     const idempotent = idempotentRequest(req, [useCase.id, JSON.stringify(query), req.rawBody!]);

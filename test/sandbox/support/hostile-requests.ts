@@ -34,7 +34,8 @@ export function expectDocumented(method: string, path: string, answer: Answer): 
 }
 
 export interface Sent {
-  headers?: Record<string, string>;
+  /** An array sends the header once per value. */
+  headers?: Record<string, string | string[]>;
   body?: string | Buffer;
 }
 
