@@ -1,0 +1,79 @@
+// What the dashboard test checks of a page as it stands, in the browser: what is wider than the window (a page
+// that scrolls sideways on a phone), and which colours a drawing uses (read from a screenshot of it, decoded by the
+// browser itself, since a WebGL canvas keeps no pixels to read once shown).
+import type { Locator, Page } from 'playwright-core';
+
+/** The document's sideways overflow and each element wider than the window or sticking out of it, described. */
+export function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const found: string[] = [];
+    const whole = document.documentElement.scrollWidth;
+    if (whole > width) found.push(`the document is ${whole} px wide`);
+    for (const element of document.body.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      // Its content counts too (a long word sticks out of its heading), unless the element clips or scrolls it.
+      const clips = getComputedStyle(element).overflowX !== 'visible';
+      const right = Math.max(box.right, clips ? 0 : box.left + element.scrollWidth);
+      if (box.width === 0 || (box.width <= width && box.left >= -1 && right <= width + 1)) continue;
+      const name = `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).trim().replace(/\s+/g, '.')}` : ''}`;
+      const text = (element.textContent ?? '').trim().slice(0, 40);
+      found.push(`${name} "${text}" spans ${Math.round(box.left)} to ${Math.round(right)} px`);
+    }
+    return found;
+  });
+}
+
+export interface Colours {
+  /** Strongly coloured pixels whose hue is one of the legend's swatches', by the swatch's index. */
+  byKey: number[];
+  /** Strongly coloured pixels of a hue that no swatch has. */
+  other: number;
+}
+
+/**
+ * The strongly coloured pixels of what `drawing` shows, sorted by the hue of the legend's swatch they are
+ * nearest to (within 25°), or `other`. Greys and near-whites are left out; a light tint (saturation 0.2, the cyan
+ * the drawing once showed) is not.
+ */
+export async function colours(page: Page, drawing: Locator, swatches: Locator): Promise<Colours> {
+  const shot = (await drawing.screenshot()).toString('base64');
+  const keys = await swatches.evaluateAll((all) => all.map((s) => getComputedStyle(s).backgroundColor));
+  return page.evaluate(
+    async ({ shot, keys }) => {
+      const hsv = (r: number, g: number, b: number) => {
+        const max = Math.max(r, g, b);
+        const span = max - Math.min(r, g, b);
+        const hue =
+          span === 0 ? 0 : max === r ? ((g - b) / span + 6) % 6 : max === g ? (b - r) / span + 2 : (r - g) / span + 4;
+        return { hue: hue * 60, saturation: max === 0 ? 0 : span / max, value: max / 255 };
+      };
+      const strong = (c: { saturation: number; value: number }) => c.saturation > 0.2 && c.value > 0.25;
+      const hues = keys.map((k) => {
+        const [r, g, b] = k.match(/\d+/g)!.map(Number) as [number, number, number];
+        const c = hsv(r, g, b);
+        return strong(c) ? c.hue : undefined;
+      });
+      const image = new Image();
+      image.src = `data:image/png;base64,${shot}`;
+      await image.decode();
+      const canvas = Object.assign(document.createElement('canvas'), { width: image.width, height: image.height });
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const pixels = context.getImageData(0, 0, image.width, image.height).data;
+      const byKey = hues.map(() => 0);
+      let other = 0;
+      for (let i = 0; i < pixels.length; i += 4) {
+        const c = hsv(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!);
+        if (!strong(c)) continue;
+        const key = hues.findIndex(
+          (h) => h !== undefined && Math.min(Math.abs(h - c.hue), 360 - Math.abs(h - c.hue)) <= 25,
+        );
+        if (key < 0) other++;
+        else byKey[key]!++;
+      }
+      return { byKey, other };
+    },
+    { shot, keys },
+  );
+}
