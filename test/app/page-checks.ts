@@ -1,7 +1,40 @@
-// What the dashboard test checks of a page as it stands, in the browser: what is wider than the window (a page
-// that scrolls sideways on a phone), and which colours a drawing uses (read from a screenshot of it, decoded by the
-// browser itself, since a WebGL canvas keeps no pixels to read once shown).
+// What the dashboard test reads of a page as it stands, in the browser: its tables' rows, what is wider than the
+// window (a page that scrolls sideways on a phone), axe-core's violations, and which colours a drawing uses (read
+// from a screenshot of it, decoded by the browser itself, since a WebGL canvas keeps no pixels to read once shown).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The text of each row of each table (its cells, tab-separated), as the page shows them at one moment. */
+export const tablesOf = (page: Page, ...tables: string[]) =>
+  page.evaluate(
+    (tables) =>
+      tables.map((table) =>
+        [...document.querySelectorAll(`${table} tbody tr`)].map((row) =>
+          [...row.children].map((cell) => cell.textContent?.trim()).join('\t'),
+        ),
+      ),
+    tables,
+  );
+export const rowsOf = async (page: Page, table: string) => (await tablesOf(page, table))[0]!;
+
+/** The best value over time as the chart's table of values gives it: solver, seconds, value. */
+export const chartValues = (rows: string[]): [string, number, string][] =>
+  rows.map((row) => {
+    const [solver, seconds, value] = row.split('\t') as [string, string, string];
+    return [solver, Number(seconds), value];
+  });
+
+/** axe-core on the page as it stands: the serious and critical violations, each with where it is. */
+export async function accessibility(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => (await (window as any).axe.run(document)).violations);
+  return violations
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+}
 
 /** The document's sideways overflow and each element wider than the window or sticking out of it, described. */
 export function overflow(page: Page): Promise<string[]> {

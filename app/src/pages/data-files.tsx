@@ -144,9 +144,10 @@ function DataFileList() {
           columns={[
             [
               'Data file',
+              // Its first 12 hex digits, as git shortens a hash: the whole 40 would crowd out the other columns.
               (f) => (
-                <a href={href(`/data-files/${f.id}`)}>
-                  <code>{f.id}</code>
+                <a href={href(`/data-files/${f.id}`)} title={f.id}>
+                  <code>{f.id.slice(0, 12)}…</code>
                 </a>
               ),
             ],

@@ -16,7 +16,8 @@ function fitted(self: uPlot, values: string[] | null, axis: number, cycle: numbe
   if (cycle > 1) return _size;
   self.ctx.font = font[0]!;
   const widest = Math.max(0, ...(values ?? []).map((v) => self.ctx.measureText(v).width));
-  return Math.ceil(ticks!.size! + gap! + widest / devicePixelRatio);
+  // And a few pixels apart from the axis' title, which uPlot draws right against the axis' edge.
+  return Math.ceil(ticks!.size! + gap! + widest / devicePixelRatio + 8);
 }
 
 function aligned(trace: Trace, solvers: string[]): uPlot.AlignedData {
@@ -79,8 +80,8 @@ export function ProgressChart({ trace, ended }: { trace: Trace; ended: boolean }
         ))}
         <span class="hint">
           {' '}
-          Seconds since each solver started, by the service's clock: read every second while it runs, and once it has
-          ended, its final value from when it was found to its end.
+          Seconds since each solver started, by the service's clock. An ended solver's line runs from when it found its
+          final value to its end.
         </span>
       </figcaption>
       <details>
