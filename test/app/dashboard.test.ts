@@ -16,7 +16,7 @@ import type { Running } from '../../server/src/main.ts';
 import { startTestServer, users } from '../../server/test/support/server.ts';
 import { root } from '../../scripts/generated.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
-import { accessibility, chartValues, colours, overflow, rowsOf, tablesOf } from './page-checks.ts';
+import { accessibility, chartValues, colours, overflow, rowsOf, tablesOf, yAxisInk } from './page-checks.ts';
 
 const available = !chromiumMissing('the dashboard browser test');
 const shots = join(root, 'test-results', 'dashboard');
@@ -267,6 +267,11 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     const drawn = await page.getByTestId('drawn').textContent({ timeout: 20_000 });
     console.log(`G22 (2,000 nodes, 19,990 edges) job page: ${drawn}`);
     expect(Number(/(\d+) ms/.exec(drawn ?? '')?.[1])).toBeGreaterThan(0);
+    // The y axis' title stands apart from its labels: the leftmost band of ink is the title alone, one line of text
+    // wide, and a gap before the labels ("20,000" came within a pixel of it, and wider labels ran into it).
+    const [title, labels] = await yAxisInk(page);
+    expect(title![1] - title![0], "the y axis title's width").toBeLessThan(20);
+    expect(labels![0] - title![1], 'pixels between the title and the labels').toBeGreaterThan(4);
     // Dense: an even sample of its edges is drawn, and said so.
     expect(await page.getByTestId('edges-drawn').textContent()).toMatch(/of the 19,990 edges are cut; one edge in 14/);
     await look(page, '7-job-g22');

@@ -110,3 +110,27 @@ export async function colours(page: Page, drawing: Locator, swatches: Locator): 
     { shot, keys },
   );
 }
+
+/**
+ * The bands of columns with ink left of a uPlot chart's plot (its y axis: the title, its labels, its ticks), as
+ * [from, to] pixels from the left, read from the chart's canvas (a 2D one, which keeps its pixels).
+ */
+export function yAxisInk(page: Page): Promise<[number, number][]> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('.chart canvas')!;
+    const plotLeft = Math.round(document.querySelector<HTMLElement>('.chart .u-over')!.offsetLeft * devicePixelRatio);
+    const { data, width } = canvas.getContext('2d')!.getImageData(0, 0, plotLeft, canvas.height);
+    const inked = (x: number) => {
+      for (let y = 0; y < canvas.height; y++) if (data[(y * width + x) * 4 + 3]! > 64) return true;
+      return false;
+    };
+    const bands: [number, number][] = [];
+    for (let x = 0; x < plotLeft; x++)
+      if (inked(x)) {
+        const last = bands.at(-1);
+        if (last && last[1] === x - 1) last[1] = x;
+        else bands.push([x, x]);
+      }
+    return bands;
+  });
+}
