@@ -1,5 +1,6 @@
 // @jes/client: the typed client of the Job Execution Service. Browser-compatible: it imports openapi-fetch
 // and nothing from node:. Node-only helpers (file paths, Node streams) are in `@jes/client/node`.
+export { bestOf, bestValue, objectiveOf } from './best-value.ts';
 export { createJesClient, type JesClient, type JesClientOptions, type ListQuery } from './client.ts';
 export type { paths, components } from './generated/openapi.ts';
 export { isMaxCutOutput, isQuboOutput } from './outputs.ts';

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { Job, JobOutput, QuboOutput } from '../src/index.ts';
+import { bestValue, type Job, type JobOutput, type QuboOutput } from '../src/index.ts';
 import { progressLine } from '../src/cli/progress.ts';
-import { bestValue, jobsView, jobView, outputView } from '../src/cli/views.ts';
+import { jobsView, jobView, outputView } from '../src/cli/views.ts';
 import { repoRoot } from './support/processes.ts';
 
 const examples = parse(readFileSync(join(repoRoot, 'openapi.yaml'), 'utf8')).components.examples;

@@ -2,12 +2,12 @@
 // the reference server at /app: log in, open the max-cut detail page, start the 6-node example and read its cut
 // (53) with the graph drawn, cancel a long job, upload a Gset edge list (G22, 2,000 nodes) and draw its cut, page
 // through the jobs, draw a job started through the API. The same flow, less what a mock cannot do, runs against the sandbox (the page served by the
-// server, pointed at the sandbox's URL). On every page: no console or script error, no failed request, and axe-core
-// finds no serious or critical accessibility violation. Screenshots of each page go to test-results/dashboard/;
-// the first load's time and the G22 drawing's time are printed (figures, not assertions). The pages' CSP is
-// bypassed only so that axe-core can be injected.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// server, pointed at the sandbox's URL). On every page: no console or script error, no failed request, axe-core
+// finds no serious or critical accessibility violation, and nothing is wider than the window at 1280 px or on a
+// 390 px phone. Screenshots of each page at both widths go to test-results/dashboard/ (look at them); the first
+// load's time and the G22 drawing's time are printed (figures, not assertions). The pages' CSP is bypassed only so
+// that axe-core can be injected.
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +16,9 @@ import type { Running } from '../../server/src/main.ts';
 import { startTestServer, users } from '../../server/test/support/server.ts';
 import { root } from '../../scripts/generated.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
+import { accessibility, chartValues, colours, overflow, rowsOf, tablesOf, yAxisInk } from './page-checks.ts';
 
 const available = !chromiumMissing('the dashboard browser test');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const shots = join(root, 'test-results', 'dashboard');
 const g22 = join(root, 'examples', 'graphs', 'G22.txt');
 
@@ -27,6 +27,8 @@ let server: Running;
 let sandbox: Sandbox;
 beforeAll(async () => {
   if (!available) return;
+  // Last run's screenshots go: a page no longer taken must not be looked at as if it were.
+  rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
   [browser, server, sandbox] = await Promise.all([launchChromium(), startTestServer(), startSandbox({ port: 0 })]);
 });
@@ -51,19 +53,25 @@ async function openPage(context: BrowserContext): Promise<{ page: Page; trouble:
   return { page, trouble };
 }
 
-/** axe-core on the page as it stands: the serious and critical violations, each with where it is. */
-async function accessibility(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => (await (window as any).axe.run(document)).violations);
-  return violations
-    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+/** The widths a page is looked at: a phone's, then the desktop's the tests go on at. */
+const widths = [390, 1280] as const;
+
+/** Keeps a screenshot of the page at each width, checks that nothing is wider than the window, and accessibility. */
+async function look(page: Page, name: string): Promise<void> {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 });
+    // Two frames: the layout, then what follows it (the chart's and the drawing's new sizes).
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+    expect(await overflow(page), `what overflows ${name} at ${width} px`).toEqual([]);
+  }
+  expect(await accessibility(page), `accessibility of ${name}`).toEqual([]);
 }
 
-/** Checks the page (accessibility) and keeps a screenshot of it. */
-async function look(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-  expect(await accessibility(page), `accessibility of ${name}`).toEqual([]);
+/** The chart's own legend: what a reader sees under it, with no placeholder of a cursor's value. */
+async function chartLegend(page: Page): Promise<string> {
+  expect(await page.locator('.u-legend').count(), "uPlot's live legend").toBe(0);
+  return (await page.locator('figure.progress figcaption').textContent()) ?? '';
 }
 
 /** A browser context of its own for a describe block, opened before its tests (`use` gets its page) and closed after. */
@@ -81,7 +89,7 @@ async function uploadG22(page: Page): Promise<void> {
   await page.getByLabel(/^File/).setInputFiles(g22);
   await page.getByRole('button', { name: 'Upload' }).click();
   await page
-    .getByRole('link', { name: /^[0-9a-f]{40}$/ })
+    .getByRole('link', { name: /^[0-9a-f]{12}…$/ })
     .first()
     .click();
   await expect.poll(() => page.locator('dl.details').textContent(), { timeout: 20_000 }).toContain('READY');
@@ -117,6 +125,8 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
 
   it('logs in and lists the use cases; the max-cut page renders its input format from the schema', async () => {
     await logIn(page, server.url, 'alice', users.alice);
+    await page.getByRole('link', { name: 'Maximum cut' }).waitFor();
+    await look(page, '2a-use-cases');
     await page.getByRole('link', { name: 'Maximum cut' }).click();
     await page.getByRole('heading', { name: 'Input format' }).waitFor();
     const text = await page.locator('main').textContent();
@@ -133,12 +143,21 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
       'max_iterations',
     ])
       expect(text).toContain(shown);
-    await look(page, '2-use-case-maxcut');
+    await look(page, '2b-use-case-maxcut');
   });
 
   it('starts the 6-node example and shows its cut of 53, proven optimal, drawn', async () => {
     await page.getByRole('link', { name: 'Start a maxcut job' }).click();
     await page.getByRole('button', { name: 'Use the example' }).click();
+    // The section shown as current is the new job's, not the jobs list's.
+    expect(await page.locator('header nav [aria-current="page"]').allTextContents()).toEqual(['New job']);
+    // A solver is named once, with what it does in words (it read "exact (exact)").
+    expect(await page.locator('fieldset').textContent()).not.toContain('(exact)');
+    expect(await page.locator('fieldset').textContent()).toContain('proves its answer optimal');
+    // The example a matrix row to a line (it was a number to a line, 40 lines for six nodes).
+    const example = (await page.getByLabel(/Input \(JSON\)/).inputValue()).split('\n');
+    expect(example).toContain('    [0, 3, 6, 7, 3, 0],');
+    expect(example.length).toBeLessThan(15);
     await look(page, '3-new-job');
     await page.getByRole('button', { name: 'Start the job' }).click();
     await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 }).toBe('FINISHED');
@@ -146,6 +165,20 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     expect(await page.locator('main').textContent()).toContain('proven optimal');
     await page.getByTestId('drawn').waitFor();
     expect(await page.locator('.drawing canvas').count()).toBeGreaterThan(0);
+    // The best value over time by the service's clock: each solver's line ends at its final value at its own
+    // duration, not at a dot at the seconds since the page opened (the job had ended before it did).
+    const [shown, executions] = await tablesOf(page, 'table.values', 'table.executions');
+    const values = chartValues(shown!);
+    expect(values.length).toBeGreaterThan(0);
+    expect(executions!.length).toBeGreaterThan(0);
+    for (const row of executions!) {
+      const [solver, , best, , duration] = row.split('\t');
+      expect(values.filter(([s]) => s === solver).at(-1)).toEqual([solver, Number.parseFloat(duration!), best]);
+    }
+    expect(values.every(([, seconds]) => seconds >= 0)).toBe(true);
+    const legend = await chartLegend(page);
+    expect(legend).not.toContain('--');
+    expect(legend).toContain('since each solver started');
     await look(page, '4-job-finished');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -153,6 +186,12 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     ]);
     const output = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(Object.values<any>(output.outputs).map((o) => o.cut_value)).toContain(53);
+    // The nodes are numbered from 0, as in the API's partition (the drawing labelled them 1 to 6).
+    const partition: number[] = Object.values<any>(output.outputs).find((o) => o.cut_value === 53).partition;
+    const side = (part: number) => partition.flatMap((p, node) => (p === part ? [node] : [])).join(', ');
+    const caption = await page.locator('.drawing figcaption').textContent();
+    expect(caption).toContain(`side 0 (left): nodes ${side(0)}`);
+    expect(caption).toContain(`side 1 (right): nodes ${side(1)}`);
   });
 
   it('shows the problems of a refused input next to it, with their JSON pointers', async () => {
@@ -163,6 +202,11 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     await page.getByLabel(/Input \(JSON\)/).fill('{"num_nodes": 2,');
     await page.getByRole('button', { name: 'Start the job' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('line 1');
+    // In the API's words: its code for a body that is not JSON (it read "invalid_json").
+    const refused = await page.getByRole('alert').textContent();
+    expect(refused).toContain('Malformed JSON malformed_json');
+    expect(refused).not.toContain('invalid_json');
+    await look(page, '3b-new-job-malformed');
     // The refusal's 400, which the browser reports on its console, is the one trouble expected here.
     expect(trouble.filter((t) => !t.includes('400'))).toEqual([]);
     trouble.length = 0;
@@ -176,6 +220,17 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     await page.getByLabel('Time limit (seconds)').fill('120');
     await page.getByRole('button', { name: 'Start the job' }).click();
     await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 }).toBe('RUNNING');
+    // Two reads of local-search's best value (a read a second), each at its duration then, by the service's clock.
+    const read = async () => {
+      const [shown, executions] = await tablesOf(page, 'table.values', 'table.executions');
+      const values = chartValues(shown!).filter(([solver]) => solver === 'local-search');
+      return { seconds: values.map(([, s]) => s), row: executions!.find((row) => row.startsWith('local-search')) };
+    };
+    await expect.poll(async () => (await read()).seconds.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    const { seconds, row } = await read();
+    expect(seconds).toEqual([...seconds].sort((a, b) => a - b));
+    expect(row?.split('\t')[4], 'its duration').toBe(`${seconds.at(-1)} s`);
+    expect(await chartLegend(page)).not.toContain('--');
     await look(page, '5-job-running');
     await page.getByRole('button', { name: 'Cancel the job' }).click();
     await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 }).toBe('CANCELLED');
@@ -188,6 +243,23 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     expect(details).toContain('2000');
     expect(details).toContain('19990');
     await look(page, '6-data-file');
+    // The list gives each file's size, format, nodes and edges, and upload time (it gave its name and status only).
+    await page.getByRole('link', { name: 'Data files' }).click();
+    await page.locator('table.files').waitFor();
+    expect(await page.locator('table.files thead th').allTextContents()).toEqual([
+      'Data file',
+      'Name',
+      'Status',
+      'Use case',
+      'Format',
+      'Size',
+      'Nodes / edges',
+      'Uploaded (local time)',
+    ]);
+    const listed = (await rowsOf(page, 'table.files')).find((row) => row.includes('G22.txt'));
+    expect(listed).toMatch(/\tREADY\tmaxcut\tedge_list\t\d+ KiB\t2,000 \/ 19,990\t\S/);
+    await look(page, '6a-data-files');
+    await page.getByRole('row').filter({ hasText: 'G22.txt' }).getByRole('link').click();
     await page.getByRole('link', { name: 'Start a job from it' }).click();
     await page.getByLabel('Time limit (seconds)').fill('1');
     await page.getByRole('button', { name: 'Start the job' }).click();
@@ -195,7 +267,20 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     const drawn = await page.getByTestId('drawn').textContent({ timeout: 20_000 });
     console.log(`G22 (2,000 nodes, 19,990 edges) job page: ${drawn}`);
     expect(Number(/(\d+) ms/.exec(drawn ?? '')?.[1])).toBeGreaterThan(0);
+    // The y axis' title stands apart from its labels: the leftmost band of ink is the title alone, one line of text
+    // wide, and a gap before the labels ("20,000" came within a pixel of it, and wider labels ran into it).
+    const [title, labels] = await yAxisInk(page);
+    expect(title![1] - title![0], "the y axis title's width").toBeLessThan(20);
+    expect(labels![0] - title![1], 'pixels between the title and the labels').toBeGreaterThan(4);
+    // Dense: an even sample of its edges is drawn, and said so.
+    expect(await page.getByTestId('edges-drawn').textContent()).toMatch(/of the 19,990 edges are cut; one edge in 14/);
     await look(page, '7-job-g22');
+    // The drawing's colours are the legend's (its translucent green cut edges added up to a cyan band), and the
+    // cut edges show.
+    const seen = await colours(page, page.locator('.drawing .canvas'), page.locator('.drawing figcaption .swatch'));
+    const strong = seen.other + seen.byKey.reduce((a, b) => a + b, 0);
+    expect(seen.other / strong, `pixels of no colour of the legend: ${JSON.stringify(seen)}`).toBeLessThan(0.05);
+    expect(seen.byKey[2], 'pixels of the cut edges').toBeGreaterThan(1000);
   });
 
   it("uploads an input of 4 MiB or more as a data file, dropped on the input box, with the upload's progress shown", async () => {
@@ -239,13 +324,13 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
       .getByLabel(/^File/)
       .setInputFiles({ name: 'broken.txt', mimeType: 'text/plain', buffer: Buffer.from('2 1\n1 5 1\n') });
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'broken.txt' }).getByRole('link').click();
+    await page.getByRole('row').filter({ hasText: 'broken.txt' }).getByRole('link').click();
     await expect.poll(() => page.locator('dl.details').textContent(), { timeout: 20_000 }).toContain('INVALID');
     expect(await page.getByRole('alert').textContent()).toContain('data_file_invalid');
     await look(page, '6b-data-file-invalid');
     await page.getByRole('button', { name: 'Delete it' }).click();
     await page.getByRole('heading', { name: 'Your data files' }).waitFor();
-    await expect.poll(() => page.locator('ul.files').textContent()).not.toContain('broken.txt');
+    await expect.poll(() => page.locator('main').textContent()).not.toContain('broken.txt');
   });
 
   it("shows a QUBO job's assignment and energy", async () => {
@@ -255,6 +340,10 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 }).toBe('FINISHED');
     expect(await page.locator('main').textContent()).toMatch(/Energy -?\d/);
     expect(await page.locator('main').textContent()).toContain('Assignment');
+    await look(page, '11-job-qubo');
+    await page.goto(`${server.url}/app/#/use-cases/qubo`);
+    await page.getByRole('heading', { name: 'Input format' }).waitFor();
+    await look(page, '2c-use-case-qubo');
   });
 
   it('lists the jobs with their status, filters them, pages through them, and cancels one', async () => {
@@ -269,8 +358,9 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
       expect(answer.ok).toBe(true);
       return ((await answer.json()) as { job: string }).job;
     };
-    const fromApi = await start('');
-    for (let i = 0; i < 15; i++) await start('');
+    const sixNode = [await start('')];
+    for (let i = 0; i < 15; i++) sixNode.push(await start(''));
+    const [fromApi] = sixNode;
     const long = await start('?solver=local-search&time_limit_seconds=120');
     // A job this page did not start is drawn too: its graph is read back (getJobInput).
     await page.goto(`${server.url}/app/#/jobs/${fromApi}`);
@@ -279,6 +369,10 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     await page.locator('table.jobs').waitFor();
     expect(await page.locator('table.jobs tbody tr').count()).toBe(20);
+    // Each job's best value, as `jes jobs` gives it: the six-node jobs' 53 (the column was missing).
+    expect(await page.locator('table.jobs thead th').allTextContents()).toContain('Best value');
+    const rows = await rowsOf(page, 'table.jobs');
+    for (const id of sixNode) expect(rows.find((row) => row.startsWith(id))?.split('\t')[5]).toBe('53');
     await look(page, '8-jobs');
     await page.getByRole('button', { name: `Cancel job ${long}` }).click();
     await expect

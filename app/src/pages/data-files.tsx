@@ -1,11 +1,13 @@
-// Data files: the list (newest first), an upload with its progress, each file's details (status, format, size
-// of the graph, the reason when INVALID), delete, and a job started from a READY one.
+// Data files: the list (newest first, each with its status, format, size in bytes and in nodes and edges, and when
+// it was uploaded), an upload with its progress, each file's details (the reason when INVALID), delete, and a job
+// started from a READY one.
 import type { DataFile, Problem, ProblemId } from '@jes/client';
 import { useEffect, useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { type Sent, UploadProgress } from '../parts/upload-progress.tsx';
-import { bytes, localTime } from '../format.ts';
+import { Table } from '../parts/table.tsx';
+import { bytes, localTime, number } from '../format.ts';
 import { go, href } from '../route.ts';
 import { client } from '../session.ts';
 import { onePage, settled, useCall } from '../use-call.ts';
@@ -134,16 +136,32 @@ function DataFileList() {
       <h2>Your data files</h2>
       {list.error && <ProblemBox problem={list.error} />}
       {list.data && list.data.items.length === 0 && <p>No data files yet.</p>}
-      <ul class="files">
-        {list.data?.items.map((f) => (
-          <li key={f.id}>
-            <a href={href(`/data-files/${f.id}`)}>
-              <code>{f.id}</code>
-            </a>{' '}
-            {f.name} <span class={`status ${f.status}`}>{f.status}</span>
-          </li>
-        ))}
-      </ul>
+      {list.data && list.data.items.length > 0 && (
+        <Table
+          name="files"
+          rows={list.data.items}
+          keyOf={(f) => f.id}
+          columns={[
+            [
+              'Data file',
+              // Its first 12 hex digits, as git shortens a hash: the whole 40 would crowd out the other columns.
+              (f) => (
+                <a href={href(`/data-files/${f.id}`)} title={f.id}>
+                  <code>{f.id.slice(0, 12)}…</code>
+                </a>
+              ),
+            ],
+            ['Name', (f) => f.name],
+            ['Status', (f) => <span class={`status ${f.status}`}>{f.status}</span>],
+            ['Use case', (f) => f.problem_id],
+            ['Format', (f) => f.format ?? '—'],
+            ['Size', (f) => bytes(f.bytes)],
+            // A QUBO file's are its variables and coupled pairs; null until READY.
+            ['Nodes / edges', (f) => (f.num_nodes === null ? '—' : `${number(f.num_nodes)} / ${number(f.num_edges)}`)],
+            ['Uploaded (local time)', (f) => localTime(f.timestamps.uploaded)],
+          ]}
+        />
+      )}
     </>
   );
 }

@@ -4,12 +4,14 @@
 // proven optimal; for QUBO the assignment and its energy. The page long-polls the job: at once on a change of
 // status, every second while it runs (to follow its best value), and stops once it has ended.
 import type { Execution, Job, Problem } from '@jes/client';
-import { isTerminal } from '@jes/client';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { bestOf, isTerminal, objectiveOf } from '@jes/client';
+import { useEffect, useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { CutDrawing, drawable } from '../parts/cut-drawing.tsx';
-import { ProgressChart, type Sample } from '../parts/progress-chart.tsx';
+import { ProgressChart } from '../parts/progress-chart.tsx';
+import { Table } from '../parts/table.tsx';
+import { type Trace, traced } from '../best-over-time.ts';
 import { bytes, localTime, number } from '../format.ts';
 import { graphOf, type Graph } from '../graphs.ts';
 import { client } from '../session.ts';
@@ -28,70 +30,48 @@ interface QuboData {
 }
 
 function Timestamps({ job }: { job: Job }) {
-  const rows = Object.entries(job.timestamps ?? {}).filter(([, at]) => at);
+  const rows = Object.entries(job.timestamps ?? {}).filter((row): row is [string, string] => Boolean(row[1]));
   return (
-    <table class="timestamps">
-      <thead>
-        <tr>
-          <th scope="col">Moment</th>
-          <th scope="col">As the API gives it (UTC)</th>
-          <th scope="col">Your local time</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([name, at]) => (
-          <tr key={name}>
-            <th scope="row">{name}</th>
-            <td>
-              <code>{at as string}</code>
-            </td>
-            <td>{localTime(at as string)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table
+      name="timestamps"
+      rows={rows}
+      keyOf={([name]) => name}
+      columns={[
+        ['Moment', ([name]) => name],
+        ['As the API gives it (UTC)', ([, at]) => <code>{at}</code>],
+        ['Your local time', ([, at]) => localTime(at)],
+      ]}
+    />
   );
 }
 
+const seconds = (value: number | null | undefined) => (value === undefined || value === null ? '—' : `${value} s`);
+
 function Executions({ job }: { job: Job }) {
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Solver</th>
-          <th scope="col">Status</th>
-          <th scope="col">Best value</th>
-          <th scope="col">Progress</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Error</th>
-        </tr>
-      </thead>
-      <tbody>
-        {Object.entries<Execution>(job.executions).map(([solver, e]) => (
-          <tr key={solver}>
-            <th scope="row">
-              <code>{solver}</code>
-            </th>
-            <td>
-              <span class={`status ${e.status}`}>{e.status}</span>
-            </td>
-            <td>{number(e.best_value)}</td>
-            <td>{e.progress !== undefined && e.progress !== null ? `${Math.round(e.progress * 100)} %` : '—'}</td>
-            <td>{e.duration_seconds !== undefined && e.duration_seconds !== null ? `${e.duration_seconds} s` : '—'}</td>
-            <td>{e.error ? `${e.error.code}: ${e.error.detail}` : ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table
+      name="executions"
+      rows={Object.entries<Execution>(job.executions)}
+      keyOf={([solver]) => solver}
+      columns={[
+        ['Solver', ([solver]) => <code>{solver}</code>],
+        ['Status', ([, e]) => <span class={`status ${e.status}`}>{e.status}</span>],
+        ['Best value', ([, e]) => number(e.best_value)],
+        ['Progress', ([, e]) => (e.progress === undefined ? '—' : `${Math.round(e.progress * 100)} %`)],
+        ['Duration', ([, e]) => seconds(e.duration_seconds)],
+        ['Error', ([, e]) => (e.error ? `${e.error.code}: ${e.error.detail}` : '—')],
+      ]}
+    />
   );
 }
 
 /** The best successful execution's answer: the largest cut, or the lowest energy. */
 function bestAnswer(job: Job): { solver: string; data: Record<string, any> } | undefined {
   const done = Object.entries<Execution>(job.executions).filter(([, e]) => e.status === 'SUCCESS' && e.data);
-  const score = (data: any) => (job.problem_id === 'qubo' ? -data.energy : data.cut_value);
-  done.sort(([, a], [, b]) => score(b.data) - score(a.data));
-  return done[0] && { solver: done[0][0], data: done[0][1].data as Record<string, any> };
+  if (done.length === 0) return undefined;
+  const best = bestOf(job.problem_id)(...done.map(([, e]) => objectiveOf(e.data!)));
+  const [solver, e] = done.find(([, e]) => objectiveOf(e.data!) === best)!;
+  return { solver, data: e.data as Record<string, any> };
 }
 
 /** Inputs up to this size are read to draw the cut (a denser one has too many edges to draw anyway). */
@@ -169,10 +149,8 @@ async function download(id: string, setProblem: (p: Problem) => void) {
 export function JobPage({ id }: { id: string }) {
   const [job, setJob] = useState<Job>();
   const [problem, setProblem] = useState<Problem>();
-  const [samples, setSamples] = useState<Sample[]>([]);
+  const [trace, setTrace] = useState<Trace>({});
   const [round, setRound] = useState(0);
-  // Seconds on this page's clock: the service gives no time with a best value, and the browser's clock may differ.
-  const opened = useMemo(() => performance.now(), [id]);
 
   useEffect(() => {
     const stop = new AbortController();
@@ -186,10 +164,7 @@ export function JobPage({ id }: { id: string }) {
         if (!answer.data) return answer.error && setProblem(answer.error);
         const seen = answer.data;
         setJob(seen);
-        const values = Object.fromEntries(
-          Object.entries<Execution>(seen.executions).map(([s, e]) => [s, e.best_value ?? null]),
-        );
-        setSamples((all) => [...all, { seconds: (performance.now() - opened) / 1000, values }]);
+        setTrace((before) => traced(before, seen));
         if (isTerminal(seen.status)) return;
         wait = seen.status === 'RUNNING' ? 1 : 30;
       }
@@ -204,7 +179,6 @@ export function JobPage({ id }: { id: string }) {
   };
 
   const answer = job && bestAnswer(job);
-  const solvers = job ? Object.keys(job.executions) : [];
   return (
     <Layout section="jobs" title={`Job ${id}`}>
       {problem && <ProblemBox problem={problem} />}
@@ -215,8 +189,14 @@ export function JobPage({ id }: { id: string }) {
               {job.status}
             </span>{' '}
             <code>{job.problem_id}</code>, input{' '}
-            {job.input.mode === 'inline' ? 'inline' : `data file ${job.input.data_file_identifier}`} of{' '}
-            {bytes(job.input.bytes)}
+            {job.input.mode === 'inline' ? (
+              'inline'
+            ) : (
+              <>
+                data file <code>{job.input.data_file_identifier}</code>
+              </>
+            )}{' '}
+            of {bytes(job.input.bytes)}
             {!isTerminal(job.status) && (
               <button type="button" onClick={cancel}>
                 Cancel the job
@@ -233,7 +213,7 @@ export function JobPage({ id }: { id: string }) {
           <h2>Executions</h2>
           <Executions job={job} />
           <h2>Best value over time</h2>
-          <ProgressChart samples={samples} solvers={solvers} />
+          <ProgressChart trace={trace} ended={isTerminal(job.status)} />
           {answer &&
             (job.problem_id === 'qubo' ? (
               <QuboAnswer solver={answer.solver} data={answer.data as QuboData} />

@@ -1,12 +1,14 @@
 // The jobs, newest first, a page at a time, filtered by status and use case. Live without a tight timer: the
 // page long-polls up to three of its jobs that have not ended (a browser keeps six connections to a host) and
-// reads the page again when one changes, or every 30 s while none does. Cancel from the list.
+// reads the page again when one changes, or every 30 s while none does. Each job's best value is the largest cut
+// or lowest energy so far, as `jes jobs` shows it. Cancel from the list.
 import type { JobStatus } from '@jes/client';
-import { isTerminal } from '@jes/client';
+import { bestValue, isTerminal } from '@jes/client';
 import { useEffect } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
-import { localTime } from '../format.ts';
+import { Table } from '../parts/table.tsx';
+import { localTime, number } from '../format.ts';
 import { go, href } from '../route.ts';
 import { client } from '../session.ts';
 import { onePage, settled, useCall } from '../use-call.ts';
@@ -88,46 +90,35 @@ export function JobsPage({ query }: { query: URLSearchParams }) {
       {page.error && <ProblemBox problem={page.error} />}
       {page.data && page.data.items.length === 0 && <p>No jobs here yet.</p>}
       {page.data && page.data.items.length > 0 && (
-        <table class="jobs">
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Use case</th>
-              <th scope="col">Status</th>
-              <th scope="col">Submitted (local time)</th>
-              <th scope="col">Executions</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((job) => (
-              <tr key={job.id}>
-                <th scope="row">
-                  <a href={href(`/jobs/${job.id}`)}>
-                    <code>{job.id}</code>
-                  </a>
-                </th>
-                <td>{job.problem_id}</td>
-                <td>
-                  <span class={`status ${job.status}`}>{job.status}</span>
-                </td>
-                <td>{localTime(job.timestamps?.submitted)}</td>
-                <td>
-                  {job.summary.succeeded}/{job.summary.total} succeeded
-                </td>
-                <td>
-                  {!isTerminal(job.status) && (
-                    <button type="button" onClick={() => void cancel(job.id)}>
-                      Cancel <span class="visually-hidden">job {job.id}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          name="jobs"
+          rows={page.data.items}
+          keyOf={(job) => job.id}
+          columns={[
+            [
+              'Job',
+              (job) => (
+                <a href={href(`/jobs/${job.id}`)}>
+                  <code>{job.id}</code>
+                </a>
+              ),
+            ],
+            ['Use case', (job) => job.problem_id],
+            ['Status', (job) => <span class={`status ${job.status}`}>{job.status}</span>],
+            ['Submitted (local time)', (job) => localTime(job.timestamps?.submitted)],
+            ['Executions', (job) => `${job.summary.succeeded}/${job.summary.total} succeeded`],
+            ['Best value', (job) => number(bestValue(job))],
+            [
+              '',
+              (job) =>
+                !isTerminal(job.status) && (
+                  <button type="button" onClick={() => void cancel(job.id)}>
+                    Cancel <span class="visually-hidden">job {job.id}</span>
+                  </button>
+                ),
+            ],
+          ]}
+        />
       )}
       <nav class="pager" aria-label="Pages">
         {query.get('after') && (

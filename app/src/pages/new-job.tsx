@@ -7,25 +7,28 @@ import { useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { type Sent, UploadProgress } from '../parts/upload-progress.tsx';
-import { bytes } from '../format.ts';
+import { bytes, compactJson } from '../format.ts';
 import { go } from '../route.ts';
 import { client } from '../session.ts';
 import { settled, useCall } from '../use-call.ts';
 
-/** Where JSON.parse stopped, as a problem pointing at the text (line and column). */
+/**
+ * Where JSON.parse stopped, as the problem the service would answer (its code, `malformed_json`, and its words), with
+ * the line and column in the text when the browser's message gives only a position.
+ */
 function syntaxProblem(text: string, error: Error): Problem {
   const at = /position (\d+)/.exec(error.message)?.[1];
   let where = '';
-  if (at !== undefined) {
+  if (at !== undefined && !/line \d/.test(error.message)) {
     const before = text.slice(0, Number(at)).split('\n');
     where = ` (line ${before.length}, column ${before.at(-1)!.length + 1})`;
   }
   return {
-    type: 'about:blank',
-    title: 'Not JSON',
-    status: 0,
-    code: 'invalid_json',
-    detail: `The input is not JSON${where}: ${error.message}`,
+    type: 'urn:jes:problem:malformed_json',
+    title: 'Malformed JSON',
+    status: 400,
+    code: 'malformed_json',
+    detail: `The input is not valid JSON: ${error.message}${where}.`,
   };
 }
 
@@ -82,7 +85,7 @@ export function NewJobPage({ id, dataFile }: { id: string; dataFile: string | un
   };
 
   return (
-    <Layout section="jobs" title={`New ${id} job`}>
+    <Layout section="new" title={`New ${id} job`}>
       {useCase.error && <ProblemBox problem={useCase.error} />}
       <form class="new-job" onSubmit={submit}>
         <div class="input-side">
@@ -95,11 +98,7 @@ export function NewJobPage({ id, dataFile }: { id: string; dataFile: string | un
               <label for="input">
                 Input (JSON): paste it, or drop a file here
                 {data && (
-                  <button
-                    type="button"
-                    class="link"
-                    onClick={() => setText(JSON.stringify(data.example_input, null, 1))}
-                  >
+                  <button type="button" class="link" onClick={() => setText(compactJson(data.example_input))}>
                     Use the example
                   </button>
                 )}
@@ -133,9 +132,12 @@ export function NewJobPage({ id, dataFile }: { id: string; dataFile: string | un
             {data?.solvers.map((s) => (
               <label key={s.name} class="check">
                 <input type="checkbox" checked={solvers.has(s.name)} onChange={() => toggle(s.name)} />
-                <code>{s.name}</code>
-                {s.exact && ' (exact)'}
-                {s.max_nodes !== undefined && `, up to ${s.max_nodes} nodes`}
+                <code>{s.name}</code>{' '}
+                <span class="hint">
+                  {[s.exact && 'proves its answer optimal', s.max_nodes !== undefined && `up to ${s.max_nodes} nodes`]
+                    .filter(Boolean)
+                    .join(', ')}
+                </span>
               </label>
             ))}
             <p class="hint">Unchanged, the service runs its default solvers for the input.</p>

@@ -4,7 +4,8 @@
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { SchemaView } from '../parts/schema-view.tsx';
-import { bytes } from '../format.ts';
+import { Table } from '../parts/table.tsx';
+import { bytes, compactJson } from '../format.ts';
 import { href } from '../route.ts';
 import { client } from '../session.ts';
 import { useCall } from '../use-call.ts';
@@ -41,7 +42,7 @@ const solverParams = [
 export function UseCasePage({ id }: { id: string }) {
   const useCase = useCall(() => client().getProblem(id), [id]);
   const data = useCase.data;
-  const example = data ? JSON.stringify(data.example_input) : '';
+  const example = data ? compactJson(data.example_input) : '';
   return (
     <Layout section="use-cases" title={data ? `${data.name} (${data.id})` : `Use case ${id}`}>
       {useCase.error && <ProblemBox problem={useCase.error} />}
@@ -80,32 +81,19 @@ export function UseCasePage({ id }: { id: string }) {
           </section>
           <section>
             <h2>Solvers</h2>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Solver</th>
-                  <th scope="col">What it does</th>
-                  <th scope="col">Proves optimality</th>
-                  <th scope="col">Runs by default</th>
-                  <th scope="col">Default time limit</th>
-                  <th scope="col">Largest input</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.solvers.map((s) => (
-                  <tr key={s.name}>
-                    <th scope="row">
-                      <code>{s.name}</code>
-                    </th>
-                    <td>{s.description}</td>
-                    <td>{s.exact ? 'yes' : 'no'}</td>
-                    <td>{s.default ? 'yes' : 'no'}</td>
-                    <td>{s.default_time_limit_seconds} s</td>
-                    <td>{s.max_nodes ?? 'unlimited'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              name="solvers"
+              rows={data.solvers}
+              keyOf={(s) => s.name}
+              columns={[
+                ['Solver', (s) => <code>{s.name}</code>],
+                ['What it does', (s) => s.description],
+                ['Proves optimality', (s) => (s.exact ? 'yes' : 'no')],
+                ['Runs by default', (s) => (s.default ? 'yes' : 'no')],
+                ['Default time limit', (s) => `${s.default_time_limit_seconds} s`],
+                ['Largest input', (s) => s.max_nodes ?? 'unlimited'],
+              ]}
+            />
             <h3>Parameters of every solver</h3>
             <ul class="fields">
               {solverParams.map(([name, type, description]) => (

@@ -3,10 +3,12 @@ import type { ComponentChildren } from 'preact';
 import { href } from '../route.ts';
 import { logOut, serviceUrl } from '../session.ts';
 
+/** Each section: its name (a page's `section`), where its link goes, and its label. */
 const sections = [
-  ['use-cases', 'Use cases'],
-  ['jobs', 'Jobs'],
-  ['data-files', 'Data files'],
+  ['use-cases', '/use-cases', 'Use cases'],
+  ['new', '/new/maxcut', 'New job'],
+  ['jobs', '/jobs', 'Jobs'],
+  ['data-files', '/data-files', 'Data files'],
 ] as const;
 
 export function Layout({ section, title, children }: { section: string; title: string; children: ComponentChildren }) {
@@ -17,8 +19,8 @@ export function Layout({ section, title, children }: { section: string; title: s
           jes dashboard
         </a>
         <nav aria-label="Sections">
-          {sections.map(([id, label]) => (
-            <a key={id} href={href(`/${id}`)} aria-current={section === id ? 'page' : undefined}>
+          {sections.map(([id, path, label]) => (
+            <a key={id} href={href(path)} aria-current={section === id ? 'page' : undefined}>
               {label}
             </a>
           ))}

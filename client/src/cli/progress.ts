@@ -1,9 +1,9 @@
 // The live progress of a job being waited for, on stderr: one line rewritten in place on a terminal,
 // plain lines (one per change of status or best value) otherwise.
-import type { Job } from '../index.ts';
+import { bestValue, type Job } from '../index.ts';
 import { seconds, text } from './format.ts';
 import { wordsFor } from './use-case-words.ts';
-import { bestValue, elapsedSeconds } from './views.ts';
+import { elapsedSeconds } from './views.ts';
 
 export interface Progress {
   update(job: Job): void;

@@ -1,19 +1,17 @@
 // Human-readable views of jobs, outputs, use cases and data files.
-import { formatProblem, isQuboOutput, type DataFile, type Job, type JobOutput, type UseCase } from '../index.ts';
+import {
+  bestValue,
+  formatProblem,
+  isQuboOutput,
+  objectiveOf,
+  type DataFile,
+  type Job,
+  type JobOutput,
+  type UseCase,
+} from '../index.ts';
 import { failureText } from './errors.ts';
 import { fields, none, seconds, table, text } from './format.ts';
-import { valueOf, wordsFor } from './use-case-words.ts';
-
-/**
- * The best objective so far: the best succeeded answer (the largest cut, the lowest energy), else the best value
- * a running solver reports.
- */
-export function bestValue(job: Job): number | undefined {
-  const values = Object.values(job.executions)
-    .map((e) => (e.data ? valueOf(e.data) : e.best_value))
-    .filter((v): v is number => v !== undefined);
-  return values.length > 0 ? wordsFor(job.problem_id).pick(...values) : undefined;
-}
+import { wordsFor } from './use-case-words.ts';
 
 /** Seconds from submission to the end (or to now while the job runs). */
 export function elapsedSeconds(job: Job, now = Date.now()): number {
@@ -45,7 +43,7 @@ export function jobView(job: Job): string {
     solver,
     e.status,
     seconds(e.duration_seconds),
-    text(e.data ? valueOf(e.data) : e.best_value),
+    text(e.data ? objectiveOf(e.data) : e.best_value),
     e.data ? text(e.data.optimal) : none,
     e.error
       ? formatProblem(e.error)
