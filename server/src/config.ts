@@ -37,7 +37,14 @@ export interface Config {
   /** Origins whose pages may call the API from a browser (CORS): a list, '*' for any, undefined for none. */
   corsOrigins: string[] | '*' | undefined;
   /** Node's HTTP server limits, in milliseconds (timeouts) and sockets. */
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnections: number;
+    /** Open connections one client address may hold (a trusted proxy's are not counted). */
+    maxConnectionsPerAddress: number;
+  };
 }
 
 /**
@@ -180,6 +187,13 @@ function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
     keepAliveTimeoutMs:
       integer('JES_KEEP_ALIVE_TIMEOUT_SECONDS', env.JES_KEEP_ALIVE_TIMEOUT_SECONDS, 65, 1, 3600) * 1000,
     maxConnections: integer('JES_MAX_CONNECTIONS', env.JES_MAX_CONNECTIONS, 1000, 1, 1_000_000),
+    maxConnectionsPerAddress: integer(
+      'JES_MAX_CONNECTIONS_PER_ADDRESS',
+      env.JES_MAX_CONNECTIONS_PER_ADDRESS,
+      100,
+      1,
+      1_000_000,
+    ),
   };
 }
 

@@ -9,6 +9,7 @@ import { userStates } from './auth/user-states.ts';
 import { ensureUsers, signingKey } from './auth/users.ts';
 import { ConfigError, type Config } from './config.ts';
 import { answerClientErrors } from './http/client-errors.ts';
+import { capConnectionsPerAddress } from './http/connections-per-address.ts';
 import { originForm } from './http/request-target.ts';
 import { JobEvents } from './jobs/events.ts';
 import { type Listening, listen } from './listen.ts';
@@ -132,6 +133,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   try {
     db = await openStore(config, logger, release);
     const started = await startServing(db, config, logger);
+    const trustedProxy: (address: string, hop: number) => boolean = started.app.get('trust proxy fn');
+    capConnectionsPerAddress(server, config.http.maxConnectionsPerAddress, (address) => trustedProxy(address, 0));
     handle = started.app;
     ready.resolve();
     return {

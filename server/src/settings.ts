@@ -43,6 +43,11 @@ export const settings: readonly Setting[] = [
   valued('JES_REQUEST_TIMEOUT_SECONDS', '600', 'time to receive a whole request, body included'),
   valued('JES_KEEP_ALIVE_TIMEOUT_SECONDS', '65', 'how long an idle connection is kept open'),
   valued('JES_MAX_CONNECTIONS', '1000', 'open connections per process; beyond it new ones are closed at once'),
+  valued(
+    'JES_MAX_CONNECTIONS_PER_ADDRESS',
+    '100',
+    "open connections one client address may hold (a trusted proxy's are not counted)",
+  ),
   described('JES_CORS_ORIGINS', 'unset', 'origins whose pages may call the API (https://app.example.com,…), or *'),
   valued('JES_VALIDATE_RESPONSES', 'on', 'validate every response against the contract; off skips the cost'),
   valued('LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace, silent'),

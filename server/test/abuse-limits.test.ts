@@ -83,11 +83,17 @@ function expectRawProblem(text: string, status: number, code: string): void {
   expect(head).toContain(`X-Request-Id: ${problem.request_id}`);
 }
 
-/** A raw connection to the server, with what it has received and whether it was closed. */
-function socketTo(url: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+/**
+ * A raw connection to the server, with what it has received and whether it was closed; from `localAddress`, another
+ * loopback address, to play a second client on one machine.
+ */
+function socketTo(
+  url: string,
+  localAddress?: string,
+): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
+    const socket = connect({ port: Number(port), host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) });
     let data = '';
     socket.on('data', (chunk) => (data += chunk.toString()));
     const closed = new Promise<void>((done) => socket.on('close', () => done()));
@@ -166,6 +172,40 @@ describe('HTTP timeouts, the hashing queue and the connection cap', () => {
     const busy = burst.find((r) => r.status === 429)!;
     expectProblem(busy, 429, 'rate_limited');
     expect(busy.headers.get('retry-after')).toBe('1');
+  });
+
+  it('closes the connection after refusing a request whose body is still coming (a trickled body held it for minutes)', async () => {
+    // The default request timeout (600 s): nothing but the refusal may end the connection.
+    const patient = await serve({ JES_RATE_LIMITS: 'off' });
+    const trickle = await socketTo(patient.base);
+    trickle.socket.write(
+      'POST /problem/maxcut HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
+    const dripping = setInterval(() => trickle.socket.writable && trickle.socket.write(' '), 100);
+    // Refused at once (no token), then closed, where it stayed open as long as the body kept coming.
+    const closed = await Promise.race([
+      trickle.closed.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 5000)),
+    ]);
+    clearInterval(dripping);
+    trickle.socket.destroy();
+    expect(closed).toBe(true);
+    expectRawProblem(trickle.received(), 401, 'missing_token');
+    expect(trickle.received()).toMatch(/\r\nconnection: close\r\n/i);
+  });
+
+  it('lets one client address hold at most JES_MAX_CONNECTIONS_PER_ADDRESS connections, so others still get in', async () => {
+    // 12 idle sockets from 127.0.0.2 against a cap of 10 a process and 4 an address: before, they took every slot.
+    const capped = await serve({ JES_MAX_CONNECTIONS: '10', JES_MAX_CONNECTIONS_PER_ADDRESS: '4' });
+    const idle = await Promise.all(Array.from({ length: 12 }, () => socketTo(capped.base, '127.0.0.2')));
+    const open = await Promise.all(
+      idle.map(({ closed }) =>
+        Promise.race([closed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 500))]),
+      ),
+    );
+    expect(open.filter(Boolean)).toHaveLength(4);
+    expect((await capped.get('/healthz')).status).toBe(200);
+    for (const { socket } of idle) socket.destroy();
   });
 
   it('refuses connections beyond JES_MAX_CONNECTIONS and serves again once they close', async () => {

@@ -175,6 +175,9 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     );
   }
   if (res.headersSent) return void res.end();
+  // A refusal that comes before the body has all arrived closes the connection once it is sent: a client trickling
+  // a byte every 2 s after its 401 kept its connection for minutes (issue 27).
+  if (!req.complete) res.set('Connection', 'close');
   const body = {
     ...problemBody(problem.code, problem.message, problem.extras),
     instance: uriReference(req.originalUrl.split('?')[0]!),
