@@ -44,6 +44,8 @@ export interface Config {
     maxConnections: number;
     /** Open connections one client address may hold (a trusted proxy's are not counted). */
     maxConnectionsPerAddress: number;
+    /** Long polls open at once per user; in all, at most half of maxConnections. */
+    maxWaitsPerUser: number;
   };
 }
 
@@ -194,6 +196,7 @@ function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
       1,
       1_000_000,
     ),
+    maxWaitsPerUser: integer('JES_MAX_LONG_POLLS_PER_USER', env.JES_MAX_LONG_POLLS_PER_USER, 20, 0, 1_000_000),
   };
 }
 

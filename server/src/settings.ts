@@ -48,6 +48,11 @@ export const settings: readonly Setting[] = [
     '100',
     "open connections one client address may hold (a trusted proxy's are not counted)",
   ),
+  valued(
+    'JES_MAX_LONG_POLLS_PER_USER',
+    '20',
+    'Prefer: wait long polls open at once per user (in all: half of JES_MAX_CONNECTIONS); beyond, answered at once',
+  ),
   described('JES_CORS_ORIGINS', 'unset', 'origins whose pages may call the API (https://app.example.com,…), or *'),
   valued('JES_VALIDATE_RESPONSES', 'on', 'validate every response against the contract; off skips the cost'),
   valued('LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace, silent'),

@@ -225,3 +225,28 @@ describe('HTTP timeouts, the hashing queue and the connection cap', () => {
     expect(status).toBe(200);
   });
 });
+
+describe('room for long polls', () => {
+  // One user held 998 of 1,000 connections with long polls, within the default request rate.
+  it('answers a long poll beyond JES_MAX_LONG_POLLS_PER_USER, or beyond half of JES_MAX_CONNECTIONS, at once and without Preference-Applied', async () => {
+    const base = (await serve({ JES_MAX_LONG_POLLS_PER_USER: '3', JES_MAX_CONNECTIONS: '8' })).base;
+    const alice = await new Client(base).login('alice');
+    const bob = await new Client(base).login('bob');
+    const pending = { num_nodes: 1, adj_matrix: [[0]] }; // no workers: it stays PENDING
+    const [mine, theirs] = [await alice.start(pending), await bob.start(pending)];
+    const poll = (client: Client, id: string) =>
+      client.get(`/job/${id}`, { prefer: 'wait=3' }).then((r) => r.headers.get('preference-applied'));
+    const held = [poll(alice, mine), poll(alice, mine), poll(alice, mine), poll(bob, theirs)];
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the four are waiting
+    // Alice's fourth (her three are open) and bob's second (four in all, half of 8) are answered before the
+    // four that wait, without Preference-Applied.
+    const beyond = Promise.all([poll(alice, mine), poll(bob, theirs)]);
+    const waited = Promise.all(held);
+    expect(await Promise.race([beyond.then(() => 'beyond first'), waited.then(() => 'held first')])).toBe(
+      'beyond first',
+    );
+    expect(await beyond).toEqual([null, null]);
+    expect(await waited).toEqual(['wait=3', 'wait=3', 'wait=3', 'wait=3']);
+    expect(await poll(bob, theirs)).toBe('wait=3'); // room again once they ended
+  });
+});

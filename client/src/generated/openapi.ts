@@ -1256,7 +1256,10 @@ export interface components {
         IdempotencyKey: string;
         /**
          * @description `wait=N` (N ≤ 60; a larger N counts as 60) turns the request into a long poll: the answer comes
-         *     when the job's status changes or after N seconds. Other preferences (RFC 7240) are ignored.
+         *     when the job's status changes or after N seconds, with `Preference-Applied: wait=N`. A service
+         *     bounds the long polls open at once, per user and in all: beyond that it answers at once, without
+         *     `Preference-Applied`, and the client polls with a pause instead. Other preferences (RFC 7240) are
+         *     ignored.
          * @example wait=30
          */
         PreferWait: string;
@@ -1730,7 +1733,10 @@ export interface operations {
             header?: {
                 /**
                  * @description `wait=N` (N ≤ 60; a larger N counts as 60) turns the request into a long poll: the answer comes
-                 *     when the job's status changes or after N seconds. Other preferences (RFC 7240) are ignored.
+                 *     when the job's status changes or after N seconds, with `Preference-Applied: wait=N`. A service
+                 *     bounds the long polls open at once, per user and in all: beyond that it answers at once, without
+                 *     `Preference-Applied`, and the client polls with a pause instead. Other preferences (RFC 7240) are
+                 *     ignored.
                  * @example wait=30
                  */
                 Prefer?: components["parameters"]["PreferWait"];

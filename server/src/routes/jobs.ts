@@ -9,6 +9,7 @@ import { InputError } from '../input-error.ts';
 import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from './deps.ts';
 import { pageLimit, queryList, timeLimitQuery } from '../http/query.ts';
+import { waitSlots } from '../http/wait-slots.ts';
 import { renderJob } from '../jobs/render.ts';
 import { terminalJob } from '../job-status.ts';
 import { newJob, type StartJobQuery } from '../jobs/start-job.ts';
@@ -40,6 +41,7 @@ function preferredWait(req: Request): number | undefined {
 
 export function jobRoutes({ db, config, events }: AppDeps): Router {
   const views = new JobViews(events);
+  const waits = waitSlots(config.http.maxWaitsPerUser, Math.floor(config.http.maxConnections / 2));
   const router = Router();
 
   // startJob, and every use case's own path (the start…Job operations of the contract's /problem/<id>
@@ -89,7 +91,10 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
 
   router.get('/job/:job_id', async function getJob(req, res) {
     const id = req.params.job_id!;
-    const wait = preferredWait(req);
+    const asked = preferredWait(req);
+    // A long poll beyond the room for them is answered at once, and says so by the Preference-Applied it lacks.
+    const slot = asked === undefined ? undefined : waits.take(req.user);
+    const wait = slot ? asked : undefined;
     if (wait !== undefined) res.set('Preference-Applied', `wait=${wait}`);
     const missing = () => new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     // Listening starts before the first read: a change announced while the job is read wakes the wait at once.
@@ -114,6 +119,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       res.json(views.answer(view));
     } finally {
       watch?.close();
+      slot?.();
     }
   });
 
