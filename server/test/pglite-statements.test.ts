@@ -19,6 +19,34 @@ describe('named prepared statements on PGlite', () => {
   });
   afterAll(() => db?.close());
 
+  it('reads bytea in the binary format as the bytes stored: empty, NULL, every byte value, 4 MiB, and its errors', async () => {
+    const statements = preparedStatements(db);
+    const big = Buffer.alloc(4 * 1024 * 1024, 0xa5);
+    const every = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    for (const [id, raw] of [
+      ['bytes-empty', Buffer.alloc(0)],
+      ['bytes-null', null],
+      ['bytes-every', every],
+      ['bytes-big', big],
+    ] as const)
+      await statements.query('INSERT INTO t (id, raw) VALUES ($1, $2)', [id, raw]);
+    const read = (id: string) => statements.bytes('SELECT raw FROM t WHERE id = $1', [id]);
+    expect((await read('bytes-empty')).map((b) => b && Buffer.from(b))).toEqual([Buffer.alloc(0)]);
+    expect(await read('bytes-null')).toEqual([null]);
+    expect(Buffer.from((await read('bytes-every'))[0]!)).toEqual(every);
+    expect(Buffer.from((await read('bytes-big'))[0]!).equals(big)).toBe(true);
+    expect(await read('no-such-row')).toEqual([]);
+    expect(
+      (await statements.bytes('SELECT raw FROM t WHERE id LIKE $1 ORDER BY id', ['bytes-%'])).map(
+        (b) => b?.length ?? -1,
+      ),
+    ).toEqual([big.length, 0, every.length, -1]);
+    const failed = await statements.bytes('SELECT raw::bytea FROM t WHERE n = 1 / $1::integer', [0]).catch((e) => e);
+    expect([failed.code, failed.message]).toEqual(['22012', 'division by zero']);
+    // The lock is released after an error: the next statement runs.
+    expect(await read('bytes-empty')).toHaveLength(1);
+  });
+
   it('round-trips values as query() does, run after run of the same statement', async () => {
     const statements = preparedStatements(db);
     const insert = 'INSERT INTO t (id, n, x, doc, tags, raw) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *';

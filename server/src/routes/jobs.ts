@@ -1,6 +1,6 @@
 // Jobs: start (inline or from a data file), list, read (with the Prefer: wait long poll), cancel, input, output,
 // delete.
-import { type Request, type Response, Router } from 'express';
+import { type Request, Router } from 'express';
 import type { operations } from '../generated/openapi.ts';
 import { useCase as knownUseCase } from '../http/known-use-case.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
@@ -9,6 +9,7 @@ import { InputError } from '../input-error.ts';
 import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from './deps.ts';
 import { pageLimit, queryList, timeLimitQuery } from '../http/query.ts';
+import { sendJsonInSlices, writeChunks } from '../http/sliced-writes.ts';
 import { waitSlots } from '../http/wait-slots.ts';
 import { renderJob } from '../jobs/render.ts';
 import { terminalJob } from '../job-status.ts';
@@ -21,17 +22,6 @@ import { findUseCase } from '../use-cases.ts';
 import { JobViews } from '../jobs/views.ts';
 
 type StartJobBody = operations['startJob']['requestBody']['content']['application/json'];
-
-/** Resolves when `res` can take more (drain), or will take nothing more (close). */
-function drained(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done).off('close', done);
-      resolve();
-    };
-    res.on('drain', done).on('close', done);
-  });
-}
 
 /** N of `Prefer: wait=N`, at most 60; undefined without it. */
 function preferredWait(req: Request): number | undefined {
@@ -146,7 +136,7 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
         { headers: { 'Retry-After': '2' } },
       );
     }
-    res.json({
+    await sendJsonInSlices(res, {
       job: id,
       status: view.job.status,
       outputs: Object.fromEntries(view.executions.map((e) => [e.solver, e.status === 'SUCCESS' ? e.data : null])),
@@ -159,10 +149,11 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
     if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     const { data_file_id: fileId, problem_id: problemId } = view.job;
     if (fileId === null) {
-      const { prepared, bytes } = await readInlineInput(db, id);
-      if (!prepared) return res.type('application/json').send(Buffer.from(bytes));
+      const stored = await readInlineInput(db, id);
+      if (!stored) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+      if (!stored.prepared) return res.type('application/json').send(Buffer.from(stored.bytes));
       const useCase = findUseCase(problemId)!;
-      return res.json(useCase.inline(useCase.decode(bytes)));
+      return sendJsonInSlices(res, useCase.inline(useCase.decode(stored.bytes)));
     }
     // The file as uploaded, chunk by chunk (up to the data-file limit: never whole in memory).
     const file = await dataFiles.readDataFile(db, req.user, fileId);
@@ -186,12 +177,18 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
       }
     }
     res.type(json ? 'application/json' : 'text/plain').set('Content-Length', String(file.bytes));
-    for await (const chunk of chunks) {
-      // A client that went away stops the reading; a slow one is waited for.
-      if (res.destroyed) return;
-      if (!res.write(chunk)) await drained(res);
-    }
-    res.end();
+    let sent = 0;
+    const counted = async function* () {
+      for await (const chunk of chunks) {
+        sent += chunk.length;
+        yield chunk;
+      }
+    };
+    // A client that went away stops the reading; a slow one is waited for. A file deleted meanwhile ends its chunks
+    // early: the connection is cut, so the client sees the answer broken off (it waited for the missing bytes).
+    if (!(await writeChunks(res, counted()))) return;
+    if (sent === file.bytes) res.end();
+    else res.destroy();
   });
 
   return router;

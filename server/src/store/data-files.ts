@@ -2,6 +2,7 @@
 // upload streams in, under a temporary id, then renamed to the SHA-1 of the bytes).
 import type { ProblemBody } from '../problems.ts';
 import { HttpProblem } from '../problems.ts';
+import { inTurn } from './chunk-turns.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, recordAnswer, type StoredAnswer } from './idempotency-keys.ts';
 import { page, type PageFilter } from './pages.ts';
@@ -152,14 +153,14 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
 }
 
 /** The file's bytes, chunk by chunk (never the whole file at once). */
+/** A data file's bytes, chunk by chunk, each read in its turn (chunk-turns.ts); they end early if it is deleted. */
 export async function* readChunks(db: Database, owner: string, id: string): AsyncGenerator<Uint8Array> {
   for (let part = 0; ; part++) {
-    const [row] = await db.query<{ bytes: Uint8Array }>(
-      'SELECT bytes FROM data_file_chunks WHERE owner = $1 AND id = $2 AND part = $3',
-      [owner, id, part],
+    const [bytes] = await inTurn(db, () =>
+      db.bytes('SELECT bytes FROM data_file_chunks WHERE owner = $1 AND id = $2 AND part = $3', [owner, id, part]),
     );
-    if (!row) return;
-    yield row.bytes;
+    if (!bytes) return;
+    yield bytes;
   }
 }
 

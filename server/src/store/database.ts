@@ -14,6 +14,8 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'embedded' | 'postgres';
+  /** The first column of each row of `sql`, a bytea, as bytes (NULL as null): for reading stored data in bulk. */
+  bytes(sql: string, params: unknown[]): Promise<(Uint8Array | null)[]>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
@@ -72,6 +74,7 @@ export async function openEmbedded(dataDir: string, claimed?: () => void): Promi
     kind: 'embedded',
     query: async (sql, params) =>
       params?.length ? statements.query(sql, params) : (await db.query<any>(sql, params)).rows,
+    bytes: statements.bytes,
     transaction: (fn) =>
       db.transaction((tx) =>
         fn({

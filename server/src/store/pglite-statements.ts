@@ -20,12 +20,16 @@ const describeExecuteSync = Buffer.from([
  * serializer copied a byte array four times over, growing its buffers as it went: a 4 MiB input took 3.3 ms to
  * serialize where one copy takes 0.3 ms.
  */
-export function callMessages(statement: string, values: (string | Uint8Array | null)[]): Buffer {
+export function callMessages(
+  statement: string,
+  values: (string | Uint8Array | null)[],
+  { binaryResults = false } = {},
+): Buffer {
   const encoded = values.map((value) => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value));
   const name = Buffer.from(statement, 'utf8');
   // Bind: its type and length; the portal '' and the statement, each ending in NUL; the format of each value;
-  // each value's length (-1 for NULL) and bytes; no result format (all text).
-  const bindLength = 4 + 1 + name.length + 1 + 2 + 2 * values.length + 2 + 2;
+  // each value's length (-1 for NULL) and bytes; no result format (all text), or one for all (binary).
+  const bindLength = 4 + 1 + name.length + 1 + 2 + 2 * values.length + 2 + 2 + (binaryResults ? 2 : 0);
   const length = encoded.reduce((sum, value) => sum + 4 + (value?.length ?? 0), bindLength);
   const out = Buffer.allocUnsafe(1 + length + describeExecuteSync.length);
   let at = out.writeUInt8(0x42, 0);
@@ -44,9 +48,38 @@ export function callMessages(statement: string, values: (string | Uint8Array | n
       at += value.length;
     }
   }
-  at = out.writeInt16BE(0, at);
+  if (binaryResults) at = out.writeInt16BE(1, out.writeInt16BE(1, at));
+  else at = out.writeInt16BE(0, at);
   describeExecuteSync.copy(out, at);
   return out;
+}
+
+/** An ErrorResponse's fields (`C` the SQLSTATE, `M` the message) as an Error carrying `code`, as PGlite's are. */
+function errorResponse(body: Buffer): Error {
+  const fields: Record<string, string> = {};
+  for (let at = 0; at < body.length && body[at] !== 0;) {
+    const end = body.indexOf(0, at + 1);
+    fields[String.fromCharCode(body[at]!)] = body.toString('utf8', at + 1, end);
+    at = end + 1;
+  }
+  return Object.assign(new Error(fields.M ?? 'database error'), { code: fields.C, severity: fields.S });
+}
+
+/** The first column of each DataRow of a raw backend answer in the binary format: the bytes as stored, copied. */
+export function binaryFirstColumn(raw: Uint8Array): (Uint8Array | null)[] {
+  const answer = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const rows: (Uint8Array | null)[] = [];
+  for (let at = 0; at + 5 <= answer.length;) {
+    const type = answer[at]!;
+    const end = at + 1 + answer.readInt32BE(at + 1);
+    if (type === 0x44) {
+      // DataRow: its field count, then each field's length (-1: NULL) and bytes.
+      const size = answer.readInt32BE(at + 7);
+      rows.push(size < 0 ? null : answer.subarray(at + 11, at + 11 + size).slice());
+    } else if (type === 0x45) throw errorResponse(answer.subarray(at + 5, end));
+    at = end;
+  }
+  return rows;
 }
 
 /** Statement names are unique in the process, so that two users of one PGlite never reuse one another's names. */
@@ -57,8 +90,8 @@ export function preparedStatements(db: PGlite, { maxStatements = 500 } = {}) {
   const { serialize } = protocol;
   const statements = new Map<string, { name: string; types: number[] }>();
 
-  /** Runs `sql` holding the query lock (the caller holds the transaction lock, or is inside a transaction). */
-  async function run(sql: string, params: unknown[]): Promise<any[]> {
+  /** The named statement of `sql`, parsed and described once, with its parameters' types. */
+  async function prepared(sql: string): Promise<{ name: string; types: number[] }> {
     let statement = statements.get(sql);
     if (!statement) {
       // Past the bound (there should be no such number of distinct texts), an unnamed statement, parsed each time.
@@ -76,13 +109,22 @@ export function preparedStatements(db: PGlite, { maxStatements = 500 } = {}) {
       statement = { name, types: parse.parseDescribeStatementResults(described.messages) };
       if (name) statements.set(sql, statement);
     }
-    const { name, types } = statement;
-    const values = params.map((value, i) => {
+    return statement;
+  }
+
+  /** The values of a call, each as its type's serializer makes it (a byte array as it is). */
+  const serialized = (types: number[], params: unknown[]) =>
+    params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = db.serializers[types[i]!];
       return (serializer ? serializer(value) : String(value)) as string | Uint8Array;
     });
-    const result = await db._runExclusiveQuery(() => db.execProtocol(callMessages(name, values), { syncToFs: false }));
+
+  /** Runs `sql` holding the query lock (the caller holds the transaction lock, or is inside a transaction). */
+  async function run(sql: string, params: unknown[]): Promise<any[]> {
+    const { name, types } = await prepared(sql);
+    const messages = callMessages(name, serialized(types, params));
+    const result = await db._runExclusiveQuery(() => db.execProtocol(messages, { syncToFs: false }));
     return parse.parseResults(result.messages, db.parsers)[0]?.rows ?? [];
   }
 
@@ -98,5 +140,17 @@ export function preparedStatements(db: PGlite, { maxStatements = 500 } = {}) {
     },
     /** A statement inside a transaction that holds the transaction lock. */
     inTransaction: (sql: string, params: unknown[] = []) => run(sql, params),
+    /**
+     * A statement of its own whose rows are one column of bytes, answered in the binary format: as text, each
+     * byte came as two hex digits, decoded twice over (1 MiB took tens of ms of the main thread).
+     */
+    bytes: async (sql: string, params: unknown[]) => {
+      await db._checkReady();
+      return db._runExclusiveTransaction(async () => {
+        const { name, types } = await prepared(sql);
+        const messages = callMessages(name, serialized(types, params), { binaryResults: true });
+        return binaryFirstColumn(await db._runExclusiveQuery(() => db.execProtocolRaw(messages, { syncToFs: false })));
+      });
+    },
   };
 }

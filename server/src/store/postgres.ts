@@ -166,6 +166,10 @@ export async function openPostgres(
   return {
     kind: 'postgres',
     query: (sql, params) => withClient(pool, async (client) => (await client.query(sql, params)).rows),
+    bytes: (sql, params) =>
+      withClient(pool, async (client) =>
+        (await client.query({ text: sql, values: params, rowMode: 'array' })).rows.map((row) => row[0]),
+      ),
     transaction: (fn) =>
       withClient(pool, async (client, discard) => {
         try {

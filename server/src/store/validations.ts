@@ -4,6 +4,7 @@
 import type { ProblemBody } from '../problems.ts';
 import type { Database, Queryable } from './database.ts';
 import { settleJob, workChannel } from './jobs.ts';
+import { inTurn } from './chunk-turns.ts';
 import { jsonText } from './json-text.ts';
 
 /** What an upload announces on the work channel: a file to validate (a job's announcement is its id). */
@@ -102,20 +103,22 @@ export async function recordValidation(db: Database, owner: string, id: string, 
 
 /** A data file's prepared input, whole; undefined when it has none (validated before inputs were prepared). */
 export async function readPreparedDataFile(db: Database, owner: string, id: string): Promise<Uint8Array | undefined> {
-  const parts = await db.query<{ bytes: Uint8Array }>(
-    'SELECT bytes FROM data_file_prepared WHERE owner = $1 AND id = $2 ORDER BY part',
-    [owner, id],
-  );
+  const parts = (await inTurn(db, () =>
+    db.bytes('SELECT bytes FROM data_file_prepared WHERE owner = $1 AND id = $2 ORDER BY part', [owner, id]),
+  )) as Uint8Array[];
   if (parts.length === 0) return undefined;
-  return parts.length === 1 ? parts[0]!.bytes : Buffer.concat(parts.map((p) => p.bytes));
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
-/** An inline job's stored input: prepared (the use case's encoding), or the JSON text of an older job. */
-export async function readInlineInput(db: Database, jobId: string): Promise<{ prepared: boolean; bytes: Uint8Array }> {
-  const [row] = await db.query<{ input_prepared: boolean; input: Uint8Array }>(
-    'SELECT input_prepared, input FROM jobs WHERE id = $1',
-    [jobId],
-  );
-  if (!row) throw new Error(`job ${jobId} is gone`);
-  return { prepared: row.input_prepared, bytes: row.input };
+/**
+ * An inline job's stored input: prepared (the use case's encoding), or the JSON text of an older job; undefined
+ * once the job is gone (deleted since it was read: on PostgreSQL a DELETE racing GET /job/{id}/input made a 500).
+ */
+export async function readInlineInput(
+  db: Database,
+  jobId: string,
+): Promise<{ prepared: boolean; bytes: Uint8Array } | undefined> {
+  const [row] = await db.query<{ input_prepared: boolean }>('SELECT input_prepared FROM jobs WHERE id = $1', [jobId]);
+  const [bytes] = await inTurn(db, () => db.bytes('SELECT input FROM jobs WHERE id = $1', [jobId]));
+  return row && bytes ? { prepared: row.input_prepared, bytes } : undefined;
 }

@@ -202,6 +202,7 @@ export class WorkerLoop {
     const stored = execution.input
       ? { prepared: execution.input_prepared, bytes: execution.input }
       : await readInlineInput(db, execution.job_id);
+    if (!stored) throw new Error(`job ${execution.job_id} is gone`);
     if (stored.prepared) return useCase.decode(stored.bytes);
     return useCase.checkInline(JSON.parse(Buffer.from(stored.bytes).toString('utf8'))).prepare();
   }
