@@ -44,6 +44,11 @@ export const settings: readonly Setting[] = [
   valued('JES_KEEP_ALIVE_TIMEOUT_SECONDS', '65', 'how long an idle connection is kept open'),
   valued('JES_MAX_CONNECTIONS', '1000', 'open connections per process; beyond it new ones are closed at once'),
   described('JES_CORS_ORIGINS', 'unset', 'origins whose pages may call the API (https://app.example.com,…), or *'),
+  described(
+    'JES_DASHBOARD_ORIGINS',
+    'unset',
+    'services on other origins the dashboard at /app may reach (http://localhost:4010,…); unset: its own only',
+  ),
   valued('JES_VALIDATE_RESPONSES', 'on', 'validate every response against the contract; off skips the cost'),
   valued('LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace, silent'),
   valued('JES_LOG_FORMAT', 'auto', 'json, pretty, or auto: pretty on a terminal, else json'),
