@@ -26,7 +26,7 @@ export function securityHeaders(dashboardOrigins: readonly string[]): RequestHan
   const dashboard = withPolicy({
     defaultSrc: ["'self'"],
     connectSrc: ["'self'", ...dashboardOrigins],
-    // The chart and the drawing paint to canvases and read data: and blob: images; Preact and uPlot set styles inline.
+    // Images and styles as the page's own meta policy had them: data: and blob: images, styles set inline (uPlot's).
     imgSrc: ["'self'", 'data:', 'blob:'],
     styleSrc: ["'self'", "'unsafe-inline'"],
     objectSrc: ["'none'"],
