@@ -1,5 +1,7 @@
 // The dashboard (app/) bundled by esbuild, in memory: docs/app/index.html and the script and style sheet it
-// loads, named by their content's hash (cached for good; the page itself is revalidated). `npm run generate`
+// loads, named by their content's hash (cached for good; the page itself is revalidated). The page carries no
+// Content-Security-Policy of its own: the server sends it as a header (server/src/http/security-headers.ts), naming
+// the services its operator allows, which a policy in the page could only forbid again. `npm run generate`
 // writes them and prints their sizes; the drift test compares them, like the reference.
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -18,10 +20,6 @@ const page = (script: string, style: string) => `<!doctype html>
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta
-      http-equiv="Content-Security-Policy"
-      content="default-src 'self'; connect-src *; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'"
-    />
     <title>jes dashboard</title>
     <link rel="icon" href="data:," />
     <link rel="stylesheet" href="${style}" />

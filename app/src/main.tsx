@@ -1,7 +1,8 @@
 // The jes dashboard: a page per route of the URL's fragment, each reading the service through @jes/client.
-// Without a token every page but log-in sends you to log in.
+// Without a token every page but log-in sends you to log in. A link naming another service is asked about first.
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { ConfirmServicePage } from './pages/confirm-service.tsx';
 import { DataFilesPage } from './pages/data-files.tsx';
 import { JobPage } from './pages/job.tsx';
 import { JobsPage } from './pages/jobs.tsx';
@@ -9,17 +10,21 @@ import { LoginPage } from './pages/login.tsx';
 import { NewJobPage } from './pages/new-job.tsx';
 import { UseCasePage, UseCasesPage } from './pages/use-cases.tsx';
 import { go, useRoute } from './route.ts';
+import { linkedService } from './service-link.ts';
 import { token } from './session.ts';
 import './style.css';
 
 function App() {
   const { parts, query } = useRoute();
   const [section, id] = parts;
+  const [offered, setOffered] = useState(linkedService);
   const loggedIn = token() !== undefined;
   useEffect(() => {
+    if (offered) return;
     if (!loggedIn && section !== 'login') go('/login');
     else if (loggedIn && !section) go('/use-cases');
-  }, [loggedIn, section]);
+  }, [offered, loggedIn, section]);
+  if (offered) return <ConfirmServicePage api={offered} done={() => setOffered(undefined)} />;
   if (!loggedIn || section === 'login') return <LoginPage />;
   switch (section) {
     case 'use-cases':

@@ -1,23 +1,43 @@
-// Who the dashboard talks to and as whom: the service's URL and the bearer token, kept for this tab only
-// (sessionStorage). Served by the reference server the service is its own origin; `?api=<url>` (or the log-in
-// form) points it elsewhere, at the sandbox for one, which allows any origin.
+// Who the dashboard talks to and as whom, kept for this tab only (sessionStorage): the service's URL, this page's
+// own origin unless the user chose another (on the log-in form, or by confirming a link's `?api=`: service-link.ts),
+// and the bearer token with the URL it was issued for. A token is sent to that URL only: whatever changes the
+// service, a session never goes to another origin with it.
 import { createJesClient, type JesClient, type Problem } from '@jes/client';
 import { type Progress, xhrFetch } from './xhr-fetch.ts';
 import { go } from './route.ts';
 
-const keys = { api: 'jes.api', token: 'jes.token', notice: 'jes.notice' } as const;
+const keys = { api: 'jes.api', session: 'jes.session', notice: 'jes.notice' } as const;
 
-/** The service's URL: `?api=` of the page, the one chosen at log-in, or the page's own origin. */
-export function serviceUrl(): string {
-  const given = new URLSearchParams(location.search).get('api');
-  if (given) return given.replace(/\/+$/, '');
-  return (
-    sessionStorage.getItem(keys.api) ??
-    (location.protocol.startsWith('http') ? location.origin : 'http://localhost:3000')
-  );
+/** The service that served this page (a page opened from a file has none: the default local server). */
+export const ownService = location.protocol.startsWith('http') ? location.origin : 'http://localhost:3000';
+
+/** The service in use: the one chosen for this tab, or the page's own. */
+export const serviceUrl = (): string => sessionStorage.getItem(keys.api) ?? ownService;
+
+/** Makes `api` the service of this tab (the user chose it). A token of another service stays unused. */
+export function chooseService(api: string): void {
+  sessionStorage.setItem(keys.api, api);
 }
 
-export const token = () => sessionStorage.getItem(keys.token) ?? undefined;
+/** A service URL as kept: http or https, without credentials, query, fragment or trailing slash; else undefined. */
+export function serviceUrlOf(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password) return undefined;
+  return (url.origin + url.pathname).replace(/\/+$/, '');
+}
+
+/** The token, when the service in use issued it; never another service's. */
+export function token(): string | undefined {
+  const kept = sessionStorage.getItem(keys.session);
+  if (kept === null) return undefined;
+  const session = JSON.parse(kept) as { api: string; token: string };
+  return session.api === serviceUrl() ? session.token : undefined;
+}
 
 /** The client of the session; `onProgress` (an upload's) sends through XMLHttpRequest, which reports it. */
 export function client(onProgress?: Progress): JesClient {
@@ -29,14 +49,15 @@ export function client(onProgress?: Progress): JesClient {
   });
 }
 
+/** Keeps the token `api` issued, bound to it, and makes `api` the service in use. */
 export function logIn(api: string, accessToken: string): void {
-  sessionStorage.setItem(keys.api, api.replace(/\/+$/, ''));
-  sessionStorage.setItem(keys.token, accessToken);
+  chooseService(api);
+  sessionStorage.setItem(keys.session, JSON.stringify({ api, token: accessToken }));
 }
 
 /** Forgets the token and goes to the log-in page, which shows `notice`. */
 export function logOut(notice?: string): void {
-  sessionStorage.removeItem(keys.token);
+  sessionStorage.removeItem(keys.session);
   if (notice) sessionStorage.setItem(keys.notice, notice);
   go('/login');
 }

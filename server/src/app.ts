@@ -1,11 +1,12 @@
 // The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
-// context and log line; CORS when origins are configured (a preflight is answered there, before anything else);
-// routing (404 and 405 need no token); bearer authentication; the rate-limit policy; the use case of
-// /problem/{problem_id} (404 problem_not_found, whatever the body); only then the body (the login's, before its
-// own rate limits, which count per username; JSON counted before it is parsed; or the streamed upload); the
-// contract validator (requests, and responses unless switched off); the routes; the one error handler. So a
-// request without a token never has its body read, and an unknown use case is 401 without a token (its path has
-// an operation), 404 with one. What every request passes through runs as one layer of Express's router (series).
+// context and log line, the security headers (so every page, file and problem carries them); CORS when origins are
+// configured (a preflight is answered there, before anything else); routing (404 and 405 need no token); bearer
+// authentication; the rate-limit policy; the use case of /problem/{problem_id} (404 problem_not_found, whatever the
+// body); only then the body (the login's, before its own rate limits, which count per username; JSON counted before
+// it is parsed; or the streamed upload); the contract validator (requests, and responses unless switched off); the
+// routes; the one error handler. So a request without a token never has its body read, and an unknown use case is
+// 401 without a token (its path has an operation), 404 with one. What every request passes through runs as one
+// layer of Express's router (series).
 import express, { type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './auth/authenticate.ts';
@@ -21,6 +22,7 @@ import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireHost } from './http/request-target.ts';
 import { routeFirst } from './http/route-first.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { series } from './http/series.ts';
 import { streamUpload } from './http/upload.ts';
 import { contractPath, docsDir } from './paths.ts';
@@ -50,7 +52,9 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   serializeFrozenOnce(app);
-  app.use(series(requestId, withRequestContext, requestLog(app, deps.logger)));
+  app.use(
+    series(requestId, withRequestContext, requestLog(app, deps.logger), securityHeaders(deps.config.dashboardOrigins)),
+  );
   // Unset, nothing is mounted: no CORS headers at all, and OPTIONS is routed like any other method (405).
   if (deps.config.corsOrigins) app.use(crossOrigin(deps.config.corsOrigins, contract.paths));
 

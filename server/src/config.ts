@@ -36,6 +36,11 @@ export interface Config {
   retentionDays: number | undefined;
   /** Origins whose pages may call the API from a browser (CORS): a list, '*' for any, undefined for none. */
   corsOrigins: string[] | '*' | undefined;
+  /**
+   * Services on other origins the dashboard at /app may talk to (its CSP's connect-src, beside its own origin).
+   * Never `*`: a page that may connect anywhere can send a token anywhere.
+   */
+  dashboardOrigins: string[];
   /** Node's HTTP server limits, in milliseconds (timeouts) and sockets. */
   http: {
     headersTimeoutMs: number;
@@ -152,13 +157,12 @@ function parseRetentionDays(raw: string | undefined): number | undefined {
 }
 
 /**
- * JES_CORS_ORIGINS: `*`, or a comma list of origins as a browser sends them in `Origin` (http or https, host,
- * optional port; no path, not even `/`), since an origin is matched by its exact text. Unset: none.
+ * A comma list of origins as a browser sends them in `Origin` (http or https, host, optional port; no path, not
+ * even `/`), since an origin is matched by its exact text. Unset or empty: undefined.
  */
-function parseCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
+function parseOrigins(name: string, raw: string | undefined, also = ''): string[] | undefined {
   const text = raw?.trim() ?? '';
   if (text === '') return undefined;
-  if (text === '*') return '*';
   return text.split(',').map((entry) => {
     const origin = entry.trim();
     let url: URL | undefined;
@@ -168,12 +172,16 @@ function parseCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
     if (url?.origin !== origin || !['http:', 'https:'].includes(url.protocol)) {
       const hint = url && url.origin !== 'null' && url.origin !== origin ? ` (did you mean ${url.origin}?)` : '';
       throw new ConfigError(
-        `JES_CORS_ORIGINS must be * or a comma list of origins like https://app.example.com:8443 (no path); got "${origin}"${hint}`,
+        `${name} must be ${also}a comma list of origins like https://app.example.com:8443 (no path); got "${origin}"${hint}`,
       );
     }
     return origin;
   });
 }
+
+/** JES_CORS_ORIGINS: `*`, or a list of origins. Unset: none. */
+const parseCorsOrigins = (raw: string | undefined): Config['corsOrigins'] =>
+  raw?.trim() === '*' ? '*' : parseOrigins('JES_CORS_ORIGINS', raw, '* or ');
 
 function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
   const headersTimeoutMs = integer('JES_HEADERS_TIMEOUT_SECONDS', env.JES_HEADERS_TIMEOUT_SECONDS, 20, 1, 3600) * 1000;
@@ -237,6 +245,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),
     retentionDays: parseRetentionDays(env.JES_RETENTION_DAYS),
     corsOrigins: parseCorsOrigins(env.JES_CORS_ORIGINS),
+    dashboardOrigins: parseOrigins('JES_DASHBOARD_ORIGINS', env.JES_DASHBOARD_ORIGINS) ?? [],
     http: httpLimits(env),
   };
 }

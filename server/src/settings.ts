@@ -54,6 +54,11 @@ export const settings: readonly Setting[] = [
     'Prefer: wait long polls open at once per user (in all: half of JES_MAX_CONNECTIONS); beyond, answered at once',
   ),
   described('JES_CORS_ORIGINS', 'unset', 'origins whose pages may call the API (https://app.example.com,…), or *'),
+  described(
+    'JES_DASHBOARD_ORIGINS',
+    'unset',
+    'services on other origins the dashboard at /app may reach (http://localhost:4010,…); unset: its own only',
+  ),
   valued('JES_VALIDATE_RESPONSES', 'on', 'validate every response against the contract; off skips the cost'),
   valued('LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace, silent'),
   valued('JES_LOG_FORMAT', 'auto', 'json, pretty, or auto: pretty on a terminal, else json'),

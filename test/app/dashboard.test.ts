@@ -30,7 +30,9 @@ beforeAll(async () => {
   // Last run's screenshots go: a page no longer taken must not be looked at as if it were.
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
-  [browser, server, sandbox] = await Promise.all([launchChromium(), startTestServer(), startSandbox({ port: 0 })]);
+  [browser, sandbox] = await Promise.all([launchChromium(), startSandbox({ port: 0 })]);
+  // The server's dashboard may reach the sandbox, as its operator allows it (the policy is bypassed here all the same).
+  server = await startTestServer({ JES_DASHBOARD_ORIGINS: sandbox.url });
 });
 afterAll(async () => {
   await browser?.close();
@@ -348,7 +350,7 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
 
   it('lists the jobs with their status, filters them, pages through them, and cancels one', async () => {
     // Enough jobs for a second page (20 a page), one of them long, started through the API.
-    const token = await page.evaluate(() => sessionStorage.getItem('jes.token'));
+    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('jes.session')!).token);
     const start = async (query: string) => {
       const answer = await fetch(`${server.url}/problem/maxcut${query}`, {
         method: 'POST',
@@ -389,7 +391,10 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
   });
 
   it('sends a refused token back to log in, saying why', async () => {
-    await page.evaluate(() => sessionStorage.setItem('jes.token', 'not.a.token'));
+    await page.evaluate(() => {
+      const session = JSON.parse(sessionStorage.getItem('jes.session')!);
+      sessionStorage.setItem('jes.session', JSON.stringify({ ...session, token: 'not.a.token' }));
+    });
     await page.goto(`${server.url}/app/#/jobs`);
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Your session ended');
     expect(await page.getByLabel('Password').isVisible()).toBe(true);
@@ -404,7 +409,12 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
 
   // The mock runs nothing (every job reads as its FINISHED example), so there is no long job to cancel here.
   it('logs in, reads the max-cut page, starts the example, reads its 53 drawn, and uploads G22', async () => {
+    // The link is followed once the user says so (test/app/service-origin.test.ts holds what happens otherwise).
     await page.goto(`${server.url}/app/?api=${encodeURIComponent(sandbox.url)}`);
+    await page.getByRole('heading', { name: 'Use another service?' }).waitFor();
+    await look(page, '9a-sandbox-confirm');
+    await page.getByRole('button', { name: `Use ${new URL(sandbox.url).origin}` }).click();
+    expect(await page.getByLabel('Service URL').inputValue()).toBe(sandbox.url);
     await logIn(page, sandbox.url, 'demo', 'any-password');
     await page.getByRole('link', { name: 'Maximum cut' }).click();
     await page.getByRole('heading', { name: 'Input format' }).waitFor();

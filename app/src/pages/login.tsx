@@ -1,11 +1,12 @@
-// Log in: the service's URL (this page's origin by default), a username and a password. The token is kept for
-// this tab only; a notice left by an ended session is shown above the form.
+// Log in: the service's URL (this page's origin by default, never one a link set without asking), a username and
+// a password, with the origin they go to in plain words. The token is kept for this tab only, bound to the service
+// that issued it; a notice left by an ended session is shown above the form.
 import type { Problem } from '@jes/client';
 import { createJesClient } from '@jes/client';
 import { useState } from 'preact/hooks';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { go } from '../route.ts';
-import { logIn, serviceUrl, takeNotice } from '../session.ts';
+import { logIn, serviceUrl, serviceUrlOf, takeNotice } from '../session.ts';
 import { settled } from '../use-call.ts';
 
 export function LoginPage() {
@@ -13,17 +14,19 @@ export function LoginPage() {
   const [api, setApi] = useState(serviceUrl);
   const [problem, setProblem] = useState<Problem>();
   const [busy, setBusy] = useState(false);
+  const service = serviceUrlOf(api);
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const username = String(form.get('username'));
     const password = String(form.get('password'));
+    if (service === undefined) return;
     setBusy(true);
-    const answer = await settled(() => createJesClient({ baseUrl: api }).login({ username, password }));
+    const answer = await settled(() => createJesClient({ baseUrl: service }).login({ username, password }), service);
     setBusy(false);
     if (answer.data) {
-      logIn(api, answer.data.access_token);
+      logIn(service, answer.data.access_token);
       go('/use-cases');
     } else if (answer.error) setProblem(answer.error);
   };
@@ -39,8 +42,20 @@ export function LoginPage() {
       <form onSubmit={submit}>
         <label>
           Service URL
-          <input name="api" type="url" required value={api} onInput={(e) => setApi(e.currentTarget.value)} />
+          <input
+            name="api"
+            type="url"
+            required
+            value={api}
+            aria-describedby="goes-to"
+            onInput={(e) => setApi(e.currentTarget.value)}
+          />
         </label>
+        <p id="goes-to" class="hint">
+          {service === undefined
+            ? 'An http or https URL, without a user name or password in it.'
+            : `Your username and password go to ${new URL(service).origin}.`}
+        </p>
         <label>
           Username
           <input name="username" autocomplete="username" required />
