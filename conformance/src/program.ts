@@ -183,8 +183,13 @@ function reproduction(options: ConformanceOptions, o: Options): Reproduce {
   return (exchange, given) => reproduceLines(reproducer, setup, exchange, given as Set<'user' | 'user2'>);
 }
 
-export const waitLine = (wait: RateLimitWait) =>
-  `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
+export function waitLine(wait: RateLimitWait): string {
+  if (wait.retryAfter !== undefined)
+    return `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
+  const quota = wait.quota !== undefined && wait.windowSeconds !== undefined;
+  const spent = quota ? `its ${wait.quota} requests per ${wait.windowSeconds} s are spent` : 'nothing left';
+  return `waiting ${wait.seconds} s for the rate limit "${wait.policy}" (${spent}; next: ${wait.method} ${wait.path})`;
+}
 
 /** Runs the command with `args` (without node and the script); resolves to the exit code. */
 export async function run(
