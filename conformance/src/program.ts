@@ -101,8 +101,9 @@ export function program(): Command {
       'after',
       [
         '',
-        'A 429 is waited out as its Retry-After says (a line on stderr says so). The reference server limits',
-        'job starts to 60 a minute: run it with JES_RATE_LIMITS=off to test it without waiting.',
+        "The run keeps to the deployment's RateLimit headers and waits out a 429 as its Retry-After says (a line",
+        'on stderr for each wait). The reference server allows 60 job starts, uploads and refused bodies a minute',
+        'per user, a third of what a run needs: run it with JES_RATE_LIMITS=off to test it without waiting.',
         'Each failure comes with a curl command that sends its request again (bash or zsh).',
         '',
         'Exit codes: 0 nothing failed, 1 a check failed, 2 usage or the deployment could not be reached.',
