@@ -36,7 +36,7 @@ interface Policy {
   name: string;
   quota: number | undefined;
   windowSeconds: number | undefined;
-  /** What the deployment last said remains, less what was sent since in the same window. */
+  /** What the deployment last said remains: the lowest count of the current window (or its whole quota, once it reset). */
   remaining: number;
   /** When the quota resets on this clock; undefined when no answer of the current window has said yet. */
   resetAt: number | undefined;
