@@ -1,8 +1,10 @@
 // Every request of the suite goes through here: sent with fetch, recorded as an Exchange (so that every
 // response of every check is validated against the contract), with the user's token added, paced when the
-// run has a rate limit of its own, and repeated after `Retry-After` when a rate limit answers 429 (the suite
-// may run against a shared deployment). A deployment that stops answering stops the run (TargetUnreachable).
+// run has a rate limit of its own, held back while the deployment's RateLimit headers say its quota is spent,
+// and repeated after `Retry-After` when a rate limit answers 429 all the same (the suite may run against a
+// shared deployment). A deployment that stops answering stops the run (TargetUnreachable).
 import type { Contract } from './contract/contract.ts';
+import { type PolicyWait, RateLimits } from './rate-limits.ts';
 import { recordSent, sentBody } from './sent.ts';
 import type { Exchange, RateLimitWait } from './types.ts';
 
@@ -115,10 +117,25 @@ export function withQuery(path: string, query: RequestSpec['query']): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The longest single wait for a rate limit: a minute, the window of the reference server's job and request
+ * policies (its `t` is whole seconds, hence the margin). A longer one is not waited for: the request goes out, and
+ * a 429 that still comes back is the check's to see.
+ */
+export const maxWaitMs = 65_000;
+
+/** Milliseconds a check waited: ahead of requests its RateLimit headers said would be refused, and after 429s. */
+export interface Waited {
+  ahead: number;
+  after429: number;
+}
+
 export class Http {
   readonly exchanges: Exchange[] = [];
-  /** Milliseconds each check spent waiting out rate limits (429 with Retry-After). */
-  readonly waited = new Map<string, number>();
+  /** What each check spent waiting for the deployment's rate limits. */
+  readonly waited = new Map<string, Waited>();
+  /** The deployment's quotas as its RateLimit headers announce them. */
+  readonly rateLimits = new RateLimits();
   readonly baseUrl: string;
   readonly contract: Contract;
   /** Awaited before each request when the run paces itself (--rate-limit). */
@@ -143,6 +160,15 @@ export class Http {
     this.onWait = options.onWait;
   }
 
+  /** Waits `ms` for a rate limit, noting it for the check and telling onWait first. */
+  private async wait(kind: keyof Waited, ms: number, wait: RateLimitWait): Promise<void> {
+    this.onWait?.(wait);
+    const waited = this.waited.get(wait.check) ?? { ahead: 0, after429: 0 };
+    waited[kind] += ms;
+    this.waited.set(wait.check, waited);
+    await sleep(ms);
+  }
+
   async send(check: string, spec: RequestSpec): Promise<Reply> {
     const path = withQuery(spec.path, spec.query);
     const request = `${spec.method} ${path.split('?')[0]}`;
@@ -161,8 +187,24 @@ export class Http {
     const sent = { ...(user ? { user } : {}), ...(body !== undefined ? { body: (await sentBody(body))! } : {}) };
     const operationId = this.contract.find(spec.method, path.split('?')[0]!)?.operation.operationId as
       string | undefined;
+    const where = { check, method: spec.method, path: path.split('?')[0]! };
+    // Quotas are kept per user, and often per operation: a kind of request is all three.
+    const kind = `${spec.method} ${operationId ?? where.path} ${user ?? 'anonymous'}`;
+    const ahead = async (until: PolicyWait) => {
+      if (until.ms > maxWaitMs) return false;
+      const { policy, quota, windowSeconds } = until;
+      await this.wait('ahead', until.ms, {
+        ...where,
+        seconds: Math.ceil(until.ms / 1000),
+        policy,
+        ...(quota !== undefined ? { quota } : {}),
+        ...(windowSeconds !== undefined ? { windowSeconds } : {}),
+      });
+      return true;
+    };
     for (let attempt = 0; ; attempt++) {
       await this.pace?.();
+      const reserved = await this.rateLimits.reserve(kind, ahead);
       const exchange: Exchange = {
         check,
         operationId,
@@ -176,50 +218,47 @@ export class Http {
       this.exchanges.push(exchange);
       recordSent(exchange, sent);
       const started = Date.now();
+      let res: Response;
+      let responseText: string;
       try {
-        const res = await fetch(this.baseUrl + path, {
+        res = await fetch(this.baseUrl + path, {
           method: spec.method,
           headers,
           ...(body !== undefined ? { body } : {}),
           signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000),
         });
         this.answered = true;
-        const responseText = await res.text();
-        const responseHeaders = Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
-        let json: unknown;
-        if (/json/i.test(responseHeaders['content-type'] ?? '')) {
-          try {
-            json = JSON.parse(responseText);
-          } catch {}
-        }
-        exchange.response = {
-          status: res.status,
-          headers: responseHeaders,
-          text: responseText,
-          ...(json !== undefined ? { json } : {}),
-          ms: Date.now() - started,
-        };
-        const retryAfter = retryAfterSeconds(responseHeaders['retry-after']);
-        if (res.status === 429 && attempt < 3 && retryAfter !== undefined) {
-          const seconds = Math.round(Math.min(30, Math.max(1, retryAfter)));
-          this.onWait?.({
-            check,
-            method: spec.method,
-            path: path.split('?')[0]!,
-            retryAfter: responseHeaders['retry-after']!,
-            seconds,
-          });
-          this.waited.set(check, (this.waited.get(check) ?? 0) + seconds * 1000);
-          await sleep(seconds * 1000);
-          continue;
-        }
-        return { status: res.status, headers: responseHeaders, text: responseText, json, exchange };
+        responseText = await res.text();
       } catch (error) {
+        this.rateLimits.answered(kind, reserved, undefined);
         exchange.error = `${(error as Error).name}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
         const code = unreachableCode(error);
         if (code) throw (this.unreachable = new TargetUnreachable(code, check, request));
         throw new CheckAbort(`${spec.method} ${path}: no response (${exchange.error})`, exchange);
       }
+      const responseHeaders = Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
+      this.rateLimits.answered(kind, reserved, responseHeaders);
+      let json: unknown;
+      if (/json/i.test(responseHeaders['content-type'] ?? '')) {
+        try {
+          json = JSON.parse(responseText);
+        } catch {}
+      }
+      exchange.response = {
+        status: res.status,
+        headers: responseHeaders,
+        text: responseText,
+        ...(json !== undefined ? { json } : {}),
+        ms: Date.now() - started,
+      };
+      const retryAfter = retryAfterSeconds(responseHeaders['retry-after']);
+      if (res.status === 429 && attempt < 3 && retryAfter !== undefined) {
+        // Whole seconds, rounded up: a retry a moment early is refused again.
+        const seconds = Math.ceil(Math.min(maxWaitMs / 1000, Math.max(1, retryAfter)));
+        await this.wait('after429', seconds * 1000, { ...where, retryAfter: responseHeaders['retry-after']!, seconds });
+        continue;
+      }
+      return { status: res.status, headers: responseHeaders, text: responseText, json, exchange };
     }
   }
 }

@@ -89,20 +89,33 @@ export function uploadFormFor(problemId: string, text: string, name: string): Fo
   return uploadForm(text, name, { problem_id: problemId, name });
 }
 
-/** Uploads `text` for a use case and waits until it is no longer PROCESSING; returns its identifier and record. */
-export async function uploadDataFile(
+/**
+ * Uploads `text` for a use case as `name` (stops the check unless it answers 201 or 200 with an identifier) and
+ * deletes the file when the run ends.
+ */
+export async function upload(
   ctx: CheckContext,
   problemId: string,
   text: string,
-  label: string,
-): Promise<{ id: string; file: any; reply: Reply }> {
-  const name = ctx.unique(label);
-  const reply = await ctx.send({ method: 'POST', path: '/data_file', body: uploadFormFor(problemId, text, name) });
+  name: string,
+  headers?: Record<string, string>,
+): Promise<{ id: string; reply: Reply }> {
+  const reply = await ctx.send({
+    method: 'POST',
+    path: '/data_file',
+    body: uploadFormFor(problemId, text, name),
+    ...(headers ? { headers } : {}),
+  });
   if (reply.status !== 201 && reply.status !== 200) ctx.require(reply, 201, 'uploading a data file');
   const id = reply.json?.data_file_identifier;
   if (typeof id !== 'string')
     throw new CheckAbort('uploading a data file: the answer has no data_file_identifier', reply.exchange);
   ctx.fixtures.atEnd(() => ctx.send({ method: 'DELETE', path: `/data_file/${id}` }));
+  return { id, reply };
+}
+
+/** Reads a data file until it is no longer PROCESSING; resolves to its record. */
+export async function validated(ctx: CheckContext, id: string): Promise<any> {
   for (let interval = 50, waited = 0; ; waited += interval, interval = Math.min(1000, interval * 2)) {
     const read = ctx.require(
       await ctx.send({ method: 'GET', path: `/data_file/${id}` }),
@@ -110,8 +123,19 @@ export async function uploadDataFile(
       `reading data file ${id}`,
     );
     const file = dataFileOf(read)?.file;
-    if (file?.status !== 'PROCESSING') return { id, file, reply };
+    if (file?.status !== 'PROCESSING') return file;
     if (waited > 30_000) throw new CheckAbort(`data file ${id} is still PROCESSING after 30 s`, read.exchange);
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
+}
+
+/** Uploads `text` for a use case and waits until it is no longer PROCESSING; returns its identifier and record. */
+export async function uploadDataFile(
+  ctx: CheckContext,
+  problemId: string,
+  text: string,
+  label: string,
+): Promise<{ id: string; file: any; reply: Reply }> {
+  const { id, reply } = await upload(ctx, problemId, text, ctx.unique(label));
+  return { id, file: await validated(ctx, id), reply };
 }

@@ -101,8 +101,9 @@ export function program(): Command {
       'after',
       [
         '',
-        'A 429 is waited out as its Retry-After says (a line on stderr says so). The reference server limits',
-        'job starts to 60 a minute: run it with JES_RATE_LIMITS=off to test it without waiting.',
+        "The run keeps to the deployment's RateLimit headers and waits out a 429 as its Retry-After says (a line",
+        'on stderr for each wait). The reference server allows 60 job starts, uploads and refused bodies a minute',
+        'per user, a third of what a run needs: run it with JES_RATE_LIMITS=off to test it without waiting.',
         'Each failure comes with a curl command that sends its request again (bash or zsh).',
         '',
         'Exit codes: 0 nothing failed, 1 a check failed, 2 usage or the deployment could not be reached.',
@@ -183,8 +184,13 @@ function reproduction(options: ConformanceOptions, o: Options): Reproduce {
   return (exchange, given) => reproduceLines(reproducer, setup, exchange, given as Set<'user' | 'user2'>);
 }
 
-export const waitLine = (wait: RateLimitWait) =>
-  `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
+export function waitLine(wait: RateLimitWait): string {
+  if (wait.retryAfter !== undefined)
+    return `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
+  const quota = wait.quota !== undefined && wait.windowSeconds !== undefined;
+  const spent = quota ? `its ${wait.quota} requests per ${wait.windowSeconds} s are spent` : 'nothing left';
+  return `waiting ${wait.seconds} s for the rate limit "${wait.policy}" (${spent}; next: ${wait.method} ${wait.path})`;
+}
 
 /** Runs the command with `args` (without node and the script); resolves to the exit code. */
 export async function run(

@@ -8,7 +8,7 @@ import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
-import { CheckAbort, CheckSkip, Http, TargetUnreachable } from './http.ts';
+import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
 
@@ -61,6 +61,12 @@ function rateOf(options: ConformanceOptions): number | undefined {
       `the rate limit is a number of requests per second, minute or hour (10/s, 600/m, 3600/h); got "${options.rateLimit}"`,
     );
   return perSecond;
+}
+
+/** How long a check waited for rate limits, and what said to. */
+function waitedNote({ ahead, after429 }: Waited): string {
+  const why = [ahead && 'as its RateLimit headers said', after429 && '429 with Retry-After'].filter(Boolean);
+  return `waited ${Math.round((ahead + after429) / 1000)} s in all for the deployment's rate limits (${why.join('; ')})`;
 }
 
 /** The run stopped where no connection could be made: the line that says so. */
@@ -129,10 +135,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       // Set even when the check caught the error itself: the deployment is gone either way.
       stop = http.unreachable;
       const waited = http.waited.get(check.name);
-      if (waited)
-        ctx.note(
-          `waited ${Math.round(waited / 1000)} s in all for the deployment's rate limits (429 with Retry-After)`,
-        );
+      if (waited) ctx.note(waitedNote(waited));
       const status = stop ? 'error' : ctx.failures.length ? 'failed' : skipped !== undefined ? 'skipped' : 'passed';
       const interrupted =
         stop &&

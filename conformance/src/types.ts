@@ -27,21 +27,31 @@ export interface ConformanceOptions {
   rateLimit?: string;
   /** Called as each check ends (for live output). */
   onResult?: (result: CheckResult) => void;
-  /** Called before the suite waits out a 429 (for live output: a wait can last half a minute). */
+  /**
+   * Called before each wait for a rate limit (for live output: a wait can last a minute): ahead of a request the
+   * deployment's RateLimit headers say its quota has no room for, or after a 429 with Retry-After.
+   */
   onWait?: (wait: RateLimitWait) => void;
 }
 
-/** A wait for a deployment's rate limit: a 429 whose Retry-After the suite honours before asking again. */
+/**
+ * A wait for a deployment's rate limit: ahead of a request whose policy (by its RateLimit header) has nothing
+ * left until it resets, or after a 429 whose Retry-After the suite honours before asking again.
+ */
 export interface RateLimitWait {
-  /** The check whose request was refused. */
+  /** The check whose request waits. */
   check: string;
   method: string;
   /** The path, without its query. */
   path: string;
-  /** The Retry-After header as sent. */
-  retryAfter: string;
-  /** How long the suite waits (Retry-After, at least 1 s and at most 30 s). */
+  /** How long the suite waits, in whole seconds (rounded up; at most about a minute). */
   seconds: number;
+  /** After a 429: its Retry-After header as sent. */
+  retryAfter?: string;
+  /** Ahead of a request: the policy whose quota is spent, and its quota and window when RateLimit-Policy says. */
+  policy?: string;
+  quota?: number;
+  windowSeconds?: number;
 }
 
 /** One request the suite sent and what came back. */

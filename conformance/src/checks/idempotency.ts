@@ -1,11 +1,12 @@
 // idempotency: the contract's "Retries" convention. A start sent twice with one Idempotency-Key answers one
 // job (the second time with Idempotent-Replayed: true), its quoted form names the same key, another body under
-// the key is 422 idempotency_key_reused, another key starts another job; an upload likewise. Keys are this
-// run's own; the jobs are cancelled and the data file deleted when the run ends. For every listed use case.
+// the key is 422 idempotency_key_reused, another key starts another job; an upload likewise. The first start and
+// upload are the run's job of the example and its data file (fixtures.ts), sent with keys of this run's own; the
+// jobs are cancelled and the data file deleted when the run ends. For every listed use case.
 import { isDeepStrictEqual } from 'node:util';
 import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
-import type { Reply } from '../http.ts';
+import type { Reply, RequestSpec } from '../http.ts';
 import { uploadFormFor } from '../jobs.ts';
 import type { UseCaseInfo } from '../use-cases.ts';
 import { type Check, statelessSkip } from './check.ts';
@@ -16,7 +17,7 @@ const replayedHeader = 'idempotent-replayed';
 async function keyed(
   ctx: CheckContext,
   key: string,
-  spec: { path: string; json?: unknown; body?: FormData },
+  spec: Pick<RequestSpec, 'path' | 'json' | 'query' | 'body'>,
 ): Promise<Reply> {
   const reply = await ctx.send({ method: 'POST', ...spec, headers: { 'idempotency-key': key } });
   const job = reply.status === 200 && spec.path !== '/data_file' ? reply.json?.job : undefined;
@@ -50,12 +51,10 @@ function expectReplay(ctx: CheckContext, first: Reply, again: Reply, what: strin
   );
 }
 
+/** The run's job of the example was started with a key of this run's own: its retries. */
 async function startJobs(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
-  const path = `/problem/${useCase.id}`;
-  const body = ctx.fixtures.example(useCase);
-  const key = ctx.unique(`idempotency-start-${useCase.id}`);
-  const first = ctx.require(await keyed(ctx, key, { path, json: body }), 200, 'starting a job with an Idempotency-Key');
-  const again = await keyed(ctx, key, { path, json: body });
+  const { key, request, reply: first } = (await ctx.fixtures.finishedJob(ctx, useCase)).started;
+  const again = await keyed(ctx, key, request);
   expectReplay(ctx, first, again, 'starting a job');
   ctx.expect(
     again.json?.job === first.json?.job,
@@ -63,7 +62,7 @@ async function startJobs(ctx: CheckContext, useCase: UseCaseInfo): Promise<void>
     again.exchange,
   );
 
-  const quoted = await keyed(ctx, `"${key}"`, { path, json: body });
+  const quoted = await keyed(ctx, `"${key}"`, request);
   if (ctx.expectStatus(quoted, 200, 'starting the job with the quoted form of its key')) {
     ctx.expect(
       quoted.json?.job === first.json?.job,
@@ -74,10 +73,10 @@ async function startJobs(ctx: CheckContext, useCase: UseCaseInfo): Promise<void>
 
   // Another body: the same input as a data file of its own.
   const file = await ctx.fixtures.dataFile(ctx, useCase);
-  const other = await keyed(ctx, key, { path, json: { data_file_identifier: file.id } });
+  const other = await keyed(ctx, key, { path: request.path, json: { data_file_identifier: file.id } });
   ctx.expectStatus(other, 422, 'starting another job with the key of the first', 'idempotency_key_reused');
 
-  const fresh = await keyed(ctx, ctx.unique(`idempotency-other-${useCase.id}`), { path, json: body });
+  const fresh = await keyed(ctx, ctx.unique(`idempotency-other-${useCase.id}`), request);
   if (ctx.expectStatus(fresh, 200, 'starting the same job with another key')) {
     ctx.expect(
       fresh.json?.job !== first.json?.job && fresh.headers[replayedHeader] === undefined,
@@ -87,24 +86,20 @@ async function startJobs(ctx: CheckContext, useCase: UseCaseInfo): Promise<void>
   }
 }
 
+/** The run's data file was uploaded with a key of this run's own: its retries. */
 async function uploads(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
-  const text = ctx.fixtures.uniqueFile(ctx, useCase, 103);
-  const name = ctx.unique(`idempotency-${useCase.id}.json`);
-  const key = ctx.unique(`idempotency-upload-${useCase.id}`);
-  const first = await keyed(ctx, key, { path: '/data_file', body: uploadFormFor(useCase.id, text, name) });
-  if (first.status !== 200) ctx.require(first, 201, 'uploading a data file with an Idempotency-Key');
-  const id = first.json?.data_file_identifier;
-  if (typeof id === 'string') ctx.fixtures.atEnd(() => ctx.send({ method: 'DELETE', path: `/data_file/${id}` }));
+  const { key, request, reply: first } = (await ctx.fixtures.dataFile(ctx, useCase)).uploaded;
+  const { problemId, text, name } = request;
   // A new form, so a new multipart boundary: the same request all the same.
   expectReplay(
     ctx,
     first,
-    await keyed(ctx, key, { path: '/data_file', body: uploadFormFor(useCase.id, text, name) }),
+    await keyed(ctx, key, { path: '/data_file', body: uploadFormFor(problemId, text, name) }),
     'uploading a data file',
   );
   const renamed = await keyed(ctx, key, {
     path: '/data_file',
-    body: uploadFormFor(useCase.id, text, `${name}.renamed`),
+    body: uploadFormFor(problemId, text, `${name}.renamed`),
   });
   ctx.expectStatus(
     renamed,

@@ -1,10 +1,11 @@
 // job_deletion: DELETE /job/{job_id} (deleteJob) deletes an ended job and nothing else. A job that has not ended
 // answers 409 job_not_finished with Retry-After and is still there; an ended job answers 204, then reading it,
 // its output and deleting it again answer 404 job_not_found and the listing no longer has it; the data file it
-// was started from stays; an unknown id answers 404. For a job of every use case the deployment lists.
+// was started from stays; an unknown id answers 404. For a job of every use case the deployment lists: the ended
+// one is the run's job from its data file (fixtures.ts), deleted once the checks before have read it.
 import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
-import { pollJob, startJob, startLongJob } from '../jobs.ts';
+import { pollJob, startLongJob } from '../jobs.ts';
 import type { UseCaseInfo } from '../use-cases.ts';
 import { type Check, statelessSkip } from './check.ts';
 import { pathValues } from './probes.ts';
@@ -33,18 +34,10 @@ async function refusedWhileRunning(ctx: CheckContext, useCase: UseCaseInfo): Pro
 }
 
 async function deletedOnceEnded(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
-  const file = await ctx.fixtures.dataFile(ctx, useCase);
-  // A job of its own: the run's shared finished job is read by other checks.
-  const { id } = await startJob(
-    ctx,
-    useCase.id,
-    { data_file_identifier: file.id, solvers: [{ name: useCase.heuristic.name }], time_limit_seconds: 0.2 },
-    undefined,
-    `starting a ${useCase.id} job from the data file`,
-  );
-  const ended = await pollJob(ctx, id, { timeoutMs: 30_000 });
+  // The run's job from its data file: lifecycle, which reads it, has run by now (checks run in order).
+  const { id, job, fileId } = await ctx.fixtures.fileJob(ctx, useCase);
   const deleted = await ctx.send({ method: 'DELETE', path: `/job/${id}` });
-  if (!ctx.expectStatus(deleted, 204, `deleting an ended (${ended.job.status}) job`)) return;
+  if (!ctx.expectStatus(deleted, 204, `deleting an ended (${job.status}) job`)) return;
   ctx.expect(
     deleted.text === '',
     `the 204 of deleting a job has a body of ${deleted.text.length} characters`,
@@ -72,7 +65,7 @@ async function deletedOnceEnded(ctx: CheckContext, useCase: UseCaseInfo): Promis
   if (ctx.expectStatus(page, 200, 'listing jobs after a deletion'))
     ctx.expect(!(page.json?.ids ?? []).includes(id), `GET /job still lists the deleted job ${id}`, page.exchange);
   ctx.expectStatus(
-    await ctx.send({ method: 'GET', path: `/data_file/${file.id}` }),
+    await ctx.send({ method: 'GET', path: `/data_file/${fileId}` }),
     200,
     'reading the data file of a deleted job (it is kept)',
   );

@@ -1,13 +1,14 @@
 // lifecycle: the flow the contract describes, end to end, for every use case the deployment lists. Log in;
 // read each use case's record; start a job of its example inline and poll it (with backoff) to FINISHED and
 // read its output; upload the example as a JSON data file, start a job from it and compare its answer; then
-// (stateful) cancel a running job to CANCELLED, and refuse what the states forbid (see cancellation.ts).
+// (stateful) cancel a running job to CANCELLED, and refuse what the states forbid (see cancellation.ts). The
+// jobs and files are the run's shared ones (fixtures.ts): other checks read them too.
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { answered, shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { sizeOf } from '../inputs.ts';
-import { pollJob, startJob, terminalJobStatuses, uploadFormFor } from '../jobs.ts';
+import { terminalJobStatuses, uploadFormFor } from '../jobs.ts';
 import type { Reply } from '../http.ts';
 import { sameValue } from '../same-value.ts';
 import type { UseCaseInfo } from '../use-cases.ts';
@@ -103,7 +104,8 @@ function exactAnswer(ctx: CheckContext, useCase: UseCaseInfo, outputs: any, repl
 }
 
 async function inline(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
-  const { id, job, started, statuses, reply } = await ctx.fixtures.finishedJob(ctx, useCase);
+  const { id, job, started: start, statuses, reply } = await ctx.fixtures.finishedJob(ctx, useCase);
+  const started = start.reply;
   const location = started.headers.location ?? '';
   ctx.expect(
     location === `/job/${id}` || location.endsWith(`/job/${id}`),
@@ -151,7 +153,8 @@ async function checkInput(ctx: CheckContext, id: string, useCase: UseCaseInfo): 
 }
 
 async function fromDataFile(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
-  const { id, file, uploaded, text } = await ctx.fixtures.dataFile(ctx, useCase);
+  const { id, file, uploaded: upload, text } = await ctx.fixtures.dataFile(ctx, useCase);
+  const uploaded = upload.reply;
   const location = uploaded.headers.location ?? '';
   if (uploaded.status === 201)
     ctx.expect(
@@ -186,23 +189,11 @@ async function fromDataFile(ctx: CheckContext, useCase: UseCaseInfo): Promise<vo
       );
     },
   );
-  const solver = useCase.exact ?? useCase.heuristic;
-  const started = await startJob(
-    ctx,
-    useCase.id,
-    {
-      data_file_identifier: id,
-      solvers: [{ name: solver.name, params: { seed: 1, max_iterations: 100_000 } }],
-      time_limit_seconds: 2,
-    },
-    undefined,
-    `starting a ${useCase.id} job from the data file`,
-  );
-  const { job, reply, statuses } = await pollJob(ctx, started.id);
-  checkProgression(ctx, started.id, statuses, reply);
+  const { id: jobId, job, reply, statuses, solver } = await ctx.fixtures.fileJob(ctx, useCase);
+  checkProgression(ctx, jobId, statuses, reply);
   if (!ctx.expect(job.status === 'FINISHED', `the job from data file ${id} ended ${job.status}`, reply.exchange))
     return;
-  await checkOutput(ctx, started.id, job);
+  await checkOutput(ctx, jobId, job);
   await ctx.stateful(
     "the job records its data file, and its exact answer is the inline example's",
     'the sandbox answers its example job whatever the input',

@@ -16,12 +16,11 @@ import { refusalProblem } from './refusal.ts';
 
 const useCaseId = 'maxcut';
 
-/** Fixed graphs that corner cases hide in. */
-function fixedGraphs(example: Graph): [string, Graph][] {
+/** Fixed graphs that corner cases hide in (beside the example, whose job the run shares). */
+function fixedGraphs(): [string, Graph][] {
   const loop = graphOf(4, (i, j) => (i + j) % 3);
   loop.adj_matrix[2]![2] = 50;
   return [
-    ["the use case's example graph", example],
     ['a single node', { num_nodes: 1, adj_matrix: [[0]] }],
     ['only negative weights', graphOf(5, (i, j) => -(i + j + 1))],
     ['fractional weights', graphOf(6, (i, j) => ((i * 5 + j * 3) % 7) / 4 - 0.5)],
@@ -98,9 +97,13 @@ export const maxcutSemantics: Check = {
     const useCase = await ctx.fixtures.useCase(ctx, useCaseId);
     if (!useCase) return ctx.skip(`the deployment does not list the ${useCaseId} use case (GET /problem)`);
     const { solvers } = useCase;
-    let graphs = fixedGraphs(structuredClone(useCase.example) as unknown as Graph);
+    // The example, run by every solver that takes its size: the run's shared job of it.
+    const example = await ctx.fixtures.finishedJob(ctx, useCase);
+    const graph = structuredClone(useCase.example) as unknown as Graph;
+    checkExecutions(ctx, `the use case's example graph (job ${example.id})`, graph, example.job, example.reply);
+    let graphs = fixedGraphs();
     if (ctx.sandbox) {
-      graphs = graphs.slice(0, 1);
+      graphs = [];
       ctx.note(
         "skipped in the sandbox profile: every graph but the use case's example (the sandbox answers the example's cut whatever the input), and refusing a matrix that is not symmetric (the sandbox checks shapes, not the use case's rules)",
       );

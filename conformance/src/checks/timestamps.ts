@@ -1,9 +1,9 @@
 // timestamps: every job and data file the run has seen (in any check's answers) keeps the documented
 // format, in UTC, with end_at "" until the end and never before started_at; a job started now says now
-// (against the server's own Date header). Probes of its own: a running job read before and after a cancel
-// (in the sandbox: each of the contract's job examples, chosen with Prefer: example=…).
+// (against the server's own Date header, on the run's job of the example). In the sandbox: each of the contract's
+// job examples, chosen with Prefer: example=….
 import type { CheckContext } from '../context.ts';
-import { jobOf, pollJob, startLongJob } from '../jobs.ts';
+import { jobOf } from '../jobs.ts';
 import { dataFileTimestampProblems, jobTimestampProblems, parseTimestamp } from '../timestamps.ts';
 import type { Exchange } from '../types.ts';
 import type { Check } from './check.ts';
@@ -32,23 +32,18 @@ async function probes(ctx: CheckContext): Promise<void> {
     ctx.note('skipped in the sandbox profile: that a job started now says now (the examples carry fixed instants)');
     return;
   }
+  // The run's job of the example: its start's Date header against the started_at it then reads with.
   const [useCase] = await ctx.fixtures.useCases(ctx);
-  const id = await startLongJob(ctx, useCase!);
-  const started = ctx.exchanges.findLast(
-    (e) => e.request.method === 'POST' && (e.response?.json as { job?: unknown } | undefined)?.job === id,
-  );
-  const read = await ctx.send({ method: 'GET', path: `/job/${id}` });
-  const job = jobOf(read)?.job;
-  const serverNow = Date.parse(started?.response?.headers.date ?? '') || Date.now();
+  const { id, started, reply } = await ctx.fixtures.finishedJob(ctx, useCase!);
+  const job = jobOf(reply)?.job;
+  const serverNow = Date.parse(started.reply.headers.date ?? '') || Date.now();
   const at = parseTimestamp(job?.started_at);
   if (at !== undefined)
     ctx.expect(
       Math.abs(at - serverNow) <= 120_000,
       `job ${id} started at ${job.started_at}, but the server's Date header said ${new Date(serverNow).toUTCString()}; the timestamps are in UTC`,
-      read.exchange,
+      reply.exchange,
     );
-  await ctx.send({ method: 'POST', path: `/job/${id}/cancel` });
-  await pollJob(ctx, id, { timeoutMs: 15_000 });
 }
 
 export const timestamps: Check = {

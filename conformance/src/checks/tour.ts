@@ -2,7 +2,6 @@
 // response check runs first, so that the response checks have every operation's answers to validate even
 // when they run alone (`--only response_schema_conformance`).
 import type { CheckContext } from '../context.ts';
-import { uploadDataFile } from '../jobs.ts';
 import { pathValues } from './probes.ts';
 
 export function tour(ctx: CheckContext): Promise<void> {
@@ -28,7 +27,7 @@ export function tour(ctx: CheckContext): Promise<void> {
     const file = await ctx.fixtures.dataFile(ctx, first!);
     await ctx.send({ method: 'GET', path: '/data_file', query: { limit: 1, problem_id: first!.id } });
     await ctx.send({ method: 'GET', path: `/data_file/${file.id}` });
-    const doomed = await uploadDataFile(ctx, first!.id, ctx.fixtures.uniqueFile(ctx, first!, 1), 'tour.json');
-    await ctx.send({ method: 'DELETE', path: `/data_file/${doomed.id}` });
+    // use_after_free's deleted file, so that a whole run uploads none of its own for this.
+    await ctx.fixtures.deletedDataFile(ctx, first!);
   });
 }
