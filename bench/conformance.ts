@@ -4,7 +4,7 @@
 // a fresh server behind a proxy that counts what the server answered, and prints per run: the wall time, the
 // time the suite waited for rate limits (from its stderr lines), the 429s it still got, the jobs it started and
 // the data files it uploaded (new ones; replays and existing files apart), the requests each user's submit
-// policy counted, and the least time that policy allows for them: a window per quota past the first (a fixed
+// policy counted (those that started a job or stored a file), and the least time that policy allows for them: a window per quota past the first (a fixed
 // window opens at its first request, so N requests need ceil(N / quota) windows). Figures only, no targets.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -123,7 +123,9 @@ async function measure(secondUser: boolean): Promise<string> {
     const starts = answered.filter((a) => a.method === 'POST' && /^\/problem\/[^/]+$/.test(a.path) && a.status === 200);
     const uploads = answered.filter((a) => a.method === 'POST' && a.path === '/data_file');
     const submit = new Map<string, number>();
-    for (const a of answered.filter((a) => a.policies.includes('submit')))
+    // What the policy counts: a start or an upload that started a job or stored a file (not a refusal or replay).
+    const started = (a: Answered) => !a.replayed && (a.path === '/data_file' ? a.status === 201 : a.status === 200);
+    for (const a of answered.filter((a) => a.policies.includes('submit') && started(a)))
       submit.set(a.user, (submit.get(a.user) ?? 0) + 1);
     const most = Math.max(...submit.values());
     const policy = answered.map((a) => /"submit"; *q=(\d+); *w=(\d+)/.exec(a.declared)).find(Boolean);

@@ -102,8 +102,8 @@ export function program(): Command {
       [
         '',
         "The run keeps to the deployment's RateLimit headers and waits out a 429 as its Retry-After says (a line",
-        'on stderr for each wait). The reference server allows 60 job starts, uploads and refused bodies a minute',
-        'per user, a third of what a run needs: run it with JES_RATE_LIMITS=off to test it without waiting.',
+        'on stderr for each wait). The reference server allows 60 new jobs and files a minute per user, a little',
+        'less than a run starts, so a run waits once, about a minute in all; JES_RATE_LIMITS=off takes it under 20 s.',
         'Each failure comes with a curl command that sends its request again (bash or zsh).',
         '',
         'Exit codes: 0 nothing failed, 1 a check failed, 2 usage or the deployment could not be reached.',

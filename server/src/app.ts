@@ -38,16 +38,22 @@ import type { AppDeps } from './routes/deps.ts';
 export type { AppDeps } from './routes/deps.ts';
 export type AppOptions = Omit<AppDeps, 'limiters'>;
 
-/** Which rate-limit policy an authenticated request counts against (login has its own, before authentication). */
-function policyOf(req: Request, limiters: Limiters): RequestHandler {
-  if (req.path === '/healthz' || req.path === '/login') return passThrough;
-  if (req.method === 'POST' && (req.path === '/data_file' || /^\/problem\/[^/]+$/.test(req.path)))
-    return limiters.submit;
-  return limiters.default;
+/**
+ * The rate-limit policies an authenticated request counts against (login has its own, before authentication):
+ * `default`, and for a job start or an upload `submit` too. Made once, not per request.
+ */
+function policies(limiters: Limiters): (req: Request) => RequestHandler {
+  const submit = series(limiters.default, limiters.submit);
+  return (req) => {
+    if (req.path === '/healthz' || req.path === '/login') return passThrough;
+    if (req.method === 'POST' && (req.path === '/data_file' || /^\/problem\/[^/]+$/.test(req.path))) return submit;
+    return limiters.default;
+  };
 }
 
 export function createApp(options: AppOptions): express.Express {
   const deps: AppDeps = { ...options, limiters: rateLimiters(options.config.rateLimits) };
+  const policyOf = policies(deps.limiters);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
@@ -68,7 +74,7 @@ export function createApp(options: AppOptions): express.Express {
       routeFirst(contract.paths),
       // Login and health are public: authenticate and the policy let them through.
       authenticate(deps.tokens),
-      (req, res, next) => policyOf(req, deps.limiters)(req, res, next),
+      (req, res, next) => policyOf(req)(req, res, next),
       useCaseFirst,
     ),
   );

@@ -238,6 +238,30 @@ describe('405, 409, 413, 415, 422', () => {
 });
 
 describe('429 and 503 (servers of their own)', () => {
+  it('counts on submit only the starts and uploads that start a job or store a file; every one counts on default', async () => {
+    // A conformance run against a default server spent minutes waiting: its refused bodies used up submit's quota.
+    const limited = await startTestServer({ JES_RATE_LIMITS: 'submit=3/60,default=14/60', JES_WORKERS: '0' });
+    try {
+      const client = await new Client(limited.url).login('alice');
+      const refused = await client.post('/problem/maxcut', { num_nodes: 2, adj_matrix: [[0, 1]] });
+      expectProblem(refused, 422, 'invalid_input');
+      expect(refused.headers.get('ratelimit-policy')).toMatch(/"default";\s*q=14;\s*w=60.*"submit";\s*q=3;\s*w=60/);
+      const key = { 'idempotency-key': 'counted-once', 'content-type': 'application/json' };
+      const body = JSON.stringify(sixNodes);
+      expect((await client.request('POST', '/problem/maxcut', { body, headers: key })).status).toBe(200); // 1
+      expect((await client.request('POST', '/problem/maxcut', { body, headers: key })).status).toBe(200); // a replay
+      expect((await client.upload('2 1\n1 2 5\n')).status).toBe(201); // 2
+      expect((await client.upload('2 1\n1 2 5\n')).status).toBe(200); // stored already
+      expect((await client.post('/problem/maxcut', sixNodes)).status).toBe(200); // 3
+      expectProblem(await client.post('/problem/maxcut', sixNodes), 429, 'rate_limited');
+      // default counted every request: seven so far, the eighth to fourteenth pass, the fifteenth is refused.
+      for (let i = 0; i < 7; i++) expect((await client.get('/problem')).status).toBe(200);
+      expectProblem(await client.get('/problem'), 429, 'rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('rate_limited past a policy, with Retry-After and the IETF headers', async () => {
     const limited = await startTestServer({ JES_RATE_LIMITS: 'login=2/60,default=3/60', JES_WORKERS: '0' });
     try {

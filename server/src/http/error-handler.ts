@@ -159,6 +159,23 @@ function uriReference(path: string): string {
   );
 }
 
+/** How long the rest of a refused request's body may take to arrive once the refusal is sent. */
+const drainSeconds = 5;
+
+/**
+ * A refusal that comes before the body has all arrived: Node reads the rest of the body (and drops it), so that the
+ * client, once it has sent it, reads the answer (closing at once made fetch fail with EPIPE instead of showing a
+ * 413); but only for a few seconds, then the connection is cut: a client trickling a byte every 2 s after its 401
+ * kept its connection for minutes (issue 27).
+ */
+function cutIfBodyLingers(req: Request, res: Response): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const cut = setTimeout(() => req.socket.destroy(), drainSeconds * 1000);
+    req.once('end', () => clearTimeout(cut)).once('close', () => clearTimeout(cut));
+  });
+}
+
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   let problem = toProblem(error, req);
   if (!problem && isTransient(error)) {
@@ -175,9 +192,7 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     );
   }
   if (res.headersSent) return void res.end();
-  // A refusal that comes before the body has all arrived closes the connection once it is sent: a client trickling
-  // a byte every 2 s after its 401 kept its connection for minutes (issue 27).
-  if (!req.complete) res.set('Connection', 'close');
+  if (!req.complete) cutIfBodyLingers(req, res);
   const body = {
     ...problemBody(problem.code, problem.message, problem.extras),
     instance: uriReference(req.originalUrl.split('?')[0]!),

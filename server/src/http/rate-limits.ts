@@ -1,18 +1,26 @@
 // Rate limits per policy, announced with the IETF draft-8 RateLimit-Policy / RateLimit headers; past a limit,
 // 429 rate_limited with Retry-After. Logins are limited three ways, so that neither a new address per try nor a
 // new username per try gets around them: per client address and username, failures per username from any
-// address, and failures per address for any username. The rest is counted per user.
+// address, and failures per address for any username. The rest is counted per user: every request on `default`,
+// and the job starts and uploads that started a job or stored a file on `submit` too (refusals, replays and bytes
+// already stored start nothing: they count on `default` alone).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config, RateLimit, RatePolicy } from '../config.ts';
 import { HttpProblem } from '../problems.ts';
 
-function limiter(
-  name: RatePolicy,
-  policy: RateLimit,
-  key: (req: Request) => string,
-  onlyFailures = false,
-): RequestHandler {
+/** Which requests a policy counts: all, failed ones only (logins), or those that started or stored something. */
+type Counted = 'all' | 'failures' | 'starts';
+
+/**
+ * A start or an upload that started a job or stored a file: not a refusal, not the replay of an earlier answer
+ * (Idempotent-Replayed), not an upload of bytes stored already (200).
+ */
+const startedSomething = (req: Request, res: Response) =>
+  res.getHeader('Idempotent-Replayed') === undefined &&
+  (req.path === '/data_file' ? res.statusCode === 201 : res.statusCode === 200);
+
+function limiter(name: RatePolicy, policy: RateLimit, key: (req: Request) => string, counted: Counted = 'all') {
   return rateLimit({
     windowMs: policy.windowSeconds * 1000,
     limit: policy.limit,
@@ -20,7 +28,10 @@ function limiter(
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     keyGenerator: key,
-    skipSuccessfulRequests: onlyFailures,
+    skipSuccessfulRequests: counted === 'failures',
+    // Counted while in flight, then given back unless it started something.
+    skipFailedRequests: counted === 'starts',
+    ...(counted === 'starts' ? { requestWasSuccessful: startedSomething } : {}),
     handler: (req: Request, _res: Response, next: NextFunction) => {
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const retryAfter = Math.max(
@@ -44,6 +55,7 @@ export const passThrough: RequestHandler = (_req, _res, next) => next();
 export interface Limiters {
   /** The three login policies, in the order they apply. */
   login: RequestHandler[];
+  /** Job starts and uploads that start a job or store a file; every one counts on `default` too. */
   submit: RequestHandler;
   default: RequestHandler;
 }
@@ -57,11 +69,11 @@ export function rateLimiters(limits: Config['rateLimits']): Limiters {
   return {
     // By address first: a flood of names from one address stops there, before a key is kept per name.
     login: [
-      limiter('login_address', limits.login_address, address, true),
-      limiter('login_account', limits.login_account, username, true),
+      limiter('login_address', limits.login_address, address, 'failures'),
+      limiter('login_account', limits.login_account, username, 'failures'),
       limiter('login', limits.login, (req) => `${address(req)}:${username(req)}`),
     ],
-    submit: limiter('submit', limits.submit, (req) => req.user),
+    submit: limiter('submit', limits.submit, (req) => req.user, 'starts'),
     default: limiter('default', limits.default, (req) => req.user),
   };
 }
