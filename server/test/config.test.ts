@@ -49,9 +49,13 @@ describe('HTTP limits', () => {
       requestTimeoutMs: 600_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 1000,
+      maxConnectionsPerAddress: 100,
+      maxWaitsPerUser: 20,
     });
     refused({ JES_HEADERS_TIMEOUT_SECONDS: '30', JES_REQUEST_TIMEOUT_SECONDS: '10' }, 'JES_HEADERS_TIMEOUT_SECONDS');
     refused({ JES_MAX_CONNECTIONS: '0' }, 'JES_MAX_CONNECTIONS');
+    refused({ JES_MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'JES_MAX_CONNECTIONS_PER_ADDRESS');
+    refused({ JES_MAX_LONG_POLLS_PER_USER: '-1' }, 'JES_MAX_LONG_POLLS_PER_USER');
   });
 });
 
