@@ -13,7 +13,7 @@
 // (Gset's G70: 10,000 nodes, 9,999 edges) shrink to a fraction. The node-by-node adjacency maps cost about 42
 // bytes per node and per edge end, and the whole takes 0.3 to 0.6 s for 100,000 nodes and 200,000 edges on the
 // 2-core reference machine, so larger graphs are left whole: the reductions pay on sparse graphs (a tree, a cycle,
-// a grid of 100,000 nodes is within the limit), and a limit keeps what they take short of a time limit.
+// a grid of 100,000 nodes is within MAX_REDUCE_SIZE), and what they take stays a fraction of a time limit.
 import type { Graph } from './graph.ts';
 import { graphFromEdges } from './graph.ts';
 

@@ -12,7 +12,7 @@
 //
 // The time limit holds at any size: the clock is read every CHUNK steps, in the anneals and in the descents alike
 // (a descent from a state the clock cut off hot takes pass after pass over the nodes), and the anneals leave
-// the last descent the time of two passes, timed on the first start.
+// the last descent the time of two passes (twice the quickest random start, a pass over every edge, timed).
 //
 // One iteration = one sweep (n steps). With `maxIterations` the anneals get their share of that many
 // sweeps instead of the time limit's, so a seed and a budget that ends before the time limit give one answer.
