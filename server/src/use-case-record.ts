@@ -33,6 +33,8 @@ export interface RecordParts {
   example: string;
   maxInlineBytes: number;
   maxDataFileBytes: number;
+  /** The largest input in the use case's unit (nodes, variables), whatever its form. */
+  maxNodes: number;
   dataFileFormats: UseCaseRecord['data_file_formats'];
   solvers: readonly SolverInfo[];
 }
@@ -46,6 +48,7 @@ export function useCaseRecord(parts: RecordParts): UseCaseRecord {
     output_schema: standalone(parts.outputSchema),
     max_inline_bytes: parts.maxInlineBytes,
     max_data_file_bytes: parts.maxDataFileBytes,
+    max_nodes: parts.maxNodes,
     data_file_formats: parts.dataFileFormats,
     solvers: parts.solvers.map((s) => ({
       name: s.name,

@@ -1,7 +1,8 @@
 // Tests for the streaming edge-list reader (graphFromEdgeList): layouts and chunkings it tolerates, weights,
 // merged repeats, agreement with graphFromEdges and with a naive merge, and its errors with /line/N pointers.
 import { describe, expect, it } from 'vitest';
-import { graphFromEdgeList, MAX_EDGE_LIST_NODES } from '../src/maxcut/edge-list.ts';
+import { graphFromEdgeList } from '../src/maxcut/edge-list.ts';
+import { maxNodes } from '../src/maxcut/limits.ts';
 import { cutValue, graphFromEdges } from '../src/maxcut/graph.ts';
 import {
   canonical,
@@ -118,12 +119,9 @@ describe('graphFromEdgeList', () => {
       }
       const zero = await inputError(() => graphFromEdgeList(chunksOf('0 0\n')));
       expect(zero.errors).toEqual([{ pointer: '/line/1', detail: 'the graph must have at least 1 node' }]);
-      const huge = await inputError(() => graphFromEdgeList(chunksOf(`${MAX_EDGE_LIST_NODES + 1} 0\n`)));
+      const huge = await inputError(() => graphFromEdgeList(chunksOf(`${maxNodes + 1} 0\n`)));
       expect(huge.errors).toEqual([
-        {
-          pointer: '/line/1',
-          detail: `${MAX_EDGE_LIST_NODES + 1} nodes is more than the ${MAX_EDGE_LIST_NODES} supported`,
-        },
+        { pointer: '/line/1', detail: `${maxNodes + 1} nodes is more than the ${maxNodes} a graph may have` },
       ]);
     });
 

@@ -129,8 +129,8 @@ describe('.qubo files', () => {
     ],
     [
       'too many variables',
-      'p qubo 0 10000001 0 0\n',
-      'Line 1: 10000001 variables is more than the 10000000 supported.',
+      'p qubo 0 100001 0 0\n',
+      'Line 1: 100001 variables is more than the 100000 a QUBO may have.',
       ['/line/1'],
     ],
     [

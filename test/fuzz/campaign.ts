@@ -2,7 +2,8 @@
 // response judged; accepted jobs cancelled at once (unless tiny and exact) so the workers stay free; the
 // process watched for an exit (a crash is a failure with the requests in flight and the process's last
 // words, and the target is started again so that one run finds every kind of failure); GET /healthz asked
-// at the end of each phase.
+// at the end of each phase. An upload that must be refused (fileMustBeInvalid) is read back until validated:
+// it must end INVALID.
 //
 // Rate limits. The reference server runs with its default limits. Two of them would starve the run: 60
 // submits (starting jobs, uploading) a minute per user, and 30 failed logins a minute per client address.
@@ -18,7 +19,7 @@ import type { Target } from './processes.ts';
 import type { Failure } from './report.ts';
 import { authorization } from './tokens.ts';
 import { judge } from './verdict.ts';
-import { send, type WireRequest, type WireResult } from './wire.ts';
+import { send, type WireRequest, type WireResponse, type WireResult } from './wire.ts';
 
 export interface Session {
   target: Target;
@@ -69,6 +70,8 @@ export interface CampaignResult {
 }
 
 const users = 8;
+/** How long an upload that must end INVALID may take to be validated. */
+const validationSeconds = 20;
 /** Submits per user in the phase on the default limits: past the quota of 60 a minute, so that it is reached. */
 const submitsPerUser = 70;
 const loginAddresses = 16;
@@ -298,8 +301,44 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       operationId === 'uploadDataFile' &&
       (status === 200 || status === 201) &&
       typeof json?.data_file_identifier === 'string'
-    )
+    ) {
       user.files.push(json.data_file_identifier);
+      if (fuzzCase.fileMustBeInvalid)
+        await expectInvalid(index, fuzzCase.family, json.data_file_identifier, user.token);
+    }
+  }
+
+  /** Reads a data file back until validated: one that declares more than it may hold must end INVALID. */
+  async function expectInvalid(index: number, family: string, id: string, token: string): Promise<void> {
+    const request: WireRequest = {
+      method: 'GET',
+      target: `/data_file/${id}`,
+      headers: [['Authorization', `Bearer ${token}`]],
+    };
+    const started = performance.now();
+    let status = 'PROCESSING';
+    let response: WireResponse | undefined;
+    while (status === 'PROCESSING' && performance.now() - started < validationSeconds * 1000) {
+      const reply = await exchange(index, `${family} (read back)`, request);
+      if (!('response' in reply) || reply.response.status !== 200) return; // judged as any answer is
+      response = reply.response;
+      status = JSON.parse(response.body.toString('utf8')).data_file?.[id]?.status;
+      if (status === 'PROCESSING') await sleep(100);
+    }
+    if (status === 'INVALID') return;
+    result.failures.push({
+      index,
+      family,
+      where: 'GET /data_file/{data_file_identifier}',
+      base: session.target.url,
+      request,
+      ...(response ? { response } : {}),
+      problems: [
+        status === 'PROCESSING'
+          ? `a data file declaring more than it may hold was still PROCESSING after ${validationSeconds} s`
+          : `a data file declaring more than it may hold is ${status}, not INVALID`,
+      ],
+    });
   }
 
   try {

@@ -28,6 +28,8 @@ export interface FuzzCase {
   omitHost?: boolean;
   /** A job this case starts is tiny and exact and may run to its end; any other accepted job is cancelled at once. */
   letRun?: boolean;
+  /** An upload whose file must end INVALID once validated (it declares more than it may hold). */
+  fileMustBeInvalid?: boolean;
 }
 
 /** What the placeholders stand for: the sending user's job, ended job, data file, another user's; the user's credentials. */

@@ -1,12 +1,13 @@
 // Hostile requests: valid bodies with a hostile value or member name somewhere (NUL, lone surrogates, U+0100
 // and up, 10,000-deep nesting, 1e400, 2**64, empty strings, duplicate members, bytes that are not UTF-8),
 // hostile parameters, Content-Type and Content-Encoding the server cannot read, odd methods, paths and query
-// strings, Prefer garbage, and bodies whose Content-Length lies.
+// strings, Prefer garbage, bodies whose Content-Length lies, and data files declaring more than they may hold.
 import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import { type Json, jsonText, pairs, raw } from './bodies.ts';
 import { type GenerationContext, jsonHeaders, ref, requestTarget } from './cases.ts';
 import * as hostile from './hostile.ts';
+import { declaredSizeCase } from './declared-size-cases.ts';
 import { multipartCase } from './multipart-cases.ts';
 import { graphOf } from '../../conformance/src/maxcut.ts';
 import { type CaseSpec, oneParameterCase, operationCase, validJsonBody } from './valid-cases.ts';
@@ -418,6 +419,7 @@ export function hostileCase(ctx: GenerationContext): fc.Arbitrary<CaseSpec> {
     },
     { weight: 10, arbitrary: hostileHeaderCase(ctx) },
     { weight: 10, arbitrary: multipartCase(ctx) },
+    { weight: 2, arbitrary: declaredSizeCase() },
     { weight: 6, arbitrary: methodCase(ctx) },
     { weight: 6, arbitrary: queryCase(ctx) },
     { weight: 3, arbitrary: preferCase() },

@@ -332,11 +332,16 @@ export interface paths {
          *     Formats for `maxcut`: the inline JSON shape (`{"num_nodes": ..., "adj_matrix": ...}`), and a
          *     weighted edge list (the Gset/rudy format: a first line `n m`, then `m` lines `i j w` with
          *     1-based node numbers; CRLF line ends, a byte-order mark and trailing spaces are tolerated).
+         *     A graph has at most the use case's `max_nodes` nodes (100,000); a first line declaring more, or
+         *     more edges than a file of `max_data_file_bytes` could hold (a line takes at least 6 bytes), makes
+         *     the file `INVALID` at once (pointer `/line/1`).
          *
          *     Formats for `qubo`: the inline JSON shape (`{"num_variables": ..., "q_matrix": ...}`), and
          *     qbsolv's `.qubo` text: `c` comment lines, one `p qubo 0 maxDiagonals nDiagonals nElements` line
          *     (`maxDiagonals` is the number of variables), then `nDiagonals` lines `i i value` and `nElements`
-         *     lines `i j value` with 0-based variable numbers; each entry `(i, j)` at most once.
+         *     lines `i j value` with 0-based variable numbers; each entry `(i, j)` at most once. A QUBO has at
+         *     most the use case's `max_nodes` variables (100,000); a p line declaring more, or more entries than a
+         *     file of `max_data_file_bytes` could hold, makes the file `INVALID` at once.
          *
          *     Uploading the same bytes for the same use case again answers `200` with the existing record.
          */
@@ -494,7 +499,11 @@ export interface components {
          *     fractional too; `0` means no edge). The diagonal is ignored.
          */
         MaxCutInput: {
-            /** @description The number of nodes. */
+            /**
+             * @description The number of nodes: at most the use case's `max_nodes` (100,000; more answers `422` with code
+             *     `invalid_input` and the pointer `/num_nodes`). Inline, the 4 MiB body holds a dense matrix of
+             *     about 1,400 nodes at most: a larger graph belongs in a data file.
+             */
             num_nodes: number;
             /** @description The weighted adjacency matrix, one row per node. */
             adj_matrix: number[][];
@@ -507,7 +516,11 @@ export interface components {
          *     the diagonal weighs `x[i]` alone.
          */
         QuboInput: {
-            /** @description The number of binary variables. */
+            /**
+             * @description The number of binary variables: at most the use case's `max_nodes` (100,000; more answers `422`
+             *     with code `invalid_input` and the pointer `/num_variables`). Inline, the 4 MiB body holds a dense
+             *     matrix of about 1,400 variables at most: a larger QUBO belongs in a data file.
+             */
             num_variables: number;
             /** @description The matrix Q, one row per variable. */
             q_matrix: number[][];
@@ -737,6 +750,13 @@ export interface components {
             max_inline_bytes: number;
             /** @description A data file may have at most this many bytes. */
             max_data_file_bytes: number;
+            /**
+             * @description The largest input, in nodes (`maxcut`) or variables (`qubo`), whatever its form: 100,000 for both
+             *     use cases. A larger inline input answers `422` with code `invalid_input`; a larger data file
+             *     becomes `INVALID` with code `data_file_invalid` and a pointer to its size (`/line/1`,
+             *     `/num_nodes`, `/num_variables`). A solver may take less (its own `max_nodes`).
+             */
+            max_nodes: number;
             /**
              * @description The data-file formats accepted: `json` (the inline shape), `edge_list` (Gset/rudy, for `maxcut`)
              *     and `qubo` (qbsolv's `.qubo` text, for `qubo`).

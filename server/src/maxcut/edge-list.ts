@@ -1,13 +1,22 @@
 // A streaming parser for the Gset/rudy weighted edge list: a header line `n m`, then m lines `i j w`
 // (1-based nodes, any finite weight). Reads bytes chunk by chunk (never the file as one string), collects
-// the edges in growable typed arrays and builds the CSR directly, merging repeated edges.
+// the edges in growable typed arrays and builds the CSR directly, merging repeated edges. Nothing is sized by
+// the header's counts: the edges arrays grow with the lines read, and counts no data file could hold are refused
+// before any line is.
 import { type Graph, graphFromEdges } from './graph.ts';
 import { ErrorList, InputError } from '../input-error.ts';
 import { ascii, decimal, LineSplitter, quote, SPACE, TAB, unsigned } from '../text-lines.ts';
+import { maxDataFileBytes, maxNodes, tooManyNodesDetail } from './limits.ts';
 
-/** The most nodes an edge-list header may declare (the CSR needs 4 bytes per node and more). */
-export const MAX_EDGE_LIST_NODES = 10_000_000;
 const CR = 13;
+
+/**
+ * The most lines of three tokens ("i j w", "i j value") `bytes` bytes can hold: each takes at least 5 bytes and a
+ * line feed, but for the last. The QUBO text format's lines are as short.
+ */
+export function mostEntryLines(bytes: number): number {
+  return Math.floor((bytes + 1) / 6);
+}
 
 /** Reads an edge list from a stream of bytes. Throws InputError with `/line/<n>` pointers (1-based). */
 export async function graphFromEdgeList(chunks: AsyncIterable<Uint8Array>): Promise<Graph> {
@@ -142,13 +151,13 @@ class EdgeListReader {
     let detail = '';
     if (n < 0 || m < 0) detail = `expected "n m" (node and edge counts), found ${quote(buf, start, end)}`;
     else if (n < 1) detail = 'the graph must have at least 1 node';
-    else if (n > MAX_EDGE_LIST_NODES)
-      detail = `${ascii(buf, s0, e0)} nodes is more than the ${MAX_EDGE_LIST_NODES} supported`;
+    else if (n > maxNodes) detail = tooManyNodesDetail(ascii(buf, s0, e0));
+    else if (m > mostEntryLines(maxDataFileBytes))
+      detail = `${ascii(buf, s1, e1)} edges is more than a data file of at most ${maxDataFileBytes} bytes can hold (at most ${mostEntryLines(maxDataFileBytes)} lines "i j w")`;
     if (detail !== '') throw new InputError(`Line ${line}: ${detail}.`, [{ pointer: `/line/${line}`, detail }]);
     this.n = n;
     this.declared = m;
     this.headerLine = line;
-    this.edges.reserve(Math.min(m, 1 << 20));
   }
 
   /** A 1-based node number in range, or -1 after reporting the problem. */
@@ -178,10 +187,6 @@ class EdgeBuffer {
   private to = new Int32Array(0);
   private weight = new Float64Array(0);
   private count = 0;
-
-  reserve(capacity: number): void {
-    if (capacity > this.from.length) this.resize(capacity);
-  }
 
   push(a: number, b: number, w: number): void {
     if (this.count === this.from.length) this.resize(Math.max(1024, this.count * 2));

@@ -3,6 +3,7 @@
 // is needed, the CSR built row by row.
 import type { Graph } from './graph.ts';
 import { ErrorList, InputError } from '../input-error.ts';
+import { maxNodes, tooManyNodes } from './limits.ts';
 
 export interface MaxCutInlineInput {
   num_nodes: number;
@@ -68,6 +69,7 @@ function checkShape(body: MaxCutInlineInput): number {
       { pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${String(n)}` },
     ]);
   }
+  if (n > maxNodes) throw tooManyNodes(String(n), '/num_nodes');
 
   const shape = new ErrorList();
   if (matrix.length !== n) shape.add('/adj_matrix', rowCountDetail(matrix.length, n));

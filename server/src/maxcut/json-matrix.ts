@@ -4,6 +4,7 @@
 import type { Graph } from './graph.ts';
 import { ErrorList, InputError } from '../input-error.ts';
 import { FINITE_MESSAGE, rowCountDetail, rowLengthDetail, shapeMessage, SYMMETRIC_MESSAGE } from './inline.ts';
+import { maxNodes, tooManyNodes } from './limits.ts';
 
 /** The most nodes a JSON data file may have: an n × n Float64Array must fit in 512 MiB. */
 export const MAX_JSON_NODES = Math.floor(Math.sqrt((512 * 1024 * 1024) / 8));
@@ -30,6 +31,12 @@ export class JsonMatrix {
   private rowUpper = 0;
   private rowLower = 0;
   private rowDegree = 0;
+  /**
+   * A row of another length than the width was read: the matrix will be refused, so the triangles grow no more. A
+   * row is a byte or two (`[],`) while its share of the triangles is 8 × width bytes: growing them for rows that
+   * hold no entries would let a small file claim gigabytes.
+   */
+  private short = false;
   private readonly notFinite = new ErrorList();
 
   /** The matrix starts; `numNodes` is -1 when num_nodes comes after it. */
@@ -51,7 +58,7 @@ export class JsonMatrix {
     this.rowDegree = 0;
     this.rowUpper = upperBase(r, width);
     this.rowLower = (r * (r - 1)) >> 1;
-    if (r >= width) return;
+    if (r >= width || this.short) return;
     const full = (width * (width - 1)) / 2;
     if (this.upper.length < this.rowUpper + width) this.upper = grown(this.upper, this.rowUpper + width, full);
     if (this.lower.length < this.rowLower + r) this.lower = grown(this.lower, this.rowLower + r, full);
@@ -75,6 +82,7 @@ export class JsonMatrix {
       }
       this.row0 = new Float64Array(0);
     }
+    if (this.column !== this.width) this.short = true;
     if (r < this.width) this.degree[r] = this.rowDegree;
   }
 
@@ -88,7 +96,7 @@ export class JsonMatrix {
     const c = this.column++;
     const width = this.width;
     if (width < 0) {
-      if (c >= MAX_JSON_NODES) throw tooLarge(`more than ${MAX_JSON_NODES}`, '/adj_matrix/0');
+      if (c >= MAX_JSON_NODES) throw tooLarge(c + 1, `more than ${MAX_JSON_NODES}`, '/adj_matrix/0');
       if (c === this.row0.length) {
         const grown = new Float64Array(c * 2);
         grown.set(this.row0);
@@ -97,7 +105,7 @@ export class JsonMatrix {
       this.row0[c] = v;
       return;
     }
-    if (r >= width || c >= width || c === r) return;
+    if (r >= width || c >= width || c === r || this.short) return;
     if (c > r) this.upper[this.rowUpper + c] = v;
     else this.lower[this.rowLower + c] = v;
     if (v !== 0) this.rowDegree++;
@@ -183,8 +191,12 @@ export class JsonMatrix {
   }
 }
 
-/** The error for a graph of `nodes` nodes, more than the JSON format takes, at `pointer`. */
-export function tooLarge(nodes: string, pointer: string): InputError {
+/**
+ * The error for a graph of `size` nodes (`nodes` as written), more than the JSON format takes, at `pointer`: an edge
+ * list is the way for a graph of at most maxNodes nodes, none for a larger one.
+ */
+export function tooLarge(size: number, nodes: string, pointer: string): InputError {
+  if (size > maxNodes) return tooManyNodes(nodes, pointer);
   return new InputError(
     `A graph of ${nodes} nodes is too large for the JSON format (at most ${MAX_JSON_NODES} nodes); upload it as an edge list instead (a line "n m", then one line "i j w" per edge).`,
     [

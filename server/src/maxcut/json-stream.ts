@@ -32,9 +32,9 @@ export interface JsonMatrixFormat<T> {
   sizeKey: string;
   /** The array-of-rows member: `adj_matrix`. */
   matrixKey: string;
-  /** The largest size accepted; tooLarge(literal, pointer) is the error beyond it. */
+  /** The largest size accepted; tooLarge(size, literal, pointer) is the error beyond it. */
   maxSize: number;
-  tooLarge(size: string, pointer: string): InputError;
+  tooLarge(size: number, literal: string, pointer: string): InputError;
   sink(): MatrixSink<T>;
 }
 
@@ -375,7 +375,7 @@ class JsonMatrixReader<T> {
         { pointer: this.sizePointer, detail: `must be an integer ≥ 1, found ${number.text()}` },
       ]);
     }
-    if (v > this.format.maxSize) throw this.format.tooLarge(number.text(), this.sizePointer);
+    if (v > this.format.maxSize) throw this.format.tooLarge(v, number.text(), this.sizePointer);
     this.size = v;
     return T_COMMA_OR_CLOSE;
   }

@@ -8,11 +8,9 @@ import { graphFromDataFile } from './data-file.ts';
 import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { decodeGraph, encodedGraphBytes, encodeGraph } from './graph-bytes.ts';
 import { checkMatrix, type MaxCutInlineInput } from './inline.ts';
+import { maxDataFileBytes, maxInlineBytes, maxNodes } from './limits.ts';
 import { defaultSolvers, solvers as graphSolvers } from './solvers/index.ts';
 import type { Solver, SolveResult } from './solvers/solver.ts';
-
-export const maxInlineBytes = 4 * 1024 * 1024;
-export const maxDataFileBytes = 100 * 1024 * 1024;
 
 /** MaxCutOutput: the cut, its partition, and what the solver proved. */
 function output(result: SolveResult) {
@@ -63,6 +61,7 @@ export const maxcut: UseCase<Graph> = {
     example: 'MaxCutInput',
     maxInlineBytes,
     maxDataFileBytes,
+    maxNodes,
     dataFileFormats: ['json', 'edge_list'],
     solvers,
   }),

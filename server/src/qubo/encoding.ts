@@ -1,6 +1,7 @@
 // The prepared QUBO as bytes, to store: a 16-byte header (format version, n, couplings), then the Float64Arrays
 // (diagonal, couplings) and the Int32Arrays (offsets, columns) in the platform's byte order (little-endian wherever
-// Node runs). The header keeps the doubles at 8-byte offsets, so decoding views one aligned copy of the bytes.
+// Node runs). The header keeps the doubles at 8-byte offsets, so decoding views one aligned copy of the bytes, in a
+// SharedArrayBuffer: a solver thread is then given the input without copying it (as maxcut/graph-bytes.ts).
 import type { QuboInput } from './input.ts';
 
 const VERSION = 1;
@@ -34,7 +35,8 @@ export function encodeQubo(input: QuboInput): Uint8Array {
 
 /** The QUBO encodeQubo wrote; throws on bytes it did not write (another version, a wrong length). */
 export function decodeQubo(bytes: Uint8Array): QuboInput {
-  const copy = new Uint8Array(bytes); // its own buffer, aligned (a Buffer's slice() would share the pool's)
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length)); // aligned, unlike a Buffer in Node's pool
+  copy.set(bytes);
   if (copy.length < HEADER_BYTES) throw new Error('A stored QUBO is shorter than its header.');
   const header = new DataView(copy.buffer);
   const version = header.getUint32(0, true);
@@ -46,7 +48,7 @@ export function decodeQubo(bytes: Uint8Array): QuboInput {
   return { n, ...views(copy.buffer, n, m) };
 }
 
-function views(buffer: ArrayBuffer, n: number, m: number): Omit<QuboInput, 'n'> {
+function views(buffer: ArrayBufferLike, n: number, m: number): Omit<QuboInput, 'n'> {
   let at = HEADER_BYTES;
   const take = <T>(make: (at: number) => T, bytes: number): T => {
     const view = make(at);

@@ -10,6 +10,7 @@ import {
   TOTAL_WEIGHT_DETAIL,
   TOTAL_WEIGHT_MESSAGE,
 } from './input.ts';
+import { maxVariables, tooManyVariables } from './limits.ts';
 
 export interface QuboInlineInput {
   num_variables: number;
@@ -39,6 +40,7 @@ export function checkQubo(body: QuboInlineInput): CheckedQubo {
       { pointer: '/num_variables', detail: `must be an integer ≥ 1, found ${String(n)}` },
     ]);
   }
+  if (n > maxVariables) throw tooManyVariables(String(n), '/num_variables');
   const shape = new ErrorList();
   if (matrix.length !== n) shape.add('/q_matrix', rowCountDetail(matrix.length, n));
   for (let i = 0; i < matrix.length; i++) {

@@ -13,6 +13,7 @@ import {
   TOTAL_WEIGHT_DETAIL,
   TOTAL_WEIGHT_MESSAGE,
 } from './input.ts';
+import { maxVariables, tooManyVariables } from './limits.ts';
 
 /** The most variables a JSON data file may have: max cut's limit (the upper triangle then takes 256 MiB). */
 export const MAX_JSON_VARIABLES = MAX_JSON_NODES;
@@ -47,6 +48,8 @@ class QuboJsonMatrix implements MatrixSink<QuboInput> {
   private rowUpper = 0;
   /** Σ|Q[i][j]| over the finite entries read. */
   private total = 0;
+  /** A row of another length than the width was read: the triangle grows no more (as max cut's JsonMatrix). */
+  private short = false;
   private readonly notFinite = new ErrorList();
 
   start(size: number): void {
@@ -65,7 +68,7 @@ class QuboJsonMatrix implements MatrixSink<QuboInput> {
     const width = this.width;
     this.column = 0;
     this.rowUpper = upperBase(r, width);
-    if (r >= width) return;
+    if (r >= width || this.short) return;
     const needed = this.rowUpper + width;
     if (this.upper.length < needed) {
       const full = (width * (width - 1)) / 2;
@@ -91,6 +94,7 @@ class QuboJsonMatrix implements MatrixSink<QuboInput> {
       for (let j = 1; j < this.width; j++) this.upper[j - 1] = row0[j]!;
       this.row0 = new Float64Array(0);
     }
+    if (this.column !== this.width) this.short = true;
   }
 
   notFiniteEntry(literal: string): void {
@@ -103,7 +107,7 @@ class QuboJsonMatrix implements MatrixSink<QuboInput> {
     const width = this.width;
     if (Number.isFinite(v)) this.total += Math.abs(v);
     if (width < 0) {
-      if (c >= MAX_JSON_VARIABLES) throw tooLarge(`more than ${MAX_JSON_VARIABLES}`, '/q_matrix/0');
+      if (c >= MAX_JSON_VARIABLES) throw tooLarge(c + 1, `more than ${MAX_JSON_VARIABLES}`, '/q_matrix/0');
       if (c === this.row0.length) {
         const grown = new Float64Array(c * 2);
         grown.set(this.row0);
@@ -112,7 +116,7 @@ class QuboJsonMatrix implements MatrixSink<QuboInput> {
       this.row0[c] = v;
       return;
     }
-    if (r >= width || c >= width) return;
+    if (r >= width || c >= width || this.short) return;
     if (c > r) this.upper[this.rowUpper + c] = v;
     else if (c < r)
       this.upper[upperBase(c, width) + r]! += v; // Q[r][c] joins Q[c][r], read in row c
@@ -162,8 +166,12 @@ class QuboJsonMatrix implements MatrixSink<QuboInput> {
   }
 }
 
-/** The error for a QUBO of `variables` variables, more than the JSON format takes, at `pointer`. */
-function tooLarge(variables: string, pointer: string): InputError {
+/**
+ * The error for a QUBO of `size` variables (`variables` as written), more than the JSON format takes, at `pointer`:
+ * a .qubo file is the way for a QUBO of at most maxVariables variables, none for a larger one.
+ */
+function tooLarge(size: number, variables: string, pointer: string): InputError {
+  if (size > maxVariables) return tooManyVariables(variables, pointer);
   return new InputError(
     `A QUBO of ${variables} variables is too large for the JSON format (at most ${MAX_JSON_VARIABLES} variables); upload it as a .qubo file instead (a line "p qubo 0 n nDiagonals nElements", then one line "i j value" per non-zero entry).`,
     [

@@ -15,10 +15,6 @@ export class EntryBuffer {
   /** The entries' indices sorted by (min, max), then by input order (once sorted). */
   private order = new Int32Array(0);
 
-  reserve(capacity: number): void {
-    if (capacity > this.from.length) this.resize(capacity);
-  }
-
   push(i: number, j: number, value: number, line: number): void {
     if (this.count === this.from.length) this.resize(Math.max(1024, this.count * 2));
     this.from[this.count] = i;

@@ -1,7 +1,9 @@
 // A streaming reader for qbsolv's .qubo text: `c` comment lines anywhere, one `p qubo 0 maxDiagonals nDiagonals
 // nElements` line before any entry, then nDiagonals lines `i i value` and nElements lines `i j value` (0-based,
 // any order; `i j` with i > j is Q[i][j]). Reads bytes chunk by chunk, never the file as one string; the diagonal
-// is filled as it is read, the other entries collected in qubo-entries.ts, which builds the couplings' CSR.
+// is filled as it is read, the other entries collected in qubo-entries.ts, which builds the couplings' CSR. The
+// p line's counts size nothing: the entries grow with the lines read, and counts no data file could hold are
+// refused before any line is.
 import { ErrorList, InputError } from '../input-error.ts';
 import {
   ascii,
@@ -14,11 +16,11 @@ import {
   TAB,
   unsigned,
 } from '../text-lines.ts';
+import { mostEntryLines } from '../maxcut/edge-list.ts';
 import { type QuboInput, TOTAL_WEIGHT_DETAIL, TOTAL_WEIGHT_MESSAGE } from './input.ts';
+import { maxDataFileBytes, maxVariables, tooManyVariablesDetail } from './limits.ts';
 import { EntryBuffer } from './qubo-entries.ts';
 
-/** The most variables a p line may declare (the CSR needs 4 bytes per variable and more). */
-export const MAX_QUBO_VARIABLES = 10_000_000;
 const CR = 13,
   C = 99;
 const decoder = new TextDecoder();
@@ -187,9 +189,11 @@ class QuboFileReader {
       detail = `expected ${P_LINE} with counts as integers, found ${quote(buf, start, end)}`;
     else if (topology !== '0') detail = `the topology must be 0 (unconstrained), found ${topology}`;
     else if (n < 1) detail = 'maxDiagonals (the number of variables) must be at least 1';
-    else if (n > MAX_QUBO_VARIABLES) detail = `${counts[0]} variables is more than the ${MAX_QUBO_VARIABLES} supported`;
+    else if (n > maxVariables) detail = tooManyVariablesDetail(counts[0]!);
     else if (diagonals > n) detail = `nDiagonals ${diagonals} is more than maxDiagonals ${n}`;
     else if (elements > n * (n - 1)) detail = `nElements ${elements} is more than the ${n * (n - 1)} pairs i ≠ j`;
+    else if (diagonals + elements > mostEntryLines(maxDataFileBytes))
+      detail = `nDiagonals + nElements ${diagonals + elements} is more than a data file of at most ${maxDataFileBytes} bytes can hold (at most ${mostEntryLines(maxDataFileBytes)} lines "i j value")`;
     if (detail !== '') throw new InputError(`Line ${line}: ${detail}.`, [{ pointer: `/line/${line}`, detail }]);
     this.n = n;
     this.pLine = line;
@@ -197,7 +201,6 @@ class QuboFileReader {
     this.declaredElements = elements;
     this.diagonal = new Float64Array(n);
     this.diagonalLine = new Int32Array(n);
-    this.entries.reserve(Math.min(elements, 1 << 20));
   }
 
   /** A 0-based variable number in range, or -1 after reporting the problem. */

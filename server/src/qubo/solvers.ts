@@ -17,11 +17,17 @@ export const EXACT_MAX_VARIABLES = 32;
 
 type MaxCutSolve = (graph: Graph, options: SolveOptions) => SolveResult;
 
-/** Solves the QUBO with a max-cut solver, reporting progress as energies (the lowest so far: -cut). */
+/**
+ * Solves the QUBO with a max-cut solver, reporting progress as energies (the lowest so far: -cut). Building the
+ * graph counts against the time limit.
+ */
 function viaMaxCut(input: QuboInput, options: SolveOptions, solve: MaxCutSolve): SolverOutput {
   const { onProgress } = options;
-  const result = solve(maxCutGraph(input), {
+  const start = performance.now();
+  const graph = maxCutGraph(input);
+  const result = solve(graph, {
     ...options,
+    timeLimitSeconds: Math.max(0, options.timeLimitSeconds - (performance.now() - start) / 1000),
     ...(onProgress ? { onProgress: (p) => onProgress({ ...p, bestValue: 0 - p.bestValue }) } : {}),
   });
   const assignment = assignmentOf(result.partition);

@@ -6,12 +6,10 @@ import { quboFromDataFile } from './data-file.ts';
 import { decodeQubo, encodedQuboBytes, encodeQubo, quboBytes } from './encoding.ts';
 import { checkQubo, type QuboInlineInput } from './inline.ts';
 import type { QuboInput } from './input.ts';
+import { maxDataFileBytes, maxInlineBytes, maxVariables } from './limits.ts';
 import { defaultSolvers, solvers } from './solvers.ts';
 
 export type { QuboInput } from './input.ts';
-
-const maxInlineBytes = 4 * 1024 * 1024;
-const maxDataFileBytes = 100 * 1024 * 1024;
 
 export const qubo: UseCase<QuboInput> = {
   id: 'qubo',
@@ -25,6 +23,7 @@ export const qubo: UseCase<QuboInput> = {
     example: 'QuboInput',
     maxInlineBytes,
     maxDataFileBytes,
+    maxNodes: maxVariables,
     dataFileFormats: ['json', 'qubo'],
     solvers,
   }),

@@ -10,10 +10,14 @@
 // early, the last takes half the time for the hard graphs. Each anneal starts from a random partition and
 // ends with a greedy descent. Any real weights work.
 //
+// The time limit holds at any size: the clock is read every CHUNK steps, in the anneals and in the descents alike
+// (a descent from a state the clock cut off hot takes pass after pass over the nodes), and the anneals leave
+// the last descent the time of two passes (twice the quickest random start, a pass over every edge, timed).
+//
 // One iteration = one sweep (n steps). With `maxIterations` the anneals get their share of that many
 // sweeps instead of the time limit's, so a seed and a budget that ends before the time limit give one answer.
 import type { Graph } from '../graph.ts';
-import { computeGains, flipNode, gainEpsilon } from './gains.ts';
+import { computeGains, descend, flipNode, gainEpsilon } from './gains.ts';
 import { createRandom } from './random.ts';
 import { solveReduced } from './reduced.ts';
 import type { Found } from './reduced.ts';
@@ -36,6 +40,10 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   const rng = createRandom(options.seed);
   const start = performance.now();
   const budgetMs = options.timeLimitSeconds * 1000;
+  const deadline = start + budgetMs;
+  /** When the anneals end: the deadline, less the time left for the last descent (two passes, the quickest timed). */
+  let annealsEnd = deadline,
+    reserveMs = Infinity;
   const sweepBudget = options.maxIterations;
   const eps = gainEpsilon(graph);
 
@@ -80,16 +88,20 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   let v = n - 1; // the node stepped on, in order, sweep after sweep
   let x = 0;
   let done = 0; // the share of the schedule used by earlier anneals
+  const timeIsUp = (): boolean => options.signal.aborted || performance.now() >= deadline;
   for (const share of SCHEDULE) {
     if (stopped) break;
-    const beganAt = start + done * budgetMs;
+    const beganAt = start + done * (annealsEnd - start);
     const sweepsBefore = Math.round(done * (sweepBudget ?? 0));
     done += share;
-    const endsAt = start + done * budgetMs;
     const sweepsHere = sweepBudget === undefined ? Infinity : Math.round(done * sweepBudget) - sweepsBefore;
     if (sweepsHere === 0) continue; // a budget of fewer sweeps than anneals skips some
+    const setUpAt = performance.now();
     for (let i = 0; i < n; i++) side[i] = rng.uint32() & 1;
     cur = computeGains(graph, side, gain);
+    reserveMs = Math.min(reserveMs, 2 * (performance.now() - setUpAt));
+    annealsEnd = deadline - reserveMs;
+    const endsAt = start + done * (annealsEnd - start);
     noteBest();
     let annealSweeps = 0,
       f = 0;
@@ -113,7 +125,7 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
         improved = false;
       }
       const now = performance.now();
-      if (options.signal.aborted || now >= start + budgetMs) {
+      if (options.signal.aborted || now >= annealsEnd) {
         stopped = true;
         break;
       }
@@ -121,14 +133,8 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
     }
     sweeps += annealSweeps;
     // End at a local optimum: the anneal ends cold, so few flips are left (none after an abort: it must be quick).
-    for (let again = !options.signal.aborted; again;) {
-      again = false;
-      for (let i = 0; i < n; i++)
-        if (gain[i]! > eps) {
-          flip(i);
-          again = true;
-        }
-    }
+    if (!options.signal.aborted) cur += descend(graph, side, gain, eps, timeIsUp, CHUNK);
+    stopped ||= timeIsUp();
     noteBest();
     if (improved) {
       foundAt = performance.now();

@@ -42,3 +42,31 @@ export function flipNode(graph: Graph, side: Uint8Array, gain: Float64Array, v: 
   }
   return change;
 }
+
+/**
+ * Greedy descent: flips every node whose gain is above `eps`, pass after pass, until none is left (a local optimum)
+ * or `stop()` says so. `stop` is asked every `every` nodes and between passes: from a state far from any optimum
+ * the passes are many, each O(n + m), and a descent must still end on time. Returns the cut's change.
+ */
+export function descend(
+  graph: Graph,
+  side: Uint8Array,
+  gain: Float64Array,
+  eps: number,
+  stop: () => boolean,
+  every: number,
+): number {
+  let change = 0;
+  for (let again = true; again;) {
+    again = false;
+    for (let i = 0; i < graph.n; i++) {
+      if (gain[i]! > eps) {
+        change += flipNode(graph, side, gain, i);
+        again = true;
+      }
+      if (i % every === every - 1 && stop()) return change;
+    }
+    if (again && stop()) return change;
+  }
+  return change;
+}
