@@ -87,11 +87,14 @@ const attacks: Record<string, Attack> = {
       const hold = async () => {
         while (!stop.aborted) {
           const socket = await attackerSocket(base);
-          await new Promise((done) => {
-            socket.once('close', done);
-            stop.addEventListener('abort', () => socket.destroy(), { once: true });
-          });
-          await sleep(10);
+          // Refused (closed by the server at once) or held until the server or the end of the attack closes it.
+          if (socket.closed || stop.aborted) socket.destroy();
+          else
+            await new Promise((done) => {
+              socket.once('close', done);
+              stop.addEventListener('abort', () => socket.destroy(), { once: true });
+            });
+          await sleep(250); // reopened at once would spin this process, on the same cores as the server
         }
       };
       await Promise.all(Array.from({ length: 1020 }, hold));
@@ -103,6 +106,11 @@ const attacks: Record<string, Attack> = {
       const trickle = async () => {
         while (!stop.aborted) {
           const socket = await attackerSocket(base);
+          if (socket.closed || stop.aborted) {
+            socket.destroy();
+            await sleep(250);
+            continue;
+          }
           socket.write(
             'POST /problem/maxcut HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{',
           );

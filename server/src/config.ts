@@ -32,6 +32,8 @@ export interface Config {
   leaseSeconds: number;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client's address. */
   trustProxy: boolean | number | string;
+  /** Bytes of data files a user may keep (INVALID ones aside); undefined for no quota (JES_STORAGE_QUOTA_MIB=off). */
+  storageQuotaBytes: number | undefined;
   /** Days an ended job (and a data file no job uses) is kept; undefined keeps everything (JES_RETENTION_DAYS=off). */
   retentionDays: number | undefined;
   /** Origins whose pages may call the API from a browser (CORS): a list, '*' for any, undefined for none. */
@@ -144,6 +146,15 @@ function parseHost(raw: string | undefined): string {
   return text;
 }
 
+/** JES_STORAGE_QUOTA_MIB: mebibytes of data files per user, a whole number from 1; or off. */
+function parseStorageQuota(raw: string | undefined): number | undefined {
+  const text = raw?.trim() || '1024';
+  if (text === 'off') return undefined;
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1)
+    throw new ConfigError(`JES_STORAGE_QUOTA_MIB must be a whole number of MiB from 1, or off; got "${text}"`);
+  return Number(text) * 1024 * 1024;
+}
+
 /** JES_RETENTION_DAYS: a number of days, decimals allowed (0.5 is twelve hours), up to a century; or off. */
 function parseRetentionDays(raw: string | undefined): number | undefined {
   const text = raw?.trim() || '30';
@@ -243,6 +254,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: validate === 'on',
     leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
     trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),
+    storageQuotaBytes: parseStorageQuota(env.JES_STORAGE_QUOTA_MIB),
     retentionDays: parseRetentionDays(env.JES_RETENTION_DAYS),
     corsOrigins: parseCorsOrigins(env.JES_CORS_ORIGINS),
     dashboardOrigins: parseOrigins('JES_DASHBOARD_ORIGINS', env.JES_DASHBOARD_ORIGINS) ?? [],

@@ -18,6 +18,7 @@ export const catalogue = {
   job_already_terminal: [409, 'Job already ended'],
   data_file_in_use: [409, 'Data file in use'],
   payload_too_large: [413, 'Payload too large'],
+  storage_quota_exceeded: [413, 'Storage quota exceeded'],
   unsupported_media_type: [415, 'Unsupported media type'],
   headers_too_large: [431, 'Request headers too large'],
   invalid_input: [422, 'Invalid input'],
@@ -51,11 +52,14 @@ export interface ProblemBody {
   request_id?: string;
   errors?: FieldError[];
   max_bytes?: number;
+  used_bytes?: number;
 }
 
 export interface ProblemExtras {
   errors?: FieldError[];
   max_bytes?: number;
+  /** With storage_quota_exceeded: the bytes the user's data files hold now (max_bytes is the quota). */
+  used_bytes?: number;
   /** Response headers that go with it (Allow, Retry-After, WWW-Authenticate). */
   headers?: Record<string, string>;
 }
@@ -87,5 +91,6 @@ export function problemBody(
   const body: ProblemBody = { type: `urn:jes:problem:${code}`, title, status, detail, code };
   if (extras.errors?.length) body.errors = extras.errors;
   if (extras.max_bytes !== undefined) body.max_bytes = extras.max_bytes;
+  if (extras.used_bytes !== undefined) body.used_bytes = extras.used_bytes;
   return body;
 }

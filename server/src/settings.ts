@@ -33,6 +33,11 @@ export const settings: readonly Setting[] = [
   ),
   valued('JES_TRUST_PROXY', 'false', "which proxies' X-Forwarded-For to believe: true, hops, addresses or subnets"),
   valued('JES_MAX_ACTIVE_JOBS', '50', 'jobs per user that have not ended'),
+  valued(
+    'JES_STORAGE_QUOTA_MIB',
+    '1024',
+    "MiB of data files one user may keep (INVALID files' bytes are not kept); off",
+  ),
   valued('JES_RETENTION_DAYS', '30', 'days an ended job and an unused data file are kept (decimals allowed); off'),
   valued(
     'JES_LEASE_SECONDS',

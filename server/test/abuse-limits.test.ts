@@ -55,6 +55,17 @@ describe('login rate limits', () => {
     expect((await login(limited, 'bob', users.bob, '203.0.113.8')).status).toBe(200);
   });
 
+  it('does not lock a user out where they have logged in before (20 wrong passwords from anywhere locked alice out for 10 minutes)', async () => {
+    const server = await serve({ JES_TRUST_PROXY: 'loopback', JES_RATE_LIMITS: 'login_account=3/600' });
+    expect((await login(server, 'alice', users.alice, '192.0.2.50')).status).toBe(200); // her usual address
+    for (let i = 1; i <= 3; i++)
+      expectProblem(await login(server, 'alice', 'guess', `198.51.100.${60 + i}`), 401, 'invalid_credentials');
+    expectProblem(await login(server, 'alice', users.alice, '198.51.100.99'), 429, 'rate_limited');
+    expect((await login(server, 'alice', users.alice, '192.0.2.50')).status).toBe(200);
+    // Failures from the known address are still refused with 401, and other policies still count them.
+    expectProblem(await login(server, 'alice', 'guess', '192.0.2.50'), 401, 'invalid_credentials');
+  });
+
   it('does not count successful logins against an account or an address', async () => {
     for (let i = 0; i < 6; i++) expect((await login(limited, 'bob', users.bob, `192.0.2.${i}`)).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await login(limited, `user${i}`, 'guess', '192.0.2.100')).status).toBe(401);

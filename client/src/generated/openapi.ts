@@ -323,8 +323,12 @@ export interface paths {
          * @description Uploads an input as `multipart/form-data` (up to 104,857,600 bytes, 100 MiB). The identifier is
          *     the SHA-1 of the file's bytes (40 hex digits; an identifier, not a security measure). The file
          *     is validated in the background: its status goes from `PROCESSING` to `READY`, or to `INVALID`
-         *     with a problem in `error`. A job may be started from a `PROCESSING` file; it waits for the
-         *     validation and ends in `ERROR` if the file proves invalid.
+         *     with a problem in `error` (its bytes are then dropped; the record stays). A job may be started
+         *     from a `PROCESSING` file; it waits for the validation and ends in `ERROR` if the file proves
+         *     invalid. A user's data files hold at most a quota of bytes (the reference server: 1 GiB,
+         *     `JES_STORAGE_QUOTA_MIB`); past it an upload answers `413` with code `storage_quota_exceeded`.
+         *     A file is known by its bytes: the same bytes uploaded again for the same use case answer `200`
+         *     with the existing record, and for another use case `422` (`data_file_problem_mismatch`).
          *
          *     The part named `file` is the file, with or without a `filename` and whatever its `Content-Type`;
          *     every part needs a name.
@@ -489,7 +493,7 @@ export interface components {
          */
         ExecutionStatus: "PENDING" | "PREPARING" | "RUNNING" | "SUCCESS" | "ERROR" | "CANCELLED";
         /**
-         * @description `PROCESSING` while the file is validated, then `READY` or `INVALID` (see its `error`).
+         * @description `PROCESSING` while the file is validated, then `READY` or `INVALID` (see its `error`; an INVALID file's bytes are not kept: its record stays, and its job input answers `404`).
          * @enum {string}
          */
         DataFileStatus: "PROCESSING" | "READY" | "INVALID";
@@ -908,7 +912,7 @@ export interface components {
          *     `solver_not_found`, `not_found` (404; the last for a path with no operation); `method_not_allowed`
          *     (405, with `Allow`); `request_timeout` (408); `job_not_finished`,
          *     `job_already_terminal`, `data_file_in_use` (409); `payload_too_large` (413, with
-         *     `max_bytes`); `unsupported_media_type` (415); `headers_too_large` (431); `invalid_input`, `data_file_problem_mismatch`,
+         *     `max_bytes`); `storage_quota_exceeded` (413, with `max_bytes` and `used_bytes`); `unsupported_media_type` (415); `headers_too_large` (431); `invalid_input`, `data_file_problem_mismatch`,
          *     `data_file_invalid`, `idempotency_key_reused` (422); `rate_limited`, `too_many_active_jobs` (429, with `Retry-After`);
          *     `internal_error` (500); `service_unavailable` (503). Inside a job or execution `error`, solver
          *     failures use `solver_failed`, `solver_limit_exceeded`, `job_expired` and `data_file_invalid`.
@@ -936,8 +940,10 @@ export interface components {
             request_id?: string;
             /** @description For validation problems, each mismatch with a JSON pointer into the request. */
             errors?: components["schemas"]["ProblemFieldError"][];
-            /** @description For `payload_too_large`, the limit in bytes. */
+            /** @description For `payload_too_large`, the limit in bytes; for `storage_quota_exceeded`, the user's quota. */
             max_bytes?: number;
+            /** @description For `storage_quota_exceeded`, the bytes the user's data files hold now. */
+            used_bytes?: number;
         };
         /** @description One mismatch of a request against the contract or the use case. */
         ProblemFieldError: {
@@ -1207,22 +1213,6 @@ export interface components {
                      * @enum {unknown}
                      */
                     code?: "service_unavailable";
-                };
-            };
-        };
-        /** @description The `Idempotency-Key` was already used for a different request (`idempotency_key_reused`); use a new key. */
-        IdempotencyKeyReused: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"] & {
-                    /**
-                     * @description Codes this response can carry.
-                     * @enum {unknown}
-                     */
-                    code?: "idempotency_key_reused";
                 };
             };
         };
@@ -2109,7 +2099,13 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ProblemNotFound"];
-            /** @description The file is larger than 104,857,600 bytes (`payload_too_large`); `max_bytes` gives the limit. */
+            /**
+             * @description The file is larger than 104,857,600 bytes (`payload_too_large`; `max_bytes` gives the limit), or
+             *     it would take the user's data files past their storage quota (`storage_quota_exceeded`;
+             *     `max_bytes` gives the quota and `used_bytes` what they hold now: the files being validated and
+             *     the READY ones, as an INVALID file's bytes are not kept). Past the quota nothing more of the file
+             *     is stored; bytes the user has uploaded already still answer `200` with their record.
+             */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2121,12 +2117,31 @@ export interface operations {
                          * @description Codes this response can carry.
                          * @enum {unknown}
                          */
-                        code?: "payload_too_large";
+                        code?: "payload_too_large" | "storage_quota_exceeded";
                     };
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            /**
+             * @description The same bytes are already uploaded for another use case (`data_file_problem_mismatch`: a file
+             *     is known by its bytes, so they serve one use case at a time; delete that file first), or the
+             *     `Idempotency-Key` was already used for a different request (`idempotency_key_reused`).
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Codes this response can carry.
+                         * @enum {unknown}
+                         */
+                        code?: "data_file_problem_mismatch" | "idempotency_key_reused";
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -8,6 +8,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config, RateLimit, RatePolicy } from '../config.ts';
 import { HttpProblem } from '../problems.ts';
+import { type KnownAddresses, knownAddresses } from './known-addresses.ts';
 
 /** Which requests a policy counts: all, failed ones only (logins), or those that started or stored something. */
 type Counted = 'all' | 'failures' | 'starts';
@@ -20,8 +21,15 @@ const startedSomething = (req: Request, res: Response) =>
   res.getHeader('Idempotent-Replayed') === undefined &&
   (req.path === '/data_file' ? res.statusCode === 201 : res.statusCode === 200);
 
-function limiter(name: RatePolicy, policy: RateLimit, key: (req: Request) => string, counted: Counted = 'all') {
+function limiter(
+  name: RatePolicy,
+  policy: RateLimit,
+  key: (req: Request) => string,
+  counted: Counted = 'all',
+  exempt?: (req: Request) => boolean,
+) {
   return rateLimit({
+    ...(exempt ? { skip: exempt } : {}),
     windowMs: policy.windowSeconds * 1000,
     limit: policy.limit,
     identifier: name,
@@ -55,22 +63,28 @@ export const passThrough: RequestHandler = (_req, _res, next) => next();
 export interface Limiters {
   /** The three login policies, in the order they apply. */
   login: RequestHandler[];
+  /** Where each user has logged in from: there, login_account does not apply. */
+  known: KnownAddresses;
   /** Job starts and uploads that start a job or store a file; every one counts on `default` too. */
   submit: RequestHandler;
   default: RequestHandler;
 }
 
-const address = (req: Request) => ipKeyGenerator(req.ip ?? '');
+export const address = (req: Request) => ipKeyGenerator(req.ip ?? '');
 /** The username as sent, when it is one: anything else (a number, a 5,000-deep array) counts as no name. */
 const username = (req: Request) => (typeof req.body?.username === 'string' ? req.body.username.slice(0, 128) : '');
 
 export function rateLimiters(limits: Config['rateLimits']): Limiters {
-  if (!limits) return { login: [], submit: passThrough, default: passThrough };
+  const known = knownAddresses();
+  if (!limits) return { login: [], known, submit: passThrough, default: passThrough };
   return {
+    known,
     // By address first: a flood of names from one address stops there, before a key is kept per name.
     login: [
       limiter('login_address', limits.login_address, address, 'failures'),
-      limiter('login_account', limits.login_account, username, 'failures'),
+      limiter('login_account', limits.login_account, username, 'failures', (req) =>
+        known.knows(username(req), address(req)),
+      ),
       limiter('login', limits.login, (req) => `${address(req)}:${username(req)}`),
     ],
     submit: limiter('submit', limits.submit, (req) => req.user, 'starts'),

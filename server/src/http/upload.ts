@@ -10,7 +10,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { NextFunction, Request, Response } from 'express';
 import type { Database } from '../store/database.ts';
-import { discardChunks, storeChunk } from '../store/data-files.ts';
+import { discardChunks, storedBytes, storeChunk } from '../store/data-files.ts';
 import { acceptedEncoding } from './json-body.ts';
 import { HttpProblem } from '../problems.ts';
 import { unacceptableValue } from './text-limits.ts';
@@ -38,6 +38,7 @@ async function storeStream(
   owner: string,
   upload: Upload,
   stream: Readable & { truncated?: boolean },
+  room: { used: number; quota: number } | undefined,
 ): Promise<void> {
   const hash = createHash('sha1');
   let pending: Buffer[] = [];
@@ -53,11 +54,18 @@ async function storeStream(
   for await (const piece of stream as AsyncIterable<Buffer>) {
     hash.update(piece);
     upload.bytes += piece.length;
+    // Past the owner's quota nothing more is stored, only hashed: bytes already uploaded are answered 200 whatever
+    // the quota, and new ones 413 when the upload is filed (completeUpload checks the quota exactly).
+    if (room && room.used + upload.bytes > room.quota) {
+      pending = [];
+      pendingBytes = 0;
+      continue;
+    }
     pending.push(piece);
     pendingBytes += piece.length;
     if (pendingBytes >= chunkBytes) await flush();
   }
-  if (!stream.truncated) await flush();
+  if (!stream.truncated && !(room && room.used + upload.bytes > room.quota)) await flush();
   upload.sha1 = hash.digest('hex');
 }
 
@@ -82,11 +90,13 @@ export function dataFileTooLarge(maxBytes: number): HttpProblem {
   });
 }
 
-export function streamUpload(db: Database) {
+export function streamUpload(db: Database, quotaBytes: number | undefined) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
     const refused = acceptedEncoding(req);
     if (refused) return next(refused);
+    // What the owner's files hold before this one, and may hold: past it this upload stores nothing more.
+    const room = quotaBytes === undefined ? undefined : { used: await storedBytes(db, req.user), quota: quotaBytes };
     let parser: BusboyInstance;
     try {
       parser = new Busboy({
@@ -121,18 +131,18 @@ export function streamUpload(db: Database) {
             req.log?.warn({ err }, 'could not discard an upload'),
           );
       });
-      stored = storeStream(db, req.user, upload, stream);
+      stored = storeStream(db, req.user, upload, stream, room);
       // Awaited below; until then a failure must not count as unhandled.
       stored.catch(() => {});
     });
     const body = decoded(req);
-    const parsed = new Promise<void>((resolve, reject) => {
-      parser.on('finish', resolve);
-      parser.on('error', reject);
-      body.on('error', reject);
-      req.on('error', reject);
-      req.on('aborted', () => reject(new Error('the request was aborted')));
-    });
+    const parsing = Promise.withResolvers<void>();
+    parser.on('finish', parsing.resolve);
+    parser.on('error', parsing.reject);
+    body.on('error', parsing.reject);
+    req.on('error', parsing.reject);
+    req.on('aborted', () => parsing.reject(new Error('the request was aborted')));
+    const parsed = parsing.promise;
     body.pipe(parser);
     try {
       await parsed;

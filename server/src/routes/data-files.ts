@@ -10,7 +10,7 @@ import * as dataFiles from '../store/data-files.ts';
 import { KeyInUse } from '../store/idempotency-keys.ts';
 import { useCase } from '../http/known-use-case.ts';
 
-export function dataFileRoutes({ db }: AppDeps): Router {
+export function dataFileRoutes({ db, config }: AppDeps): Router {
   const router = Router();
 
   router.post('/data_file', async function uploadDataFile(req, res) {
@@ -45,6 +45,7 @@ export function dataFileRoutes({ db }: AppDeps): Router {
           name: fields.name,
           description: fields.description,
           bytes: upload.bytes,
+          quotaBytes: config.storageQuotaBytes,
         },
         idempotent && { request: idempotent, answer },
       );

@@ -162,6 +162,11 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
         'data_file_not_found',
         `Data file ${fileId}, which job ${id} was started from, has been deleted.`,
       );
+    if (file.status === 'INVALID')
+      throw new HttpProblem(
+        'data_file_not_found',
+        `Data file ${fileId}, which job ${id} was started from, is INVALID: its bytes are not kept (its error says why).`,
+      );
     // A file not validated (yet, or ever) has no format: its first byte tells JSON as validation tells it; a blank
     // one is text.
     let chunks: AsyncIterable<Uint8Array> = dataFiles.readChunks(db, req.user, fileId);

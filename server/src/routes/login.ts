@@ -6,11 +6,12 @@ import { challenge } from '../auth/authenticate.ts';
 import { hashingGate, HashingBusyError } from '../auth/hashing-gate.ts';
 import { tokenLifetimeSeconds } from '../auth/tokens.ts';
 import { checkCredentials } from '../auth/users.ts';
+import { address } from '../http/rate-limits.ts';
 import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from './deps.ts';
 
 export function loginRoutes(
-  { db, tokens }: AppDeps,
+  { db, tokens, limiters }: AppDeps,
   gate = hashingGate(Math.max(1, Math.floor(availableParallelism() / 2)), 16),
 ): Router {
   return Router().post('/login', async function login(req: Request, res: Response) {
@@ -28,6 +29,7 @@ export function loginRoutes(
         headers: { 'WWW-Authenticate': challenge },
       });
     }
+    limiters.known.remember(username, address(req));
     res.set('Cache-Control', 'no-store').json({
       access_token: await tokens.issue(username, version),
       token_type: 'Bearer',

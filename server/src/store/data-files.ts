@@ -97,6 +97,8 @@ export interface NewDataFile {
   name: string;
   description: string | undefined;
   bytes: number;
+  /** The bytes the owner's data files may hold in all; undefined for no quota. */
+  quotaBytes?: number | undefined;
 }
 
 export interface Filed {
@@ -127,6 +129,29 @@ export async function completeUpload(db: Database, file: NewDataFile, remembered
   return filed;
 }
 
+/**
+ * The bytes a user's data files hold: READY ones and those being validated (an INVALID file's bytes are dropped at
+ * its verdict), and the chunks of uploads still coming in (1 MiB each, at most), so that uploads at once count
+ * against one another.
+ */
+export async function storedBytes(db: Queryable, owner: string): Promise<number> {
+  const [row] = await db.query<{ files: string | number; uploading: string | number }>(
+    `SELECT (SELECT coalesce(sum(bytes), 0) FROM data_files WHERE owner = $1 AND status <> 'INVALID') AS files,
+            (SELECT count(*) FROM data_file_chunks WHERE owner = $1 AND id LIKE 'upload:%') AS uploading`,
+    [owner],
+  );
+  return Number(row!.files) + Number(row!.uploading) * 1024 * 1024;
+}
+
+/** The problem of an upload past its owner's quota, saying how much is used and allowed. */
+export function quotaExceeded(used: number, quota: number): HttpProblem {
+  return new HttpProblem(
+    'storage_quota_exceeded',
+    `Your data files may hold ${quota} bytes in all; they hold ${used}. Delete some (DELETE /data_file/{id}) to upload more.`,
+    { max_bytes: quota, used_bytes: used },
+  );
+}
+
 async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
   const [existing] = await tx.query<DataFileRow>(
     `SELECT ${columns} FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE`,
@@ -134,7 +159,30 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
   );
   if (existing) {
     await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.uploadId]);
+    // Files are known by their bytes: the same bytes for another use case would answer the other's record.
+    if (existing.problem_id !== file.problemId)
+      throw new HttpProblem(
+        'data_file_problem_mismatch',
+        `These bytes are already uploaded for use case "${existing.problem_id}", as data file ${existing.id}; delete it to upload them for "${file.problemId}".`,
+        {
+          errors: [
+            {
+              pointer: '/problem_id',
+              detail: `the same bytes are data file ${existing.id} of "${existing.problem_id}"`,
+            },
+          ],
+        },
+      );
     return { created: false, row: existing };
+  }
+  if (file.quotaBytes !== undefined) {
+    // One upload at a time per user past this point (PostgreSQL: processes apart), so two cannot both fit.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`data_files:${file.owner}`]);
+    const [row] = await tx.query<{ used: string | number }>(
+      `SELECT coalesce(sum(bytes), 0) AS used FROM data_files WHERE owner = $1 AND status <> 'INVALID'`,
+      [file.owner],
+    );
+    if (Number(row!.used) + file.bytes > file.quotaBytes) throw quotaExceeded(Number(row!.used), file.quotaBytes);
   }
   await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.id]);
   await tx.query('DELETE FROM data_file_prepared WHERE owner = $1 AND id = $2', [file.owner, file.id]);
@@ -152,7 +200,6 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
   return { created: true, row: row! };
 }
 
-/** The file's bytes, chunk by chunk (never the whole file at once). */
 /** A data file's bytes, chunk by chunk, each read in its turn (chunk-turns.ts); they end early if it is deleted. */
 export async function* readChunks(db: Database, owner: string, id: string): AsyncGenerator<Uint8Array> {
   for (let part = 0; ; part++) {

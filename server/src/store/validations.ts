@@ -73,6 +73,10 @@ export async function recordValidation(db: Database, owner: string, id: string, 
         [owner, id, jsonText(validation.error)],
       );
       if (done.length === 0) return;
+      // An invalid file's bytes are not kept: they would count against its owner's quota and fill the disk for
+      // nothing (INVALID files kept their bytes for 30 days). Its record stays, with the reason.
+      await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
+      await tx.query('DELETE FROM data_file_prepared WHERE owner = $1 AND id = $2', [owner, id]);
       const jobs = await tx.query<{ id: string }>(
         `UPDATE executions e SET status = 'ERROR', error = $3, ended_at = now()
            FROM jobs j WHERE j.id = e.job_id AND j.owner = $1 AND j.data_file_id = $2 AND e.status = 'PENDING'

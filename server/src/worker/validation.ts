@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { InputError } from '../input-error.ts';
 import { problemBody } from '../problems.ts';
 import type { Database } from '../store/database.ts';
-import { readChunks } from '../store/data-files.ts';
+import { readChunks, reclaimSpace } from '../store/data-files.ts';
 import { isTransient } from '../store/transient.ts';
 import {
   type ClaimedValidation,
@@ -29,7 +29,8 @@ export async function validateDataFile(db: Database, file: ClaimedValidation, lo
   if (file.attempt > maxValidationAttempts) {
     log.error({ dataFile: id }, `data file validation given up after ${maxValidationAttempts} tries without a verdict`);
     const detail = `The data file could not be validated: ${maxValidationAttempts} tries ended without a verdict (the service failed each time). Upload it again, or tell the operator.`;
-    return recordValidation(db, owner, id, { error: problemBody('data_file_invalid', detail) });
+    await recordValidation(db, owner, id, { error: problemBody('data_file_invalid', detail) });
+    return reclaimSpace(db);
   }
   let validation: Validation;
   try {
@@ -48,6 +49,8 @@ export async function validateDataFile(db: Database, file: ClaimedValidation, lo
     };
   }
   await recordValidation(db, owner, id, validation);
+  // An INVALID file's bytes were dropped: on the embedded database their space is reclaimed.
+  if ('error' in validation) reclaimSpace(db);
 }
 
 /**
