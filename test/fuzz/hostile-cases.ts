@@ -165,13 +165,13 @@ function compress(encoding: string, body: Buffer): Buffer {
   return body;
 }
 
-/** Valid JSON bodies under hostile headers: Content-Type and charsets, Content-Encoding (corrupt or real), a BOM, odd X-Request-Id, long and many headers. */
+/** Valid JSON bodies under hostile headers: Content-Type and charsets, Content-Encoding (corrupt or real), a BOM, odd X-Request-Id, long and many headers, odd and doubled Idempotency-Keys. */
 function hostileHeaderCase(ctx: GenerationContext): fc.Arbitrary<CaseSpec> {
   const base = perOperation((id) =>
     validJsonBody(ctx, id).map(({ body, query }) => ({ text: jsonText(body), target: startTarget(ctx, id, query) })),
   );
   return fc
-    .tuple(base, fc.nat(8), fc.nat(), fc.constantFrom(...hostile.hostileStrings))
+    .tuple(base, fc.nat(9), fc.nat(), fc.constantFrom(...hostile.hostileStrings))
     .map(([{ text, target }, kind, pick, odd]): CaseSpec => {
       const body = Buffer.from(text);
       const post = (family: string, headers: [string, string][], sent: Buffer = body): CaseSpec => ({
@@ -248,6 +248,14 @@ function hostileHeaderCase(ctx: GenerationContext): fc.Arbitrary<CaseSpec> {
             ...jsonHeaders(),
             ...Array.from({ length: 90 }, (_, i): [string, string] => [`X-Fuzz-${i}`, String(i)]),
           ]);
+        case 8: {
+          // Two keys (Node joined them into one, "dupA, dupB"), an empty one, quoted ones at and past 255.
+          const keys = [['dupA', 'dupB'], [''], ['""'], [`"${'k'.repeat(255)}"`], [`"${'k'.repeat(256)}"`]][pick % 5]!;
+          return post(`Idempotency-Key ${keys.length > 1 ? 'twice' : JSON.stringify(keys[0]).slice(0, 12)}`, [
+            ...jsonHeaders(),
+            ...keys.map((key): [string, string] => ['Idempotency-Key', key]),
+          ]);
+        }
         default:
           return post('Content-Type twice', [
             ['Content-Type', 'application/json'],
