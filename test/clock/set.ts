@@ -6,17 +6,16 @@
 
 /** Run again under faketime: they read the clock, inject one, or compare instants across a day's or year's end. */
 export const clockSet: Record<string, string> = {
-  'server/test/caches.test.ts': "a running job's answer at instants injected from its execution's start",
+  'server/test/running-answer.test.ts': "a running job's answer at instants injected from its execution's start",
   'server/test/tokens.test.ts': 'token lifetimes and skew on an injected clock, across a year boundary',
   'server/test/auth.test.ts': "tokens signed at this process's now, judged by the server's",
-  'server/test/users.test.ts': "a token signed at this process's now, judged by the server's",
   'server/test/retention.test.ts': 'rows aged from the clock passed to retention, against rows the server stamped',
   'server/test/idempotency.test.ts': "keys aged by the database's now() and swept by its clock",
   'server/test/leases.test.ts': "leases expired and renewed by the database's now()",
   'server/test/format.test.ts': "the documented timestamps of instants around a year's end, and of a job just run",
   'client/test/result.test.ts': "Retry-After as an HTTP date on a clock set across a year's end",
   'conformance/test/generate.test.ts': 'documented timestamps parsed and compared with their RFC 3339 twins',
-  'conformance/test/rate-limit.test.ts': 'pacing on an injected clock',
+  'conformance/test/rate-limit-pacing.test.ts': 'pacing on an injected clock',
   'test/contract/contract.test.ts': "the contract's example timestamps, which must agree with each other",
 };
 
