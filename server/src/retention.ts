@@ -57,9 +57,9 @@ export async function runRetention(
   counts.idempotencyKeys = await drain(batch, (n) => deleteIdempotencyKeys(db, ago(idempotencyMs), n));
   counts.uploadChunks = await drain(batch, (n) => sweepUploads(db, ago(policy.uploadAgeMs), n));
   if (db.kind === 'embedded' && Object.values(counts).some((n) => n > 0)) {
-    // No autovacuum there: without a VACUUM the deleted rows' space is never reused (reclaimSpace does the chunks
-    // and the checkpoint that recycles the write-ahead log).
+    // No autovacuum there: without a VACUUM the deleted rows' space is never reused.
     await db.query('VACUUM jobs, executions, data_files, idempotency_keys').catch(() => {});
+    // And the data files' bytes (dataFileByteTables), with the checkpoint that recycles the write-ahead log.
     reclaimSpace(db);
   }
   return counts;

@@ -79,12 +79,17 @@ export class JobViews {
     return answer;
   }
 
-  async read(db: Database, owner: string, id: string): Promise<JobView | undefined> {
+  /**
+   * The job's view, from the cache when it may be: a terminal view always, another one for half a second unless
+   * `fresh` (an answer that says "not finished yet" must not come from a cache that may have missed the end: one
+   * API process answered 409 for a job another had answered FINISHED, while notifications reconnected; issue 28).
+   */
+  async read(db: Database, owner: string, id: string, { fresh = false } = {}): Promise<JobView | undefined> {
     const hit = this.views.get(id);
     if (
       hit &&
       hit.view.job.owner === owner &&
-      (terminalJob.has(hit.view.job.status) || performance.now() - hit.at < 500)
+      (terminalJob.has(hit.view.job.status) || (!fresh && performance.now() - hit.at < 500))
     )
       return hit.view;
     const epoch = this.epoch;

@@ -127,7 +127,9 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
 
   router.get('/job/:job_id/output', async function getJobOutput(req, res) {
     const id = req.params.job_id!;
-    const view = await views.read(db, req.user, id);
+    let view = await views.read(db, req.user, id);
+    // "Not finished" is said from the database, never from a cache that may have missed the end.
+    if (view && !terminalJob.has(view.job.status)) view = await views.read(db, req.user, id, { fresh: true });
     if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
     if (!terminalJob.has(view.job.status)) {
       throw new HttpProblem(

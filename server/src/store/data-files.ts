@@ -48,11 +48,18 @@ export async function discardChunks(db: Database, owner: string, id: string): Pr
   reclaimSpace(db);
 }
 
+/**
+ * The tables that hold a data file's bytes (as uploaded, and as prepared for its jobs): deleted, their space is
+ * reused only once they are vacuumed. data_file_prepared was left out, and six uploads and deletions of a 79 MB file
+ * grew the data directory from 39 to 565 MiB with no file left (issue 28).
+ */
+export const dataFileByteTables = ['data_file_chunks', 'data_file_prepared'] as const;
+
 const reclaiming = new WeakMap<Database, { again: boolean }>();
 
 /**
- * After chunks are deleted, on the embedded database: it has neither autovacuum nor a checkpointer, so without a
- * VACUUM the space of deleted chunks is never reused, and without a CHECKPOINT the write-ahead log that wrote them
+ * After a data file's bytes are deleted, on the embedded database: it has neither autovacuum nor a checkpointer, so
+ * without a VACUUM the space of deleted bytes is never reused, and without a CHECKPOINT the write-ahead log that wrote them
  * is never recycled: every refused 100 MiB upload grew the data directory for good. One at a time; deletions
  * meanwhile ask for one more. PostgreSQL's own background processes do this there.
  */
@@ -67,7 +74,7 @@ export function reclaimSpace(db: Database): void {
       state.again = false;
       // A database closed meanwhile (shutdown) has nothing left to reclaim.
       await db
-        .query('VACUUM data_file_chunks')
+        .query(`VACUUM ${dataFileByteTables.join(', ')}`)
         .then(() => db.query('CHECKPOINT'))
         .catch(() => {});
     } while (state.again);
