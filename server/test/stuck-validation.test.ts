@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/main.ts';
 import { jsonText, storableString } from '../src/store/json-text.ts';
+import { releaseValidations } from '../src/store/validations.ts';
 import { maxValidationAttempts } from '../src/worker/validation.ts';
 import { backends, Client, startTestServer } from './support/server.ts';
 
@@ -71,6 +72,28 @@ describe.each(await backends())('on %s', (_name, backend) => {
       else expect([job.status, job.body.code]).toEqual([422, 'data_file_invalid']);
     },
   );
+
+  it('counts a claim lost to a crash as a try, and one handed back at shutdown not (issue 28: killed five times, still PROCESSING)', async () => {
+    // No worker may claim it meanwhile: the file is inserted already claimed, and only this test moves it.
+    await server.db.query(
+      `INSERT INTO data_files (owner, id, problem_id, name, bytes, status, lease_owner, lease_expires_at, validation_attempts)
+       VALUES ('alice', 'c0ffee0000000000000000000000000000000000', 'maxcut', 'crashing.txt', 1, 'PROCESSING', 'gone', now() + interval '1 hour', 1)`,
+    );
+    const attempts = async () =>
+      (
+        await server.db.query<{ validation_attempts: number }>(
+          `SELECT validation_attempts FROM data_files WHERE id = 'c0ffee0000000000000000000000000000000000'`,
+        )
+      )[0]!.validation_attempts;
+    await releaseValidations(server.db, 'gone'); // a shutdown's handback: the try does not count
+    expect(await attempts()).toBe(0);
+    await server.db.query(
+      `UPDATE data_files SET lease_owner = 'gone', validation_attempts = 1 WHERE id = 'c0ffee0000000000000000000000000000000000'`,
+    );
+    await releaseValidations(server.db); // the embedded database's start-up after a kill: it counts
+    expect(await attempts()).toBe(1);
+    await server.db.query(`DELETE FROM data_files WHERE id = 'c0ffee0000000000000000000000000000000000'`);
+  });
 
   it(`gives a validation that keeps failing up after ${maxValidationAttempts} tries: INVALID, its job ERROR`, async () => {
     // The database refuses this file's READY verdict, every time, as it refused the NUL.
