@@ -82,7 +82,7 @@ export function createApp(options: AppOptions): express.Express {
   app.post('/login', ...jsonBody(64 * 1024), ...deps.limiters.login, storableValues);
   // An inline job keeps the bytes it was sent: they are what the job stores.
   app.post('/problem/:problem_id', ...jsonBody(largestInlineBytes, true), storableValues);
-  app.post('/data_file', streamUpload(deps.db, deps.config.storageQuotaBytes));
+  app.post('/data_file', streamUpload(deps.db, deps.config.storageQuotaBytes, deps.space));
 
   const validator = OpenApiValidator.middleware({
     apiSpec: contractPath,

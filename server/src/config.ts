@@ -32,6 +32,8 @@ export interface Config {
   leaseSeconds: number;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client's address. */
   trustProxy: boolean | number | string;
+  /** Free bytes the embedded database's disk keeps in reserve: below, new jobs and uploads are refused (507). */
+  minFreeDiskBytes: number;
   /** Bytes of data files a user may keep (INVALID ones aside); undefined for no quota (JES_STORAGE_QUOTA_MIB=off). */
   storageQuotaBytes: number | undefined;
   /** Days an ended job (and a data file no job uses) is kept; undefined keeps everything (JES_RETENTION_DAYS=off). */
@@ -255,6 +257,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
     trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),
     storageQuotaBytes: parseStorageQuota(env.JES_STORAGE_QUOTA_MIB),
+    minFreeDiskBytes: integer('JES_MIN_FREE_DISK_MIB', env.JES_MIN_FREE_DISK_MIB, 256, 0, 1_000_000) * 1024 * 1024,
     retentionDays: parseRetentionDays(env.JES_RETENTION_DAYS),
     corsOrigins: parseCorsOrigins(env.JES_CORS_ORIGINS),
     dashboardOrigins: parseOrigins('JES_DASHBOARD_ORIGINS', env.JES_DASHBOARD_ORIGINS) ?? [],

@@ -20,6 +20,7 @@ import { migrate } from './store/migrations.ts';
 import { startRetention } from './retention.ts';
 import { WorkerLoop } from './worker/loop.ts';
 import { SolverPool } from './worker/pool.ts';
+import { watchDiskSpace } from './store/disk-space.ts';
 
 export interface Running {
   /** A URL that reaches the server from this machine (listening.url). */
@@ -164,7 +165,9 @@ async function startServing(db: Database, config: Config, logger: Logger) {
   });
   const events = new JobEvents();
   await events.start(db);
-  const app = createApp({ db, config, tokens, events, logger });
+  // The embedded database's disk, watched for its floor of free space (PostgreSQL's is its own).
+  const space = config.databaseUrl ? undefined : await watchDiskSpace(config.dataDir, config.minFreeDiskBytes);
+  const app = createApp({ db, config, tokens, events, logger, space });
   const retention = await startRetention(db, config, logger);
   const workers = startWorkers(db, config, logger);
   const maintenance = maintainEmbedded(db, logger);
@@ -179,6 +182,7 @@ async function startServing(db: Database, config: Config, logger: Logger) {
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), 2000);
       clearInterval(maintenance);
+      space?.stop();
       await retention.stop();
       await workers?.stop();
       await closed;

@@ -32,6 +32,7 @@ export const catalogue = {
   too_many_active_jobs: [429, 'Too many active jobs'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
+  insufficient_storage: [507, 'Insufficient storage'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ProblemCode = keyof typeof catalogue;

@@ -34,6 +34,11 @@ export const settings: readonly Setting[] = [
   valued('JES_TRUST_PROXY', 'false', "which proxies' X-Forwarded-For to believe: true, hops, addresses or subnets"),
   valued('JES_MAX_ACTIVE_JOBS', '50', 'jobs per user that have not ended'),
   valued(
+    'JES_MIN_FREE_DISK_MIB',
+    '256',
+    "free MiB the embedded database's disk keeps in reserve: below it new jobs and uploads answer 507; 0 for none",
+  ),
+  valued(
     'JES_STORAGE_QUOTA_MIB',
     '1024',
     "MiB of data files one user may keep (INVALID files' bytes are not kept); off",

@@ -892,6 +892,11 @@ export interface components {
                  * @enum {string}
                  */
                 notifications?: "ok" | "down";
+                /**
+                 * @description `ok`, or `low` while the disk of an embedded database is below the free space it keeps in reserve: new jobs and uploads then answer `507` (absent where the service keeps no local database).
+                 * @enum {string}
+                 */
+                disk?: "ok" | "low";
             };
             /** @description The version of the serving software (for the reference server, its package's, `@jes/server`). */
             version: string;
@@ -914,7 +919,7 @@ export interface components {
          *     `job_already_terminal`, `data_file_in_use` (409); `payload_too_large` (413, with
          *     `max_bytes`); `storage_quota_exceeded` (413, with `max_bytes` and `used_bytes`); `unsupported_media_type` (415); `headers_too_large` (431); `invalid_input`, `data_file_problem_mismatch`,
          *     `data_file_invalid`, `idempotency_key_reused` (422); `rate_limited`, `too_many_active_jobs` (429, with `Retry-After`);
-         *     `internal_error` (500); `service_unavailable` (503). Inside a job or execution `error`, solver
+         *     `internal_error` (500); `service_unavailable` (503); `insufficient_storage` (507, with `Retry-After`). Inside a job or execution `error`, solver
          *     failures use `solver_failed`, `solver_limit_exceeded`, `job_expired` and `data_file_invalid`.
          */
         Problem: {
@@ -1193,6 +1198,27 @@ export interface components {
                      * @enum {unknown}
                      */
                     code?: "internal_error";
+                };
+            };
+        };
+        /**
+         * @description The service's disk is below the free space it keeps in reserve (`insufficient_storage`): no new job
+         *     or upload is stored until space is freed, so that the jobs already accepted can still record their
+         *     outcomes. Retry after `Retry-After` seconds; `GET /healthz` says `degraded` meanwhile.
+         */
+        InsufficientStorage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description Codes this response can carry.
+                     * @enum {unknown}
+                     */
+                    code?: "insufficient_storage";
                 };
             };
         };
@@ -1503,6 +1529,7 @@ export interface operations {
             429: components["responses"]["StartJobLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getQuboUseCase: {
@@ -1587,6 +1614,7 @@ export interface operations {
             429: components["responses"]["StartJobLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getProblem: {
@@ -1686,6 +1714,7 @@ export interface operations {
             429: components["responses"]["StartJobLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listJobs: {
@@ -2145,6 +2174,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getDataFile: {

@@ -9,6 +9,8 @@ import { noSuchUseCase } from './known-use-case.ts';
 import { unsupportedMediaType } from './media-types.ts';
 import { HttpProblem, problemBody, type FieldError, type ProblemCode } from '../problems.ts';
 import { startJobBodyErrors, startsJob } from './start-job-body.ts';
+import { isDiskFull } from '../store/disk-space.ts';
+import { noRoom } from './disk-room.ts';
 
 /** Seconds a client is asked to wait after a transient database failure: pg reconnects at the next query. */
 const transientRetrySeconds = 1;
@@ -178,6 +180,10 @@ function cutIfBodyLingers(req: Request, res: Response): void {
 
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   let problem = toProblem(error, req);
+  if (!problem && isDiskFull(error)) {
+    req.log?.warn({ err: error }, 'the disk is full; answered 507');
+    problem = noRoom(undefined);
+  }
   if (!problem && isTransient(error)) {
     req.log?.warn({ err: error }, 'the database failed for a moment; answered 503');
     problem = new HttpProblem('service_unavailable', 'The database is unavailable for a moment; try again.', {

@@ -13,6 +13,8 @@ import type { Database } from '../store/database.ts';
 import { discardChunks, storedBytes, storeChunk } from '../store/data-files.ts';
 import { acceptedEncoding } from './json-body.ts';
 import { HttpProblem } from '../problems.ts';
+import type { DiskSpace } from '../store/disk-space.ts';
+import { noRoom, requireRoom } from './disk-room.ts';
 import { unacceptableValue } from './text-limits.ts';
 import { largestDataFileBytes } from '../use-cases.ts';
 
@@ -39,6 +41,7 @@ async function storeStream(
   upload: Upload,
   stream: Readable & { truncated?: boolean },
   room: { used: number; quota: number } | undefined,
+  space: DiskSpace | undefined,
 ): Promise<void> {
   const hash = createHash('sha1');
   let pending: Buffer[] = [];
@@ -49,6 +52,8 @@ async function storeStream(
     const chunk = Buffer.concat(pending, pendingBytes);
     pending = [];
     pendingBytes = 0;
+    // Each MiB only if the disk keeps its floor free: it is refused (507), not written into the reserve.
+    requireRoom(space, chunk.length);
     await storeChunk(db, owner, upload.uploadId, part++, chunk);
   };
   for await (const piece of stream as AsyncIterable<Buffer>) {
@@ -90,11 +95,12 @@ export function dataFileTooLarge(maxBytes: number): HttpProblem {
   });
 }
 
-export function streamUpload(db: Database, quotaBytes: number | undefined) {
+export function streamUpload(db: Database, quotaBytes: number | undefined, space: DiskSpace | undefined) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
     const refused = acceptedEncoding(req);
     if (refused) return next(refused);
+    if (space?.state() === 'low') return next(noRoom(space));
     // What the owner's files hold before this one, and may hold: past it this upload stores nothing more.
     const room = quotaBytes === undefined ? undefined : { used: await storedBytes(db, req.user), quota: quotaBytes };
     let parser: BusboyInstance;
@@ -131,9 +137,10 @@ export function streamUpload(db: Database, quotaBytes: number | undefined) {
             req.log?.warn({ err }, 'could not discard an upload'),
           );
       });
-      stored = storeStream(db, req.user, upload, stream, room);
-      // Awaited below; until then a failure must not count as unhandled.
-      stored.catch(() => {});
+      stored = storeStream(db, req.user, upload, stream, room, space);
+      // Awaited below; a refusal of its own (no room on the disk) ends the parsing at once, as the parser would wait
+      // for the file to be read.
+      stored.catch((error: unknown) => error instanceof HttpProblem && parsing.reject(error));
     });
     const body = decoded(req);
     const parsing = Promise.withResolvers<void>();
@@ -148,10 +155,12 @@ export function streamUpload(db: Database, quotaBytes: number | undefined) {
       await parsed;
       await stored;
     } catch (error) {
-      // The form was cut off or broken: stop the file where it is, and answer only once storing has settled.
+      // The form was cut off or broken, or the disk had no room: stop the file where it is, and answer only once
+      // storing has settled.
       body.unpipe(parser);
       file?.destroy();
       await stored?.catch(() => {});
+      if (error instanceof HttpProblem) return next(error);
       return next(
         new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`),
       );

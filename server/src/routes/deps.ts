@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { Limiters } from '../http/rate-limits.ts';
 import type { JobEvents } from '../jobs/events.ts';
 import type { Database } from '../store/database.ts';
+import type { DiskSpace } from '../store/disk-space.ts';
 
 export interface AppDeps {
   db: Database;
@@ -14,4 +15,6 @@ export interface AppDeps {
   events: JobEvents;
   logger: Logger;
   limiters: Limiters;
+  /** The embedded database's disk, watched for its floor of free space; undefined on PostgreSQL and in memory. */
+  space?: DiskSpace | undefined;
 }

@@ -6,7 +6,7 @@ import type { AppDeps } from './deps.ts';
 import { toMillisecond } from '../format.ts';
 import { contractVersion, serverVersion } from '../version.ts';
 
-export function healthRoutes({ db, config }: AppDeps): Router {
+export function healthRoutes({ db, config, space }: AppDeps): Router {
   return Router().get('/healthz', async function getHealth(_req, res) {
     try {
       await db.query('SELECT 1');
@@ -16,13 +16,14 @@ export function healthRoutes({ db, config }: AppDeps): Router {
       });
     }
     const notifications = db.notifications();
+    const disk = space?.state();
     res.json({
-      status: notifications === 'ok' ? 'ok' : 'degraded',
+      status: notifications === 'ok' && disk !== 'low' ? 'ok' : 'degraded',
       version: serverVersion,
       contract_version: contractVersion,
       environment: config.env,
       uptime_seconds: toMillisecond(process.uptime()),
-      checks: { database: 'ok', notifications },
+      checks: { database: 'ok', notifications, ...(disk ? { disk } : {}) },
     });
   });
 }

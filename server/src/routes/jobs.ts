@@ -9,6 +9,7 @@ import { InputError } from '../input-error.ts';
 import { HttpProblem } from '../problems.ts';
 import type { AppDeps } from './deps.ts';
 import { pageLimit, queryList, timeLimitQuery } from '../http/query.ts';
+import { requireRoom } from '../http/disk-room.ts';
 import { sendJsonInSlices, writeChunks } from '../http/sliced-writes.ts';
 import { waitSlots } from '../http/wait-slots.ts';
 import { renderJob } from '../jobs/render.ts';
@@ -29,7 +30,7 @@ function preferredWait(req: Request): number | undefined {
   return match ? Math.min(60, Number(match[1])) : undefined;
 }
 
-export function jobRoutes({ db, config, events }: AppDeps): Router {
+export function jobRoutes({ db, config, events, space }: AppDeps): Router {
   const views = new JobViews(events);
   const waits = waitSlots(config.http.maxWaitsPerUser, Math.floor(config.http.maxConnections / 2));
   const router = Router();
@@ -38,6 +39,8 @@ export function jobRoutes({ db, config, events }: AppDeps): Router {
   // paths): the use case is the path's, known already (useCaseFirst, http/known-use-case.ts).
   router.post('/problem/:problem_id', async function startJob(req, res) {
     const useCase = knownUseCase(req.params.problem_id!);
+    // A new job is not stored into the disk's reserve: that room is for the outcomes of the jobs that run.
+    requireRoom(space, req.rawBody?.length ?? 0);
     const query: StartJobQuery = {
       solver: queryList(req.query.solver),
       time_limit_seconds: timeLimitQuery(req.query.time_limit_seconds),
