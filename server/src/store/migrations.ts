@@ -164,6 +164,11 @@ const migrations: string[] = [
   -- own (a crash, a verdict the database refuses) ends INVALID after a few tries instead of being retried for good.
   ALTER TABLE data_files ADD COLUMN validation_attempts integer NOT NULL DEFAULT 0
   `,
+  `
+  -- A prepared input is written a part at a time under a staging id before its file is READY (validations.ts): parts
+  -- a crash leaves behind are swept by their age.
+  ALTER TABLE data_file_prepared ADD COLUMN created_at timestamptz NOT NULL DEFAULT now()
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -4,12 +4,11 @@
 // failure is no verdict: the file stays PROCESSING, and its lease runs out for another try, up to
 // maxValidationAttempts; then the file is INVALID. ValidationTasks is a worker's side of it: when to look for a
 // file, and the lease of the one it validates.
+import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { InputError } from '../input-error.ts';
 import { problemBody } from '../problems.ts';
 import type { Database } from '../store/database.ts';
 import { readChunks, reclaimSpace } from '../store/data-files.ts';
-import { isTransient } from '../store/transient.ts';
 import {
   type ClaimedValidation,
   claimValidation,
@@ -19,7 +18,48 @@ import {
   renewValidations,
   type Validation,
 } from '../store/validations.ts';
-import { findUseCase } from '../use-cases.ts';
+import type { ChunkMessage, VerdictMessage } from './validation-thread.ts';
+
+// The thread's module has this module's extension: .ts run from the sources, .js from the package's build.
+const threadUrl = new URL(
+  `./validation-thread${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`,
+  import.meta.url,
+);
+
+/**
+ * The file's verdict from a thread of its own (validation-thread.ts), fed the chunks as they are read here; a
+ * database failure while reading them rejects (no verdict: the file is tried again), as does a thread that dies.
+ */
+async function inThread(problemId: string, chunks: AsyncIterable<Uint8Array>): Promise<VerdictMessage> {
+  const thread = new Worker(threadUrl, { workerData: { problemId } });
+  try {
+    const verdict = new Promise<VerdictMessage>((resolve, reject) => {
+      thread.once('message', resolve);
+      thread.once('error', reject);
+      thread.once('exit', (code) => reject(new Error(`the validation thread exited (${code}) without a verdict`)));
+    });
+    // A verdict may come before the end (the first bad line): the rest of the file is not read.
+    let given = false;
+    void verdict.then(
+      () => (given = true),
+      () => (given = true),
+    );
+    for await (const chunk of chunks) {
+      if (given) break;
+      // Moved, not copied, when the chunk has its memory to itself (a pooled Buffer shares it: copied first).
+      const own =
+        chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength
+          ? chunk
+          : Uint8Array.prototype.slice.call(chunk);
+      const message: ChunkMessage = { chunk: own };
+      thread.postMessage(message, [own.buffer as ArrayBuffer]);
+    }
+    if (!given) thread.postMessage({ end: true } satisfies ChunkMessage);
+    return await verdict;
+  } finally {
+    await thread.terminate();
+  }
+}
 
 /** Claims of one file before it is given up: INVALID, failing its jobs, rather than tried for good. */
 export const maxValidationAttempts = 3;
@@ -32,21 +72,16 @@ export async function validateDataFile(db: Database, file: ClaimedValidation, lo
     await recordValidation(db, owner, id, { error: problemBody('data_file_invalid', detail) });
     return reclaimSpace(db);
   }
+  const verdict = await inThread(file.problem_id, readChunks(db, owner, id));
   let validation: Validation;
-  try {
-    const useCase = findUseCase(file.problem_id);
-    if (!useCase) throw new InputError(`This server does not run use case "${file.problem_id}".`);
-    const { format, input } = await useCase.readDataFile(readChunks(db, owner, id));
-    const size = useCase.size(input);
-    validation = { format, numNodes: size.nodes, numEdges: size.edges, prepared: useCase.encode(input) };
-  } catch (error) {
-    if (isTransient(error)) throw error;
-    if (!(error instanceof InputError))
-      log.error({ err: error, dataFile: id }, 'data file validation failed unexpectedly');
-    const detail = error instanceof InputError ? error.message : 'The data file could not be read.';
-    validation = {
-      error: problemBody('data_file_invalid', detail, error instanceof InputError ? { errors: error.errors } : {}),
-    };
+  if ('ready' in verdict) {
+    const { format, numNodes, numEdges, prepared } = verdict;
+    validation = { format, numNodes, numEdges, prepared };
+  } else if ('invalid' in verdict) {
+    validation = { error: problemBody('data_file_invalid', verdict.message, { errors: verdict.errors }) };
+  } else {
+    log.error({ err: verdict, dataFile: id }, 'data file validation failed unexpectedly');
+    validation = { error: problemBody('data_file_invalid', 'The data file could not be read.') };
   }
   await recordValidation(db, owner, id, validation);
   // An INVALID file's bytes were dropped: on the embedded database their space is reclaimed.
