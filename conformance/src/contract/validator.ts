@@ -19,7 +19,8 @@ export function schemaValidator(doc: Node): Validate {
   });
   addFormats.default(ajv);
   ajv.addFormat('binary', true);
-  ajv.addVocabulary(['components', 'example', 'discriminator', 'xml', 'externalDocs']);
+  // x-extensible-enum: the contract's mark of an enum that may grow (the breaking-change gate reads it).
+  ajv.addVocabulary(['components', 'example', 'discriminator', 'xml', 'externalDocs', 'x-extensible-enum']);
   ajv.addSchema({ $id: documentId, components: { schemas: doc.components?.schemas ?? {} } });
   const cache = new Map<string, ReturnType<typeof ajv.compile>>();
   return (schema, value) => {

@@ -840,7 +840,7 @@ export interface components {
             /** @description The file's size in bytes. */
             bytes: number;
             /**
-             * @description The detected format (`json`, `edge_list` or `qubo`); `null` until validated or when invalid.
+             * @description The detected format (`json`, `edge_list` or `qubo`; more come with new use cases); `null` until validated or when invalid.
              * @enum {string|null}
              */
             format: "json" | "edge_list" | "qubo" | null;
@@ -973,7 +973,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "invalid_input" | "data_file_problem_mismatch" | "data_file_invalid" | "idempotency_key_reused";
@@ -1010,7 +1010,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "problem_not_found" | "data_file_not_found" | "solver_not_found";
@@ -1029,7 +1029,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "payload_too_large";
@@ -1051,7 +1051,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "rate_limited" | "too_many_active_jobs";
@@ -1072,7 +1072,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "malformed_json" | "invalid_request";
@@ -1092,7 +1092,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "missing_token" | "invalid_token";
@@ -1108,7 +1108,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "problem_not_found";
@@ -1124,7 +1124,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "job_not_found";
@@ -1140,7 +1140,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "data_file_not_found";
@@ -1159,7 +1159,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "unsupported_media_type";
@@ -1178,7 +1178,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "rate_limited";
@@ -1194,7 +1194,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "internal_error";
@@ -1215,7 +1215,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "insufficient_storage";
@@ -1235,7 +1235,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /**
-                     * @description Codes this response can carry.
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                      * @enum {unknown}
                      */
                     code?: "service_unavailable";
@@ -1390,7 +1390,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "invalid_credentials";
@@ -1406,7 +1406,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -1850,7 +1850,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "job_not_finished";
@@ -1901,7 +1901,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "job_already_terminal";
@@ -1953,7 +1953,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "job_not_finished";
@@ -2007,7 +2007,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "job_not_found" | "data_file_not_found";
@@ -2143,7 +2143,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "payload_too_large" | "storage_quota_exceeded";
@@ -2164,7 +2164,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "data_file_problem_mismatch" | "idempotency_key_reused";
@@ -2249,7 +2249,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /**
-                         * @description Codes this response can carry.
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
                          * @enum {unknown}
                          */
                         code?: "data_file_in_use";
