@@ -3,19 +3,11 @@
 // answers 503 with Retry-After, never 500; the LISTEN connection comes back by itself, /healthz says
 // `degraded` while it is down, and long polls still answer within about a second of a job's end. On both
 // databases: a long poll open when the server shuts down is answered with the job as it stands.
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ChildServer, serveChild } from './support/child-server.ts';
+import { administeredDatabase } from './support/pg-administrator.ts';
 import { pgProxy } from './support/pg-proxy.ts';
-import {
-  backends,
-  Client,
-  freshPostgres,
-  postgresAdminUrl,
-  randomMatrix,
-  sixNodes,
-  startTestServer,
-} from './support/server.ts';
+import { backends, Client, freshPostgres, randomMatrix, sixNodes, startTestServer } from './support/server.ts';
 
 const probe = await freshPostgres();
 if ('skip' in probe) console.warn(`skipping the PostgreSQL outage tests: ${probe.skip}`);
@@ -25,49 +17,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
 });
-
-/** An administrator's connection to the server's database, terminating the server's backends. */
-async function administrator(url: string) {
-  const admin = new pg.Client({ connectionString: url });
-  admin.on('error', () => {});
-  await admin.connect();
-  const name = new URL(url).pathname.slice(1);
-  return {
-    /** Terminates every other backend on the database (or those `where` picks); returns how many. */
-    async terminate(where = 'true'): Promise<number> {
-      const result = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`,
-      );
-      return result.rowCount ?? 0;
-    },
-    /** Refuses (or allows again) new connections to the database, superusers' included. */
-    async allowConnections(allow: boolean): Promise<void> {
-      // From another database: PostgreSQL will not refuse connections to the one it is asked from.
-      const other = new pg.Client({ connectionString: postgresAdminUrl });
-      await other.connect();
-      await other
-        .query(`ALTER DATABASE ${pg.escapeIdentifier(name)} WITH ALLOW_CONNECTIONS ${allow}`)
-        .finally(() => other.end());
-    },
-    query: (sql: string, params: unknown[]) => admin.query(sql, params),
-    end: () => admin.end(),
-  };
-}
-
-/**
- * A fresh database for one test, dropped afterwards, and an administrator's connection to it; at the end the
- * database takes connections again (a test may have refused them) before it is dropped.
- */
-async function freshDatabase(): Promise<{ url: string; admin: Awaited<ReturnType<typeof administrator>> }> {
-  const database = (await freshPostgres()) as { url: string; drop(): Promise<void> };
-  cleanups.push(database.drop);
-  const admin = await administrator(database.url);
-  cleanups.push(async () => {
-    await admin.allowConnections(true);
-    await admin.end();
-  });
-  return { url: database.url, admin };
-}
 
 /** The statuses of requests sent without the test Client (whose 5xx fail the file): 503 is expected here. */
 async function send(
@@ -124,7 +73,7 @@ async function healthUntil(client: Client, status: string, seconds: number): Pro
 
 describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a running server', () => {
   it('no terminated connection ends the process; requests that meet one answer 503 with Retry-After', async () => {
-    const { url, admin } = await freshDatabase();
+    const { url, admin } = await administeredDatabase(cleanups);
     const server: ChildServer = await serveChild({
       DATABASE_URL: url,
       JES_WORKERS: '2',
@@ -191,7 +140,7 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     // Regression (seen once in ten runs of the test above): pg-pool hands a new client over in the same parse of
     // the server's bytes that made it ready, with no error listener until the handler attaches one; a FATAL that
     // follows in that chunk (pg_terminate_backend striking a starting backend) was then an unhandled 'error'.
-    const { url, admin } = await freshDatabase();
+    const { url, admin } = await administeredDatabase(cleanups);
     const proxy = await pgProxy(url);
     cleanups.push(proxy.close);
     // A worker, whose heartbeat asks for connections outside any request, twice a second.
@@ -216,7 +165,7 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
   }, 60_000);
 
   it('the LISTEN connection comes back: /healthz is degraded while it is down, and long polls answer within about a second of the end', async () => {
-    const { url, admin } = await freshDatabase();
+    const { url, admin } = await administeredDatabase(cleanups);
     const running = await startTestServer({ DATABASE_URL: url, JES_WORKERS: '2' });
     cleanups.push(() => running.close());
     const alice = await new Client(running.url).login('alice');
@@ -254,7 +203,7 @@ describe.skipIf('skip' in probe)('PostgreSQL connections terminated under a runn
     ).toBeLessThan(1500);
   }, 120_000);
   it('a database that refuses connections answers 503 with Retry-After on every request, and 200 once it is back', async () => {
-    const { url, admin } = await freshDatabase();
+    const { url, admin } = await administeredDatabase(cleanups);
     const running = await startTestServer({ DATABASE_URL: url, JES_WORKERS: '0' });
     cleanups.push(() => running.close());
     const alice = await new Client(running.url).login('alice');

@@ -1,12 +1,13 @@
 // The lease rules at the store level, on each database: dead workers are simulated by claiming under a
 // worker id and expiring its leases in SQL. A crash is blamed on an execution only when it was the only one
 // in flight on the dead worker; two blames end it in ERROR; several in flight are each marked suspect, and
-// a suspect runs alone. A graceful handback never counts. The heartbeat renews only the runs it names.
+// a suspect runs alone. A graceful handback never counts. The heartbeat renews only the runs it names. A late
+// outcome is recorded as long as the execution is still its worker's (no other worker claimed it since).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/store/database.ts';
 import { heartbeat, release, requeueAbandoned, requeueExpired } from '../src/store/leases.ts';
 import { migrate } from '../src/store/migrations.ts';
-import { claim } from '../src/store/queue.ts';
+import { claim, finish, type Outcome } from '../src/store/queue.ts';
 import { backends } from './support/server.ts';
 import { storedJob } from './support/store-jobs.ts';
 
@@ -128,6 +129,34 @@ describe.each(await backends())('%s', (_name, backend) => {
     expect(await requeueAbandoned(db)).toBe(3);
     expect(await row(a!)).toMatchObject({ status: 'PENDING', crashes: 1, suspect: true });
     for (const id of [b!, c!]) expect(await row(id)).toMatchObject({ status: 'PENDING', crashes: 0, suspect: true });
+  });
+
+  it('records a late outcome after its lease ran out, or after it was taken back, unless another worker claimed it since', async () => {
+    // Issue 28, 2: a run that finished while its worker could not reach the database keeps its outcome.
+    const success: Outcome = { status: 'SUCCESS', data: { cut_value: 1, partition: [0, 1] }, bestValue: 1 };
+    const [expired] = await queue(1);
+    await claim(db, 't7-w1', 1, 60, { idle: true });
+    await expire('t7-w1');
+    expect(await finish(db, 't7-w1', expired!, 'local-search', success), 'lease ran out').toBe(true);
+    expect(await row(expired!)).toMatchObject({ status: 'SUCCESS', crashes: 0 });
+    expect(await jobStatus(expired!)).toBe('FINISHED');
+
+    const [takenBack] = await queue(1);
+    await claim(db, 't7-w2', 1, 60, { idle: true });
+    await expire('t7-w2');
+    await requeueExpired(db);
+    expect(await finish(db, 't7-w2', takenBack!, 'local-search', success), 'taken back, not claimed since').toBe(true);
+    expect(await row(takenBack!)).toMatchObject({ status: 'SUCCESS' });
+    expect(await jobStatus(takenBack!)).toBe('FINISHED');
+
+    const [claimedSince] = await queue(1);
+    await claim(db, 't7-w3', 1, 60, { idle: true });
+    await expire('t7-w3');
+    await requeueExpired(db);
+    expect((await claim(db, 't7-w4', 1, 60, { idle: true })).map((c) => c.job_id)).toEqual([claimedSince]);
+    expect(await finish(db, 't7-w3', claimedSince!, 'local-search', success), 'claimed by another since').toBe(false);
+    expect(await row(claimedSince!)).toMatchObject({ status: 'RUNNING' });
+    expect(await finish(db, 't7-w4', claimedSince!, 'local-search', success)).toBe(true);
   });
 
   it('renews only the leases of the runs it is given', async () => {

@@ -57,7 +57,11 @@ export async function heartbeat(
   return { held: new Set(rows.map(key)), cancel: new Set(rows.filter((r) => r.cancel).map(key)) };
 }
 
-/** Takes back executions whose lease ran out (their worker died or stalled). Answers how many. */
+/**
+ * Takes back executions whose lease ran out (their worker died or stalled). Answers how many. An outage runs out
+ * every lease, and is no crash: a worker calls this only once it has reached the database for a whole lease
+ * (worker/loop.ts, beat), so that live workers have had that lease to renew theirs.
+ */
 export function requeueExpired(db: Database): Promise<number> {
   return db.transaction((tx) => requeueLost(tx, 'lease_expires_at < now()'));
 }

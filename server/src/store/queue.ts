@@ -1,6 +1,7 @@
 // The execution queue as workers see it. An execution is claimed under a lease (FOR UPDATE SKIP LOCKED),
 // the lease is renewed while it runs (leases.ts), and every later transition is guarded by the lease owner,
-// so a worker that lost its lease (it stalled or died) cannot record anything: each execution ends exactly once.
+// so a worker whose execution another worker took (it stalled or died) cannot record anything: each execution
+// ends exactly once.
 //
 // Lock order, everywhere an execution changes status: its executions rows first, then its jobs row (settleJob).
 // requestCancel (jobs.ts) takes them in the same order; the opposite order deadlocked with a claim.
@@ -116,7 +117,13 @@ export type Outcome =
   | { status: 'ERROR'; error: ProblemBody }
   | { status: 'CANCELLED'; bestValue: number | undefined };
 
-/** Records how an execution ended, if this worker still holds it; false when it does not (nothing recorded). */
+/**
+ * Records how an execution ended, if it is still this worker's: it holds the lease (expired or not: a lease that
+ * ran out during an outage is the worker's until another takes the execution), or the execution was taken back
+ * from it (its lease ran out while this worker could not reach the database) and no other worker has claimed it
+ * since (`worker` names the last to claim it). False when it is not (nothing recorded): another worker runs it,
+ * or it ended otherwise (cancelled).
+ */
 export async function finish(
   db: Database,
   worker: string,
@@ -129,7 +136,8 @@ export async function finish(
       `UPDATE executions SET status = $4, data = $5, error = $6, ended_at = now(), running_at = coalesce(running_at, now()),
               progress = NULL, best_value = CASE WHEN $4 = 'ERROR' THEN NULL ELSE coalesce($7, best_value) END,
               lease_owner = NULL, lease_expires_at = NULL
-        WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status IN ('PREPARING', 'RUNNING')
+        WHERE job_id = $1 AND solver = $2 AND worker = $3
+          AND (lease_owner = $3 AND status IN ('PREPARING', 'RUNNING') OR lease_owner IS NULL AND status = 'PENDING')
        RETURNING 1`,
       [
         jobId,

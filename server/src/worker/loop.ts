@@ -1,10 +1,12 @@
 // The worker loop: claims executions while solver threads are free, loads their input (once per job, for all
 // of its executions here), runs them in the thread pool, records progress (best value so far) and the outcome.
 // It also claims data files to validate, one at a time (validation.ts). A heartbeat renews its leases, puts
-// expired ones (dead workers) back in the queue, and stops runs whose job was cancelled. Nothing a solver
-// does can take the loop down: every failure of the run becomes the execution's ERROR. A failure of the
-// database is not the run's: transient ones are retried, and an execution whose input could not be read or
-// whose outcome could not be recorded is handed back to the queue, to run again.
+// expired ones (dead workers) back in the queue once this worker has itself reached the database for a lease,
+// and stops runs whose job was cancelled. Nothing a solver does can take the loop down: every failure of the run
+// becomes the execution's ERROR. A failure of the database is not the run's: a database that cannot be reached is
+// waited for, however long (a finished run keeps its outcome in memory, and its lease is renewed once the database
+// is back), and one that answers but keeps refusing (a lock held, conflicts) has the execution handed back to the
+// queue after about a lease, to run again.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -16,7 +18,7 @@ import { readChunks } from '../store/data-files.ts';
 import { jobChannel, workChannel } from '../store/jobs.ts';
 import { heartbeat, release, releaseOne, requeueAbandoned, requeueExpired } from '../store/leases.ts';
 import { type Claimed, claim, finish, markRunning, type Outcome, recordProgress } from '../store/queue.ts';
-import { isTransient, retryTransient } from '../store/transient.ts';
+import { isTransient, isUnreachable, retryTransient } from '../store/transient.ts';
 import { readInlineInput, readPreparedDataFile, releaseValidations } from '../store/validations.ts';
 import { findUseCase } from '../use-cases.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
@@ -48,10 +50,14 @@ interface Running {
 export class WorkerLoop {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly running = new Map<string, Running>();
-  /** Runs that ended and whose outcome is being recorded: their leases are renewed until it is (or given up). */
-  private readonly recording = new Map<string, { job_id: string; solver: string }>();
-  /** The recordings under way, which a stop waits for. */
-  private readonly recordings = new Set<Promise<void>>();
+  /** Runs that ended and whose outcome (or handback) is being written: their leases are renewed until it is. */
+  private readonly ending = new Map<string, { job_id: string; solver: string }>();
+  /** The endings under way, which a stop waits for. */
+  private readonly endings = new Set<Promise<void>>();
+  /** Since when every heartbeat has reached the database; undefined before the first and after one that did not. */
+  private inTouchSince: number | undefined;
+  /** When a stopping worker stops waiting for a database it cannot reach (see retry). */
+  private stopDeadline = Infinity;
   private readonly done = new Set<Promise<void>>();
   /** Inputs loaded for the jobs whose executions run here, shared by them: a job's input is loaded once. */
   private readonly inputs = new Map<string, { input: Promise<unknown>; users: number }>();
@@ -106,12 +112,13 @@ export class WorkerLoop {
   /** Stops claiming, gives running executions back to the queue, and waits for their runs to settle. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopDeadline = Date.now() + this.lease * 1000;
     this.wake?.();
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all(this.unlisten.map((u) => u()));
     await this.loop;
     // Outcomes being recorded go first: handing those executions back would throw finished runs away.
-    await Promise.allSettled(this.recordings);
+    await Promise.allSettled(this.endings);
     await this.validations.release().catch(() => {});
     await release(this.options.db, this.id).catch((err) =>
       this.options.logger.error({ err }, 'could not hand executions back; they run again when their leases expire'),
@@ -158,22 +165,30 @@ export class WorkerLoop {
   }
 
   private async beat(): Promise<void> {
+    const { db, logger } = this.options;
     this.validations.markDue();
     try {
       // Only runs registered before the query are judged by it: a claim committed meanwhile is not in its answer.
-      // Only the runs alive in memory (and outcomes being recorded) are renewed: an execution this worker no
-      // longer runs lets its lease run out, and is taken back.
+      // Only the runs alive in memory (and those whose end is being written) are renewed, expired leases included:
+      // an execution this worker no longer runs lets its lease run out, and is taken back.
       const before = [...this.running];
-      const alive = [...before.map(([, run]) => run), ...this.recording.values()];
-      const { held, cancel } = await heartbeat(this.options.db, this.id, this.lease, alive);
+      const alive = [...before.map(([, run]) => run), ...this.ending.values()];
+      const { held, cancel } = await heartbeat(db, this.id, this.lease, alive);
       for (const [key, run] of before) {
         if (cancel.has(key)) this.stopRun(run, 'cancelled');
         else if (!held.has(key)) this.stopRun(run, 'lease lost');
       }
       await this.validations.renew();
-      await requeueExpired(this.options.db);
+      // Leases that ran out are taken back, as their workers' crashes, only by a worker that has reached the
+      // database beat after beat for a whole lease: a live owner has then had that lease to renew them. After an
+      // outage every lease has run out, and the first worker back would otherwise blame crashes on the executions
+      // of processes that are alive, its own included (issue 28, 2). Meanwhile a query says whether it answers.
+      const inTouch = this.inTouchSince !== undefined && Date.now() - this.inTouchSince >= this.lease * 1000;
+      await (inTouch ? requeueExpired(db) : db.query('SELECT 1'));
+      this.inTouchSince ??= Date.now();
     } catch (err) {
-      this.options.logger.warn({ err }, 'heartbeat failed');
+      if (isUnreachable(err)) this.inTouchSince = undefined;
+      logger.warn({ err }, 'heartbeat failed');
     }
   }
 
@@ -305,16 +320,17 @@ export class WorkerLoop {
     // Another worker holds it now (this one stalled past its lease): that worker records the outcome.
     if (state.stopped === 'lease lost')
       return void log.warn('lost the lease of a running execution; stopped it without recording');
-    if (outcome === 'hand back')
-      return this.handBack(execution, log, 'handed the execution back to the queue; it will run again');
-    const recorded = this.record(execution, outcome, log);
-    this.recordings.add(recorded);
-    await recorded.finally(() => this.recordings.delete(recorded));
+    const ended = this.end(execution, outcome, log);
+    this.endings.add(ended);
+    await ended.finally(() => this.endings.delete(ended));
   }
 
   /**
-   * Runs `fn` again after transient database failures, for about one lease: the lease is still renewed
-   * meanwhile (the run is in memory), so no other worker takes the execution.
+   * Runs `fn` again after transient database failures. A database that cannot be reached is waited for as long
+   * as it takes (until this worker stops, and a lease more): what is being done is still in memory, and its lease
+   * is renewed once the database is back (it runs, or its end is being written), so an outage, however long, is
+   * no reason to run an execution again, nor to throw a finished run away. A database that answers but keeps
+   * refusing (a lock held, conflicts) is tried for about one lease.
    */
   private retry<T>(fn: () => Promise<T>, log: Logger, what: string): Promise<T> {
     const deadline = Date.now() + this.lease * 1000;
@@ -323,17 +339,28 @@ export class WorkerLoop {
       delayMs: 100,
       maxDelayMs: 2000,
       onRetry: (err, attempt) => {
-        if (Date.now() >= deadline) throw err;
+        if (Date.now() >= (isUnreachable(err) ? this.stopDeadline : deadline)) throw err;
         log.warn({ err }, `${what} failed (try ${attempt}); trying again`);
       },
     });
   }
 
-  /** Records the outcome, retrying transient failures; if it cannot be, the execution is handed back to run again. */
+  /** Writes how a run ended: its outcome, or (`hand back`) its return to the queue; its lease is renewed meanwhile. */
+  private async end(execution: Claimed, outcome: Outcome | 'hand back', log: Logger): Promise<void> {
+    const key = `${execution.job_id}/${execution.solver}`;
+    this.ending.set(key, { job_id: execution.job_id, solver: execution.solver });
+    try {
+      if (outcome === 'hand back')
+        await this.handBack(execution, log, 'handed the execution back to the queue; it will run again');
+      else await this.record(execution, outcome, log);
+    } finally {
+      this.ending.delete(key);
+    }
+  }
+
+  /** Records the outcome (tried as retry says); if it cannot be, the execution is handed back to run again. */
   private async record(execution: Claimed, outcome: Outcome, log: Logger): Promise<void> {
     const { db } = this.options;
-    const key = `${execution.job_id}/${execution.solver}`;
-    this.recording.set(key, { job_id: execution.job_id, solver: execution.solver });
     try {
       const held = await this.retry(
         () => finish(db, this.id, execution.job_id, execution.solver, outcome),
@@ -353,22 +380,22 @@ export class WorkerLoop {
         };
         if (await finish(db, this.id, execution.job_id, execution.solver, failed).catch(() => false)) return;
       }
-      // Handed back rather than left to its lease: it runs again at once, and a lease that runs out counts as a crash.
+      // A conflict that lasted a lease, or a worker stopping while the database is away. Handed back rather than
+      // left to its lease: it runs again at once, and a lease that runs out counts as a crash.
       await this.handBack(
         execution,
         log,
         `could not record the outcome (${(err as Error).message}); handed the execution back to the queue, it will run again`,
       );
-    } finally {
-      this.recording.delete(key);
     }
   }
 
   private async handBack(execution: Claimed, log: Logger, message: string): Promise<void> {
     try {
-      const released = await retryTransient(
+      const released = await this.retry(
         () => releaseOne(this.options.db, this.id, execution.job_id, execution.solver),
-        { tries: 3 },
+        log,
+        'handing the execution back',
       );
       if (released) log.warn(message);
       else log.warn('the execution was no longer held by this worker; nothing to hand back');
