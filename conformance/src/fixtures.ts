@@ -1,11 +1,13 @@
 // Resources several checks use, made once per run on first use (the first caller's check sends the requests),
 // so that a run starts as few jobs and uploads as its checks need: the use cases the deployment lists (GET
 // /problem), and for each one a FINISHED job of its example, a READY data file of it (as JSON, with bytes unique
-// to this run) and a job from that file, and a larger data file that lifecycle runs a long job from and
-// use_after_free then deletes. The job of the example and the data file are sent with this run's
+// to this run) and a job from that file, a larger data file that lifecycle runs a long job from and
+// use_after_free then deletes, and the generated inline jobs that positive_data_acceptance sends and the
+// semantics checks read the answers of. The job of the example and the data file are sent with this run's
 // Idempotency-Key (idempotency sends them again) and read at once (ensure_resource_availability judges those
 // reads). Whatever the run creates is cleaned up at its end (data files deleted, jobs still running cancelled).
 import type { CheckContext } from './context.ts';
+import { inlineJobRequests, type InlineJobRequest } from './generate/inline-jobs.ts';
 import { CheckAbort, type Reply, type RequestSpec } from './http.ts';
 import { jsonDataFile, longInput, sizeOf } from './inputs.ts';
 import { jobOf, pollJob, startJob, upload, uploadDataFile, validated } from './jobs.ts';
@@ -42,6 +44,11 @@ export interface SharedDataFile {
   uploaded: Keyed<{ problemId: string; text: string; name: string }>;
   /** Read right after the upload: the record and the first page of GET /data_file. */
   atOnce: { read: Reply; listed: Reply };
+}
+
+/** A generated inline request as sent, and its answer (200 with the job's id when it was accepted). */
+export interface GeneratedJob extends InlineJobRequest {
+  reply: Reply;
 }
 
 export class Fixtures {
@@ -178,6 +185,25 @@ export class Fixtures {
     return this.shared(`deleted data file ${useCase.id}`, async () => {
       const { id } = await this.longDataFile(ctx, useCase);
       return { id, deleted: await ctx.send({ method: 'DELETE', path: `/data_file/${id}` }) };
+    });
+  }
+
+  /**
+   * positive_data_acceptance's generated inline jobs of the use case (generate/inline-jobs.ts), sent one after
+   * the other and not cancelled: each solver's run ends within half a second, and the semantics checks read the
+   * answers.
+   */
+  generatedJobs(ctx: CheckContext, useCase: UseCaseInfo): Promise<GeneratedJob[]> {
+    return this.shared(`generated jobs ${useCase.id}`, async () => {
+      const jobs: GeneratedJob[] = [];
+      for (const request of inlineJobRequests(ctx.contract, useCase, ctx.seed, ctx.runs)) {
+        const { input, query } = request;
+        jobs.push({
+          ...request,
+          reply: await ctx.send({ method: 'POST', path: `/problem/${useCase.id}`, json: input, query }),
+        });
+      }
+      return jobs;
     });
   }
 }

@@ -34,6 +34,24 @@ export function sizeOf(example: Input, input: Input = example): number | undefin
   return shape ? (input[shape.matrix] as unknown[] | undefined)?.length : undefined;
 }
 
+/** The example with `matrix` as its square matrix, and its sizes set to the matrix's. */
+export function withMatrix(example: Input, matrix: number[][]): Input {
+  const shape = squareShape(example)!;
+  return { ...example, ...Object.fromEntries(shape.sizes.map((k) => [k, matrix.length])), [shape.matrix]: matrix };
+}
+
+/** Square matrices along the diagonal of one, zero elsewhere: parts that do not interact. */
+export function blockDiagonal(blocks: readonly number[][][]): number[][] {
+  const size = blocks.reduce((n, block) => n + block.length, 0);
+  const matrix = Array.from({ length: size }, () => Array<number>(size).fill(0));
+  let at = 0;
+  for (const block of blocks) {
+    block.forEach((row, i) => row.forEach((value, j) => (matrix[at + i]![at + j] = value)));
+    at += block.length;
+  }
+  return matrix;
+}
+
 /**
  * `copies` copies of the example along the diagonal of a matrix `copies` times as wide, zero elsewhere (an
  * input made of independent copies of a valid one is valid in any use case of this shape); undefined when the
@@ -42,13 +60,7 @@ export function sizeOf(example: Input, input: Input = example): number | undefin
 export function repeated(example: Input, copies: number): Input | undefined {
   const shape = squareShape(example);
   if (!shape) return undefined;
-  const { n } = shape;
-  const block = example[shape.matrix] as number[][];
-  const size = n * copies;
-  const matrix = Array.from({ length: size }, (_, i) =>
-    Array.from({ length: size }, (_, j) => (Math.floor(i / n) === Math.floor(j / n) ? block[i % n]![j % n]! : 0)),
-  );
-  return { ...example, ...Object.fromEntries(shape.sizes.map((k) => [k, size])), [shape.matrix]: matrix };
+  return withMatrix(example, blockDiagonal(Array(copies).fill(example[shape.matrix])));
 }
 
 /**
@@ -66,7 +78,7 @@ export function coupled(example: Input, copies: number): Input | undefined {
   const matrix = Array.from({ length: size }, (_, i) =>
     Array.from({ length: size }, (_, j) => block[i % n]![j % n]! * factor(Math.floor(i / n), Math.floor(j / n)) + 0),
   );
-  return { ...example, ...Object.fromEntries(shape.sizes.map((k) => [k, size])), [shape.matrix]: matrix };
+  return withMatrix(example, matrix);
 }
 
 /** An input a heuristic keeps working on until its time limit: about 60 rows of coupled copies, or else the example. */

@@ -1,10 +1,12 @@
 // The suite is use-case generic: only the max-cut semantics check and its helpers know the max-cut use case
 // by name (the rest reads the use cases from GET /problem), a request maps to the concrete operation before
 // the template, and inputs made from an example without knowing its use case are valid ones.
+import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Contract } from '../src/contract/contract.ts';
+import { exampleArbitrary, exampleCorners } from '../src/generate/examples.ts';
 import { jsonDataFile, largeInput, longInput, repeated, sizeOf, squareShape } from '../src/inputs.ts';
 
 const src = join(import.meta.dirname, '../src');
@@ -65,6 +67,31 @@ describe('inputs made from an example', () => {
     }
     const graph = repeated(maxcut, 4)!.adj_matrix as number[][];
     graph.forEach((row, i) => row.forEach((w, j) => expect(w).toBe(graph[j]![i])));
+  });
+
+  it('vary as the contract allows: symmetric without a diagonal where the example is, any entries where it is not', () => {
+    for (const [example, schema] of [
+      [maxcut, 'MaxCutInput'],
+      [qubo, 'QuboInput'],
+    ] as const) {
+      const { matrix } = squareShape(example)!;
+      const sample = [...exampleCorners(example), ...fc.sample(exampleArbitrary(example), { seed: 3, numRuns: 60 })];
+      for (const input of sample) expect(contract.validate(contract.schema(schema), input)).toEqual([]);
+      const matrices = sample.map((input) => input[matrix] as number[][]);
+      const entries = matrices.flat(2);
+      expect(entries.some((x) => x < 0)).toBe(true);
+      expect(entries.some((x) => !Number.isInteger(x))).toBe(true);
+      expect(matrices.some((m) => m.length === 1) && matrices.some((m) => m.flat().every((x) => x === 0))).toBe(true);
+      expect(Math.max(...matrices.map((m) => m.length))).toBeGreaterThan(12);
+      const asymmetric = matrices.filter((m) => m.some((row, i) => row.some((x, j) => x !== m[j]![i])));
+      const diagonal = matrices.filter((m) => m.some((row, i) => row[i] !== 0));
+      if (example === maxcut) expect([asymmetric, diagonal]).toEqual([[], []]);
+      else expect([asymmetric.length, diagonal.length].every((n) => n > 10)).toBe(true);
+    }
+    expect(exampleCorners(maxcut).map((input) => input.adj_matrix)).toEqual([
+      [[0]],
+      maxcut.adj_matrix.map((row: number[]) => row.map(() => 0)),
+    ]);
   });
 
   it('fill a body limit without passing it, and fall back to the example in an unknown shape', () => {

@@ -1,13 +1,8 @@
-// Max-cut inputs for the generated checks: small symmetric matrices with integer, fractional, negative
-// and zero weights (so sparse and dense graphs both come up).
+// Max-cut inputs where valid bodies of that use case are wanted by name (the fuzz suite, the mutants test):
+// small symmetric matrices with integer, fractional, negative and zero weights (sparse and dense graphs).
 import fc from 'fast-check';
 import { type Graph, graphOf } from '../maxcut.ts';
-
-const weight = fc.oneof(
-  { weight: 3, arbitrary: fc.constant(0) },
-  { weight: 4, arbitrary: fc.integer({ min: -10, max: 20 }) },
-  { weight: 1, arbitrary: fc.integer({ min: -2000, max: 2000 }).map((n) => n / 100) },
-);
+import { weight } from './examples.ts';
 
 /** Graphs of `minNodes` to `maxNodes` nodes. */
 export function graphArbitrary(minNodes: number, maxNodes: number): fc.Arbitrary<Graph> {
