@@ -20,7 +20,7 @@ import { migrate } from './store/migrations.ts';
 import { startRetention } from './retention.ts';
 import { WorkerLoop } from './worker/loop.ts';
 import { SolverPool } from './worker/pool.ts';
-import { watchDiskSpace } from './store/disk-space.ts';
+import { type DiskSpace, watchDiskSpace } from './store/disk-space.ts';
 
 export interface Running {
   /** A URL that reaches the server from this machine (listening.url). */
@@ -48,7 +48,12 @@ async function openStore(config: Config, logger: Logger, claimed?: () => void): 
   return db;
 }
 
-function startWorkers(db: Database, config: Config, logger: Logger): { stop(): Promise<void> } | undefined {
+function startWorkers(
+  db: Database,
+  config: Config,
+  logger: Logger,
+  space?: DiskSpace,
+): { stop(): Promise<void> } | undefined {
   if (config.workers === 0) return undefined;
   const pool = new SolverPool({ size: config.workers });
   const loop = new WorkerLoop({
@@ -56,6 +61,7 @@ function startWorkers(db: Database, config: Config, logger: Logger): { stop(): P
     pool,
     logger: logger.child({ component: 'worker' }),
     leaseSeconds: config.leaseSeconds,
+    space,
   });
   const started = loop.start();
   return {
@@ -169,7 +175,7 @@ async function startServing(db: Database, config: Config, logger: Logger) {
   const space = config.databaseUrl ? undefined : await watchDiskSpace(config.dataDir, config.minFreeDiskBytes);
   const app = createApp({ db, config, tokens, events, logger, space });
   const retention = await startRetention(db, config, logger);
-  const workers = startWorkers(db, config, logger);
+  const workers = startWorkers(db, config, logger, space);
   const maintenance = maintainEmbedded(db, logger);
   return {
     app,

@@ -102,6 +102,42 @@ describe.skipIf(skip)(`a disk that fills${skip ? ` (skipped: ${skip})` : ''}`, (
     expect((await upload(alice, 64 * 1024, 2)).status).toBe(201);
   }, 60_000);
 
+  it('postpones a validation whose prepared input would go into the reserve, and validates it once space is freed', async () => {
+    // Room for the upload (13 MiB, stored compressed in some 5) but not for its prepared input (10 MB more): 800,000 edges,
+    // all distinct (a repeated one is summed into one).
+    const text = (() => {
+      const n = 100_000;
+      const lines: string[] = [];
+      for (let k = 0; lines.length < 800_000; k++) {
+        const [i, j] = [(k % n) + 1, ((k * 7919 + Math.floor(k / n) * 104_729 + 3) % n) + 1];
+        if (i !== j) lines.push(`${i} ${j} ${k % 7}.5\n`);
+      }
+      return `${n} ${lines.length}\n${lines.join('')}`;
+    })();
+    const filler = fillTo(32 * mib + 10 * mib, 'filler-3');
+    try {
+      const form = new FormData();
+      form.set('file', new Blob([text]), 'big.txt');
+      form.set('problem_id', 'maxcut');
+      form.set('name', 'big.txt');
+      const uploaded = await alice.request('POST', '/data_file', { body: form });
+      expect(uploaded.status).toBe(201);
+      const id = uploaded.body.data_file_identifier;
+      // It stays PROCESSING while there is no room, given back each time without counting as a try.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect((await alice.get(`/data_file/${id}`)).body.data_file[id].status).toBe('PROCESSING');
+      rmSync(filler);
+      await expect
+        .poll(async () => (await alice.get(`/data_file/${id}`)).body.data_file[id].status, {
+          timeout: 60_000,
+          interval: 1000,
+        })
+        .toBe('READY');
+    } finally {
+      rmSync(filler, { force: true });
+    }
+  }, 90_000);
+
   it('stops an upload that would cross the reserve before it does, and keeps nothing of it', async () => {
     const filler = fillTo(60 * mib, 'filler-2');
     try {

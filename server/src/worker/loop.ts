@@ -24,6 +24,7 @@ import { findUseCase } from '../use-cases.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 import type { SolverPool } from './pool.ts';
 import { ValidationTasks } from './validation.ts';
+import type { DiskSpace } from '../store/disk-space.ts';
 
 export interface WorkerLoopOptions {
   db: Database;
@@ -35,6 +36,8 @@ export interface WorkerLoopOptions {
   heartbeatMs?: number;
   /** Milliseconds between looks at the queue when nothing announced work. */
   pollMs?: number;
+  /** The embedded database's disk: while it is below its floor, no data file is validated (that writes a lot). */
+  space?: DiskSpace | undefined;
 }
 
 interface Running {
@@ -74,7 +77,7 @@ export class WorkerLoop {
   constructor(options: WorkerLoopOptions) {
     this.options = options;
     this.lease = options.leaseSeconds ?? 15;
-    this.validations = new ValidationTasks(options.db, this.id, this.lease, options.logger);
+    this.validations = new ValidationTasks(options.db, this.id, this.lease, options.logger, options.space);
   }
 
   async start(): Promise<void> {

@@ -5,6 +5,7 @@
 // maxValidationAttempts; then the file is INVALID. ValidationTasks is a worker's side of it: when to look for a
 // file, and the lease of the one it validates.
 import { Worker } from 'node:worker_threads';
+import type { DiskSpace } from '../store/disk-space.ts';
 import type { Logger } from 'pino';
 import { problemBody } from '../problems.ts';
 import type { Database } from '../store/database.ts';
@@ -61,21 +62,37 @@ async function inThread(problemId: string, chunks: AsyncIterable<Uint8Array>): P
   }
 }
 
+/** How long a worker claims no file after giving one back for want of room on the disk. */
+const postponedMs = 30_000;
+
 /** Claims of one file before it is given up: INVALID, failing its jobs, rather than tried for good. */
 export const maxValidationAttempts = 3;
 
-export async function validateDataFile(db: Database, file: ClaimedValidation, log: Logger): Promise<void> {
+/** Validates a claimed file and records its verdict; 'postponed' when the disk has no room for its prepared input. */
+export async function validateDataFile(
+  db: Database,
+  file: ClaimedValidation,
+  log: Logger,
+  space?: DiskSpace,
+): Promise<'recorded' | 'postponed'> {
   const { owner, id } = file;
   if (file.attempt > maxValidationAttempts) {
     log.error({ dataFile: id }, `data file validation given up after ${maxValidationAttempts} tries without a verdict`);
     const detail = `The data file could not be validated: ${maxValidationAttempts} tries ended without a verdict (the service failed each time). Upload it again, or tell the operator.`;
     await recordValidation(db, owner, id, { error: problemBody('data_file_invalid', detail) });
-    return reclaimSpace(db);
+    reclaimSpace(db);
+    return 'recorded';
   }
   const verdict = await inThread(file.problem_id, readChunks(db, owner, id));
   let validation: Validation;
   if ('ready' in verdict) {
     const { format, numNodes, numEdges, prepared } = verdict;
+    if (space && !space.room(prepared.length)) {
+      log.warn(
+        `no room on the disk for the prepared input (${prepared.length} bytes); validated again once space is freed`,
+      );
+      return 'postponed';
+    }
     validation = { format, numNodes, numEdges, prepared };
   } else if ('invalid' in verdict) {
     validation = { error: problemBody('data_file_invalid', verdict.message, { errors: verdict.errors }) };
@@ -86,6 +103,7 @@ export async function validateDataFile(db: Database, file: ClaimedValidation, lo
   await recordValidation(db, owner, id, validation);
   // An INVALID file's bytes were dropped: on the embedded database their space is reclaimed.
   if ('error' in validation) reclaimSpace(db);
+  return 'recorded';
 }
 
 /**
@@ -105,12 +123,16 @@ export class ValidationTasks {
   private readonly worker: string;
   private readonly leaseSeconds: number;
   private readonly logger: Logger;
+  private readonly space: DiskSpace | undefined;
+  /** After a file was given back for want of room, none is claimed before this (performance.now()). */
+  private resumeAt = 0;
 
-  constructor(db: Database, worker: string, leaseSeconds: number, logger: Logger) {
+  constructor(db: Database, worker: string, leaseSeconds: number, logger: Logger, space?: DiskSpace) {
     this.db = db;
     this.worker = worker;
     this.leaseSeconds = leaseSeconds;
     this.logger = logger;
+    this.space = space;
   }
 
   /** An announcement on the work channel: an upload's makes a validation due. */
@@ -131,6 +153,9 @@ export class ValidationTasks {
    */
   async claim(): Promise<Promise<void> | undefined> {
     if (this.validating || !this.due) return undefined;
+    // Below the disk's floor no file is validated: its prepared input would be written into the reserve. The
+    // heartbeat makes one due again, and it is taken once space is freed.
+    if (this.space?.state() === 'low' || performance.now() < this.resumeAt) return undefined;
     const before = this.announced;
     const file = await claimValidation(this.db, this.worker, this.leaseSeconds);
     if (!file) {
@@ -138,7 +163,13 @@ export class ValidationTasks {
       return undefined;
     }
     const log = this.logger.child({ dataFile: file.id });
-    const validating = validateDataFile(this.db, file, log)
+    const validating = validateDataFile(this.db, file, log, this.space)
+      .then(async (done) => {
+        // No room for its prepared input: given back (the try does not count), taken again once space is freed.
+        if (done !== 'postponed') return;
+        this.resumeAt = performance.now() + postponedMs;
+        await releaseValidations(this.db, this.worker);
+      })
       .catch((err) =>
         log.warn(
           { err, attempt: file.attempt },
