@@ -42,6 +42,10 @@ export const clockFree: Record<string, string> = {
   'test/fuzz/fuzz.test.ts': 'Date.now seeds the generator (printed, FUZZ_SEED replays it)',
   'test/fuzz/tokens.ts': "tokens signed at this process's now for a server on the same clock",
   'server/test/sliced-writes.test.ts': 'a fixed Date written as JSON, compared with JSON.stringify of it: no clock',
+  'server/test/stale-reads.test.ts': "now() fills an ended job's columns; no verdict reads a time",
+  'server/test/stuck-validation.test.ts': 'now() sets a lease an hour ahead, only to keep workers off a row',
+  'server/test/outage-outcome.test.ts': 'PostgreSQL only: Date.now bounds how long a wait for an outage may last',
+  'test/contract/breaking-changes.test.ts': 'Date.now makes a throwaway branch name unique',
 };
 
 /** What counts as reading a clock or naming an instant in a test file. */

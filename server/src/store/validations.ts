@@ -17,6 +17,8 @@ export interface ClaimedValidation {
   owner: string;
   id: string;
   problem_id: string;
+  /** The file's size as uploaded. */
+  bytes: number;
   /** This claim's number: 1 the first time the file is claimed. A handback at shutdown does not count. */
   attempt: number;
 }
@@ -33,7 +35,7 @@ export async function claimValidation(
       WHERE (owner, id) = (SELECT owner, id FROM data_files
                             WHERE status = 'PROCESSING' AND (lease_expires_at IS NULL OR lease_expires_at < now())
                             ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING owner, id, problem_id, validation_attempts AS attempt`,
+     RETURNING owner, id, problem_id, bytes, validation_attempts AS attempt`,
     [worker, leaseSeconds],
   );
   return claimed;

@@ -1,6 +1,7 @@
-// The thread a data file is validated in: its use case reads the chunks the main thread posts (as they are read
-// from the database), checks them and prepares the input, off the main thread (building and encoding the graph of a
-// 79 MB edge list held every request for over a second there; issue 28). Also the messages the two exchange.
+// Checking a data file and preparing its input: `validate`, in the main thread for a small file, else in a thread of
+// its own, this module's entry, fed the chunks the main thread posts as it reads them (building and encoding the
+// graph of a 79 MB edge list held every request for over a second on the main thread; issue 28). Also the messages
+// the two exchange.
 import { parentPort, workerData } from 'node:worker_threads';
 import { InputError, type InputErrorItem } from '../input-error.ts';
 import { findUseCase } from '../use-cases.ts';
@@ -14,7 +15,7 @@ export type VerdictMessage =
   | { invalid: true; message: string; errors: InputErrorItem[] }
   | { failed: true; message: string; stack: string | undefined };
 
-async function* chunks(): AsyncGenerator<Uint8Array> {
+async function* posted(): AsyncGenerator<Uint8Array> {
   const queue: ChunkMessage[] = [];
   let wake: (() => void) | undefined;
   parentPort!.on('message', (message: ChunkMessage) => {
@@ -29,11 +30,12 @@ async function* chunks(): AsyncGenerator<Uint8Array> {
   }
 }
 
-async function validate(problemId: string): Promise<VerdictMessage> {
+/** The verdict on a file of `problemId`, read from `chunks` (in this thread, or the main one for a small file). */
+export async function validate(problemId: string, chunks: AsyncIterable<Uint8Array>): Promise<VerdictMessage> {
   try {
     const useCase = findUseCase(problemId);
     if (!useCase) throw new InputError(`This server does not run use case "${problemId}".`);
-    const { format, input } = await useCase.readDataFile(chunks());
+    const { format, input } = await useCase.readDataFile(chunks);
     const size = useCase.size(input);
     return { ready: true, format, numNodes: size.nodes, numEdges: size.edges, prepared: useCase.encode(input) };
   } catch (error) {
@@ -42,8 +44,8 @@ async function validate(problemId: string): Promise<VerdictMessage> {
   }
 }
 
-if (parentPort) {
-  const verdict = await validate((workerData as { problemId: string }).problemId);
+if (parentPort && workerData?.validation) {
+  const verdict = await validate((workerData as { problemId: string }).problemId, posted());
   const transfer = 'prepared' in verdict ? [verdict.prepared.buffer as ArrayBuffer] : [];
   parentPort.postMessage(verdict, transfer);
 }

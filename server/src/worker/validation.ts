@@ -19,7 +19,7 @@ import {
   renewValidations,
   type Validation,
 } from '../store/validations.ts';
-import type { ChunkMessage, VerdictMessage } from './validation-thread.ts';
+import { type ChunkMessage, validate, type VerdictMessage } from './validation-thread.ts';
 
 // The thread's module has this module's extension: .ts run from the sources, .js from the package's build.
 const threadUrl = new URL(
@@ -32,7 +32,7 @@ const threadUrl = new URL(
  * database failure while reading them rejects (no verdict: the file is tried again), as does a thread that dies.
  */
 async function inThread(problemId: string, chunks: AsyncIterable<Uint8Array>): Promise<VerdictMessage> {
-  const thread = new Worker(threadUrl, { workerData: { problemId } });
+  const thread = new Worker(threadUrl, { workerData: { validation: true, problemId } });
   try {
     const verdict = new Promise<VerdictMessage>((resolve, reject) => {
       thread.once('message', resolve);
@@ -62,6 +62,9 @@ async function inThread(problemId: string, chunks: AsyncIterable<Uint8Array>): P
   }
 }
 
+/** Files up to this size are validated on the main thread: one chunk, parsed in milliseconds. */
+const inPlaceBytes = 1024 * 1024;
+
 /** How long a worker claims no file after giving one back for want of room on the disk. */
 const postponedMs = 30_000;
 
@@ -83,7 +86,11 @@ export async function validateDataFile(
     reclaimSpace(db);
     return 'recorded';
   }
-  const verdict = await inThread(file.problem_id, readChunks(db, owner, id));
+  // A small file is checked here at once: a thread of its own costs more to start than it saves.
+  const verdict =
+    file.bytes <= inPlaceBytes
+      ? await validate(file.problem_id, readChunks(db, owner, id))
+      : await inThread(file.problem_id, readChunks(db, owner, id));
   let validation: Validation;
   if ('ready' in verdict) {
     const { format, numNodes, numEdges, prepared } = verdict;
