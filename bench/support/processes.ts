@@ -103,14 +103,17 @@ process.on('exit', () => {
  * The jes server with `workers` solver threads, on the embedded database in a fresh folder on disk: the server's
  * default storage (what `npm start` runs), not the in-memory database the tests use.
  */
-export const startServer = async (workers: number): Promise<Started & { dataDir: string }> => {
+export const startServer = async (
+  workers: number,
+  env: Record<string, string> = {},
+): Promise<Started & { dataDir: string }> => {
   const dir = mkdtempSync(join(tmpdir(), 'jes-bench-'));
   dataDirs.push(dir);
   const dataDir = join(dir, 'data');
   const started = await startChild(
     `jes server (embedded, JES_WORKERS=${workers})`,
     'server/src/cli.ts',
-    serverEnv({ JES_WORKERS: String(workers), JES_DATA_DIR: dataDir }),
+    serverEnv({ JES_WORKERS: String(workers), JES_DATA_DIR: dataDir, ...env }),
   );
   return { ...started, dataDir };
 };
