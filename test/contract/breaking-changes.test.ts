@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareContracts } from '../../scripts/contract-diff.ts';
-import { gate, releasedVersions } from '../../scripts/contract-gate.ts';
+import { gate } from '../../scripts/contract-gate.ts';
+import { releasedVersions } from '../../scripts/releases.ts';
 import { loadContract, type Node } from './openapi-document.ts';
 
 const base = loadContract();
