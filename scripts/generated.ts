@@ -1,6 +1,6 @@
 // Everything derived from openapi.yaml and the guides, rendered in memory: the TypeScript types of each package
-// that uses them, the HTML reference (with request samples) and the guides as HTML pages. `scripts/generate.ts`
-// writes these files; the drift test compares them.
+// that uses them, the HTML reference (with request samples), the changelog (from contract/releases/ and openapi.yaml)
+// and the guides as HTML pages. `scripts/generate.ts` writes these files; the drift test compares them.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -11,13 +11,14 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { stringify } from 'yaml';
 import { appDir, renderApp } from './app-bundle.ts';
+import { changelogPath, renderChangelog } from './changelog.ts';
 import { sampleLanguages, withCodeSamples } from './code-samples.ts';
 import { renderGuides } from './guides.ts';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const contractPath = join(root, 'openapi.yaml');
 
-export type GeneratedKind = 'types' | 'docs' | 'app' | 'bins';
+export type GeneratedKind = 'types' | 'changelog' | 'docs' | 'app' | 'bins';
 export interface GeneratedFile {
   kind: GeneratedKind;
   /** Path relative to the repository root. */
@@ -106,9 +107,11 @@ async function renderDocs(): Promise<string> {
 }
 
 export async function renderGenerated(
-  kinds: readonly GeneratedKind[] = ['types', 'docs', 'app', 'bins'],
+  kinds: readonly GeneratedKind[] = ['types', 'changelog', 'docs', 'app', 'bins'],
 ): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];
+  const changelog = kinds.includes('changelog') || kinds.includes('docs') ? renderChangelog(root) : '';
+  if (kinds.includes('changelog')) files.push({ kind: 'changelog', path: changelogPath, contents: changelog });
   if (kinds.includes('bins')) {
     const source = await readFile(join(root, 'scripts/launch.js'), 'utf8');
     const contents = `// Generated from scripts/launch.js by \`npm run generate\`: do not edit.\n${source}`;
@@ -120,7 +123,8 @@ export async function renderGenerated(
   }
   if (kinds.includes('docs')) {
     files.push({ kind: 'docs', path: docsTarget, contents: await renderDocs() });
-    files.push(...(await renderGuides(join(root, 'docs'))).map((guide) => ({ kind: 'docs' as const, ...guide })));
+    const guides = await renderGuides(join(root, 'docs'), { changelog });
+    files.push(...guides.map((guide) => ({ kind: 'docs' as const, ...guide })));
   }
   if (kinds.includes('app')) files.push(...(await renderApp(root)).map((file) => ({ kind: 'app' as const, ...file })));
   return files;

@@ -18,6 +18,7 @@ export const guideLabels = {
   solvers: 'Solvers',
   security: 'Security',
   performance: 'Performance',
+  changelog: 'Changelog',
 } as const;
 export const guideNames = Object.keys(guideLabels) as (keyof typeof guideLabels)[];
 
@@ -27,12 +28,14 @@ export interface Guide {
   markdown: string;
 }
 
-/** Reads docs/*.md; a guide missing from guideNames (or the reverse) is an error, so none goes unlinked. */
-export async function readGuides(docsDir: string): Promise<Guide[]> {
-  const found = (await readdir(docsDir))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => f.slice(0, -3))
-    .sort();
+/**
+ * Reads docs/*.md, but for the generated guides given as markdown (the changelog, rendered in memory so that one
+ * `npm run generate` renders its page from what it writes); a guide missing from guideNames (or the reverse) is an
+ * error, so none goes unlinked.
+ */
+export async function readGuides(docsDir: string, generated: Record<string, string> = {}): Promise<Guide[]> {
+  const onDisk = (await readdir(docsDir)).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
+  const found = [...new Set([...onDisk, ...Object.keys(generated)])].sort();
   const listed = [...guideNames].sort();
   if (found.join() !== listed.join()) {
     throw new Error(
@@ -41,7 +44,7 @@ export async function readGuides(docsDir: string): Promise<Guide[]> {
   }
   return Promise.all(
     guideNames.map(async (name) => {
-      const markdown = await readFile(join(docsDir, `${name}.md`), 'utf8');
+      const markdown = generated[name] ?? (await readFile(join(docsDir, `${name}.md`), 'utf8'));
       const title = /^# (.+)$/m.exec(markdown)?.[1];
       if (!title) throw new Error(`docs/${name}.md has no "# " title`);
       return { name, title: plain(title), markdown };
@@ -162,8 +165,11 @@ ${body}</main>
 }
 
 /** Each guide as the HTML page docs/guides/<name>.html (path relative to the repository's root). */
-export async function renderGuides(docsDir: string): Promise<{ path: string; contents: string }[]> {
-  const guides = await readGuides(docsDir);
+export async function renderGuides(
+  docsDir: string,
+  generated: Record<string, string> = {},
+): Promise<{ path: string; contents: string }[]> {
+  const guides = await readGuides(docsDir, generated);
   const anchors = new Map(guides.map((g) => [g.name, anchorsOf(g.markdown)]));
   return guides.map((guide) => {
     const slug = slugger();

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareContracts } from '../../scripts/contract-diff.ts';
-import { gate, releasedVersions } from '../../scripts/contract-gate.ts';
+import { gate } from '../../scripts/contract-gate.ts';
+import { releasedVersions } from '../../scripts/releases.ts';
 import { loadContract, type Node } from './openapi-document.ts';
 
 const base = loadContract();
@@ -106,6 +107,49 @@ describe('the changes it lets through', () => {
   ])('%s', (_what, mutate) => {
     expect(rules(mutate)).toEqual([]);
     expect(changed(mutate).length).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('what it tells of a change (the changelog quotes it)', () => {
+  const outputs = (d: Node) => d.components.schemas.JobOutput.properties.outputs.additionalProperties.oneOf;
+
+  it('names a member by the schema that holds it, and a parameter by the operations that take it', () => {
+    expect(changed((d) => (job(d).properties.note = { type: 'string', description: 'x' }))).toEqual([
+      expect.objectContaining({ rule: 'response-property-added', subject: '`Job.note`', detail: 'a new member' }),
+    ]);
+    const limit = changed((d) => (d.components.parameters.Limit.schema.maximum = 200));
+    expect(limit.length).toBeGreaterThan(0);
+    for (const difference of limit)
+      expect(difference).toMatchObject({
+        rule: 'request-maximum-changed',
+        operation: expect.stringMatching(/^GET /),
+        subject: 'the query parameter `limit`',
+        detail: 'at most 200 now (was 100)',
+      });
+  });
+
+  // 1.5.0 made an execution's `data` a choice of MaxCutOutput and QuboOutput: the diff said MaxCutOutput's six
+  // members were "no longer sent", and that the `null` alternative of an output, moved from [1] to [2], was a new one.
+  it('compares a schema that becomes a choice as a choice of itself alone: one alternative more, no member lost', () => {
+    const widened = changed((d) => {
+      const ok = d.paths['/healthz'].get.responses['200'].content['application/json'];
+      ok.schema = { oneOf: [ok.schema, { $ref: '#/components/schemas/Problem' }] };
+    });
+    expect(widened).toEqual([
+      expect.objectContaining({
+        level: 'breaking',
+        rule: 'response-oneOf-alternative-added',
+        subject: 'the 200 answer',
+        detail: 'may now be `Problem`',
+      }),
+    ]);
+  });
+
+  it('matches an inline alternative by its type wherever it moves in the list', () => {
+    const moved = changed((d) => outputs(d).unshift({ $ref: '#/components/schemas/Problem' }));
+    expect(moved.map((d) => [d.rule, d.subject, d.detail])).toEqual([
+      ['response-oneOf-alternative-added', '`JobOutput.outputs.*`', 'may now be `Problem`'],
+    ]);
   });
 });
 

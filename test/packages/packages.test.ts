@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockAfter } from '../../client/test/support/readme.ts';
+import { followsContract } from '../../scripts/package-versions.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import {
   installConsumer,
@@ -68,12 +69,11 @@ describe('the packed packages, installed outside the repository', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('packs the four packages, each with its build, license and readme, and no TypeScript source', () => {
-    expect(tarballs.map((t) => basename(t.file)).sort()).toEqual([
-      'jes-client-0.1.0.tgz',
-      'jes-conformance-0.1.0.tgz',
-      'jes-sandbox-0.1.0.tgz',
-      'jes-server-0.1.0.tgz',
-    ]);
+    // Named by the one version of the packages (scripts/package-versions.ts).
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+    expect(tarballs.map((t) => basename(t.file)).sort()).toEqual(
+      ['client', 'conformance', 'sandbox', 'server'].map((name) => `jes-${name}-${version}.tgz`),
+    );
     for (const name of ['client', 'conformance', 'sandbox', 'server']) {
       const root = join(project, 'node_modules', '@jes', name);
       const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -147,12 +147,14 @@ describe('the packed packages, installed outside the repository', () => {
         );
         const health = await fetch(`${server.url}/healthz`);
         expect(health.status).toBe(200);
-        // The versions of the package and of the contract it carries.
+        // The versions of the package and of the contract it carries, which keep the rule of scripts/package-versions.ts.
         const installed = join(project, 'node_modules/@jes/server');
-        expect(await health.json()).toMatchObject({
+        const body = await health.json();
+        expect(body).toMatchObject({
           version: JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version,
           contract_version: /^ {2}version: (\S+)$/m.exec(readFileSync(join(installed, 'openapi.yaml'), 'utf8'))![1],
         });
+        expect(followsContract(body.version, body.contract_version), JSON.stringify(body)).toBe(true);
       });
 
       it("client/README.md's setup snippets run in the CommonJS project npm init -y makes: as start.mjs, and required as start.js", async () => {

@@ -9,9 +9,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { followsContract } from '../../scripts/package-versions.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const needed = Number(/\d+/.exec(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node)![0]);
+const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const needed = Number(/\d+/.exec(rootPackage.engines.node)![0]);
 const major = (node: string) => Number(/^v(\d+)/.exec(execFileSync(node, ['--version'], { encoding: 'utf8' }))![1]);
 
 /** The first older Node found: JES_OLD_NODE, else the system's. */
@@ -41,10 +44,16 @@ const bins = [
 const commandOf = (bin: string) => /([\w-]+)\.js$/.exec(bin)![1]!;
 
 describe('the commands in a clone', () => {
-  it(`run on this Node (${process.version}), and npm run conformance runs its bin`, async () => {
+  it(`run on this Node (${process.version}), print the packages' version, and npm run conformance runs its bin`, async () => {
+    // The one version of the packages, which carries the contract's major.minor (scripts/package-versions.ts).
+    const { version } = rootPackage;
+    expect(followsContract(version, parse(readFileSync(join(root, 'openapi.yaml'), 'utf8')).info.version)).toBe(true);
     for (const bin of bins) {
-      const version = await run(process.execPath, [bin, '--version']);
-      expect(version, bin).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+      expect(await run(process.execPath, [bin, '--version']), bin).toEqual({
+        code: 0,
+        stdout: `${version}\n`,
+        stderr: '',
+      });
     }
     const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
     const conformance = await run('npm', ['run', '--silent', 'conformance', '--', '--help'], {

@@ -898,7 +898,7 @@ export interface components {
                  */
                 disk?: "ok" | "low";
             };
-            /** @description The version of the serving software (for the reference server, its package's, `@jes/server`). */
+            /** @description The version of the serving software (for the reference server, its package's, `@jes/server`, whose major.minor is the contract's). */
             version: string;
             /** @description The version of this contract (`info.version`) the service implements, when it says. */
             contract_version?: string;
