@@ -1,5 +1,5 @@
 // Drift check: the committed types, HTML reference (with its request samples) and guide pages are exactly what
-// openapi.yaml and docs/*.md produce now.
+// openapi.yaml and docs/*.md produce now, and the copied launcher and shared modules are their sources'.
 import { describe, expect, it } from 'vitest';
 import { staleFiles } from '../../scripts/generated.ts';
 
@@ -14,5 +14,9 @@ describe('generated files', () => {
 
   it("each package's bin/launch.js is scripts/launch.js (else run npm run generate)", async () => {
     expect(await staleFiles(['bins'])).toEqual([]);
+  });
+
+  it("the sandbox's copies of the server's shared modules are current (else run npm run generate)", async () => {
+    expect(await staleFiles(['shared'])).toEqual([]);
   });
 });
