@@ -62,7 +62,7 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   const report = readFileSync(join(dir, 'report.md'), 'utf8');
   expect(report).toMatch(/^# Conformance report: http/);
   expect(report).toMatch(
-    new RegExp(`^Contract ${v} \\(this suite\\) · deployment reports contract ${v}, server \\S+\\.$`, 'm'),
+    new RegExp(`^Versions: contract ${v} \\(this suite\\) · deployment reports contract ${v}, server \\S+\\.$`, 'm'),
   );
   expect(report).toMatch(/^\| `use_after_free` \| .* \| skipped \| the sandbox is stateless/m);
   expect(report).toMatch(

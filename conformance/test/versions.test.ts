@@ -103,7 +103,7 @@ it('prints both versions before the first check and the warning beneath, and wri
     );
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(report).toContain(
-      `\n\nContract ${contract} (this suite) · deployment reports contract 1.6.0, server ${server}.\n\n**Warning:** the deployment reports contract 1.6.0,`,
+      `\n\nVersions: contract ${contract} (this suite) · deployment reports contract 1.6.0, server ${server}.\n\n**Warning:** the deployment reports contract 1.6.0,`,
     );
   } finally {
     await proxy.close();

@@ -13,8 +13,10 @@ export interface Deprecated {
 }
 
 /** 00:00:00 UTC of a YYYY-MM-DD day, in milliseconds; undefined for anything else. */
-const dayStart = (day: unknown) =>
-  typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : undefined;
+function dayStart(day: unknown): number | undefined {
+  const ms = typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}
 
 /** The operation's deprecation, or undefined when the contract does not deprecate it. */
 export function deprecationOf(operation: Node): Deprecated | undefined {
@@ -25,12 +27,8 @@ export function deprecationOf(operation: Node): Deprecated | undefined {
 
 /** `deprecated since …, sunset …`, for reports. */
 export function deprecationText(deprecated: Deprecated): string {
-  return [
-    `deprecated${deprecated.since ? ` since ${deprecated.since}` : ''}`,
-    deprecated.sunset && `sunset ${deprecated.sunset}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const since = deprecated.since ? ` since ${deprecated.since}` : '';
+  return `deprecated${since}${deprecated.sunset ? `, sunset ${deprecated.sunset}` : ''}`;
 }
 
 /**

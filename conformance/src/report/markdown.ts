@@ -40,7 +40,7 @@ export function markdownReport(report: Report, reproduce?: Reproduce): string {
     '',
     `Profile \`${report.profile}\`, fast-check seed ${report.seed} with ${report.runs} cases per target, ${seconds(report.ms)}. **${closingLine(report)}.**`,
     '',
-    `${versionsText(report.versions).replace(/^c/, 'C')}.`,
+    `Versions: ${versionsText(report.versions)}.`,
     ...(report.versions.warning ? ['', `**Warning:** ${report.versions.warning}.`] : []),
     ...(deprecated ? ['', `Deprecated operations used: ${deprecatedText(deprecated)}.`] : []),
     ...(report.unreachable
