@@ -14,4 +14,5 @@ export type {
   RateLimitWait,
   Report,
   Unreachable,
+  Versions,
 } from './types.ts';

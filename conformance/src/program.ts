@@ -1,7 +1,8 @@
-// The jes-conformance command: options (or JES_CONFORMANCE_* variables) to runConformance, one line per
-// check as it ends (a line on stderr for each wait for a rate limit), the coverage and closing lines, the
-// JUnit and markdown files when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage or a
-// deployment that could not be reached.
+// The jes-conformance command: options (or JES_CONFORMANCE_* variables) to runConformance, the contract versions
+// (the suite's and the deployment's, a warning when they may differ), one line per check as it ends (a line on
+// stderr for each wait for a rate limit), the coverage, the deprecated operations used and the closing line, the
+// JUnit and markdown files when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage or a deployment that
+// could not be reached.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,7 +10,15 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { checks } from './checks/registry.ts';
 import { splitUser, variables } from './environment.ts';
 import { parseRate, rateText } from './pace.ts';
-import { closingLine, coverageLines, heading, type Reproduce, resultText } from './report/console.ts';
+import {
+  closingLine,
+  coverageLines,
+  deprecatedLine,
+  heading,
+  type Reproduce,
+  resultText,
+  versionsLines,
+} from './report/console.ts';
 import { createReproducer, type ReproduceSetup, reproduceLines } from './report/curl.ts';
 import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
@@ -227,10 +236,13 @@ export async function run(
   const given = new Set<string>();
   const report = await runConformance({
     ...options,
+    onVersions: (versions) => versionsLines(versions).forEach((line) => out(line)),
     onResult: (result) => out(resultText(result, reproduce, given)),
     onWait: (wait) => err(waitLine(wait)),
   });
   for (const line of coverageLines(report.coverage)) out(line);
+  const deprecated = deprecatedLine(report.coverage);
+  if (deprecated) out(deprecated);
   out(closingLine(report));
   if (o.junit) writeFileSync(o.junit, junitXml(report, reproduce));
   if (o.report) writeFileSync(o.report, markdownReport(report, reproduce));

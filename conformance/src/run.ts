@@ -1,6 +1,7 @@
-// runConformance: every selected check in the registry's order against one deployment, with one session per
-// user, fixtures shared between checks, and the run's resources cleaned up at the end. A deployment that
-// stops answering stops the run: the check it happened in and those after it are errors, not failures.
+// runConformance: the deployment's versions first (versions.ts), then every selected check in the registry's order
+// against it, with one session per user, fixtures shared between checks, and the run's resources cleaned up at the
+// end. A deployment that stops answering stops the run: the check it happened in and those after it are errors,
+// not failures (all of them when it never answered the first request).
 import { randomBytes } from 'node:crypto';
 import { answered, shown } from './answer-text.ts';
 import { checks } from './checks/registry.ts';
@@ -11,6 +12,7 @@ import { Fixtures } from './fixtures.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
+import { askVersions, versionsCheck } from './versions.ts';
 
 /** The fast-check seed when none is given: fixed, so that two runs generate the same cases. */
 export const defaultSeed = 20261122;
@@ -69,7 +71,7 @@ function waitedNote({ ahead, after429 }: Waited): string {
   return `waited ${Math.round((ahead + after429) / 1000)} s in all for the deployment's rate limits (${why.join('; ')})`;
 }
 
-/** The run stopped where no connection could be made: the line that says so. */
+/** The run stopped where no connection could be made: the line that says so (`notRun`: the checks not begun). */
 function unreachableReport(
   baseUrl: string,
   stop: TargetUnreachable,
@@ -101,8 +103,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const fixtures = new Fixtures();
   http.tokenOf = sessions(http, options);
   const run = { options, profile, seed, runs, runId: `${Date.now().toString(36)}${randomBytes(3).toString('hex')}` };
+  const versions = await askVersions(http);
+  let stop: TargetUnreachable | undefined = http.unreachable;
+  if (!stop) options.onVersions?.(versions);
   const results: CheckResult[] = [];
-  let stop: TargetUnreachable | undefined;
   for (const check of checks) {
     if (options.only?.length && !options.only.includes(check.name)) continue;
     const base = { name: check.name, description: check.description, operations: check.operations };
@@ -114,7 +118,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       result = {
         ...base,
         status: 'error',
-        reason: `not run: the deployment stopped answering during ${stop.check}`,
+        reason:
+          stop.check === versionsCheck
+            ? `not run: the deployment did not answer: no connection (${stop.code}) for ${stop.request}`
+            : `not run: the deployment stopped answering during ${stop.check}`,
         failures: [],
         notes: [],
         requests: 0,
@@ -156,8 +163,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   }
   if (!stop) await fixtures.cleanUp();
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
+  // The check the deployment went away in is an error too, but it was begun; the version request is no check.
+  const notRun = count('error') - (stop?.check === versionsCheck ? 0 : 1);
   return {
     baseUrl: options.baseUrl,
+    versions,
     profile,
     seed,
     runs,
@@ -166,7 +176,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     failed: count('failed'),
     skipped: count('skipped'),
     errors: count('error'),
-    ...(stop ? { unreachable: unreachableReport(options.baseUrl, stop, http.answered, count('error') - 1) } : {}),
+    ...(stop ? { unreachable: unreachableReport(options.baseUrl, stop, http.answered, notRun) } : {}),
     coverage: coverage(http.contract, http.exchanges),
     ms: Date.now() - started,
   };

@@ -25,6 +25,8 @@ export interface ConformanceOptions {
    * so that a rate-limited deployment is not sent requests it will refuse. Default: no pacing.
    */
   rateLimit?: string;
+  /** Called once the deployment has said its versions, before the first check (for live output). */
+  onVersions?: (versions: Versions) => void;
   /** Called as each check ends (for live output). */
   onResult?: (result: CheckResult) => void;
   /**
@@ -52,6 +54,21 @@ export interface RateLimitWait {
   policy?: string;
   quota?: number;
   windowSeconds?: number;
+}
+
+/**
+ * The contract version the run holds the deployment to, and what the deployment says it implements: its
+ * `GET /healthz`, asked once before the first check.
+ */
+export interface Versions {
+  /** `info.version` of the contract the run holds the deployment to. */
+  contract: string;
+  /** What `GET /healthz` reported: `contract_version` and `version` (its software's), each when it said. */
+  deployment: { contractVersion?: string; version?: string };
+  /** Why the deployment said nothing (`GET /healthz answered 503`, `no answer`), when it did not. */
+  unanswered?: string;
+  /** One line when the run may hold the deployment to another version than its own: they differ, or it does not say. */
+  warning?: string;
 }
 
 /** One request the suite sent and what came back. */
@@ -92,6 +109,8 @@ export interface CheckResult {
 
 export interface Report {
   baseUrl: string;
+  /** The contract version the run held the deployment to, and the deployment's own (a warning when they differ). */
+  versions: Versions;
   profile: Profile;
   seed: number;
   runs: number;
@@ -111,7 +130,10 @@ export interface Report {
 export interface Unreachable {
   /** Why no connection could be made: `ECONNREFUSED`, `ENOTFOUND`, … */
   code: string;
-  /** The check that sent the request no one answered, and that request (`METHOD /path`). */
+  /**
+   * The check that sent the request no one answered (`versions` for the run's first, `GET /healthz`), and that
+   * request (`METHOD /path`).
+   */
   check: string;
   request: string;
   /** Whether the deployment had answered anything before (false: it was unreachable from the start). */
@@ -133,6 +155,8 @@ export interface OperationCoverage {
   seen: number[];
   /** Statuses received that the contract does not document for it. */
   undocumented: number[];
+  /** Set when the contract deprecates the operation: since which day, and the day of its sunset if it has one. */
+  deprecated?: { since?: string; sunset?: string };
 }
 
 export interface Coverage {

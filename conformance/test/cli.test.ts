@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Contract } from '../src/contract/contract.ts';
 import { checkNames } from '../src/index.ts';
 import { cli, conformance } from './support/command.ts';
 import { type Started, startSandboxTarget } from './support/targets.ts';
@@ -33,6 +34,13 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   expect(lines[0]).toBe(
     `jes-conformance: ${sandbox.url} (profile sandbox; fast-check seed 20261122, 8 cases per target)`,
   );
+  // The sandbox reports its GET /healthz example's versions: the contract's own, so no warning follows.
+  const version = new Contract().doc.info.version as string;
+  const v = version.replaceAll('.', '\\.');
+  expect(lines[1]).toMatch(
+    new RegExp(`^contract ${v} \\(this suite\\) · deployment reports contract ${v}, server \\S+$`),
+  );
+  expect(lines[2]).toMatch(/^passed +lifecycle /);
   expect(lines.at(-1)).toBe('14 passed, 0 failed, 6 skipped');
   // The coverage, before the closing line: every operation, the documented statuses seen and never provoked.
   expect(run.stdout).toMatch(
@@ -47,11 +55,15 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   expect(run.stdout).toMatch(/^skipped +ignored_auth: the sandbox accepts any well-formed bearer token/m);
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
   expect(junit).toMatch(/<testsuites name="jes-conformance" tests="20" failures="0" skipped="6"/);
+  expect(junit).toContain(`<property name="contract_version" value="${version}"/>`);
   expect(junit).toMatch(
     /<testcase classname="jes-conformance.sandbox" name="isolation" time="[\d.]+">\s*<properties>.*<\/properties>\s*<skipped message="the sandbox is stateless/,
   );
   const report = readFileSync(join(dir, 'report.md'), 'utf8');
   expect(report).toMatch(/^# Conformance report: http/);
+  expect(report).toMatch(
+    new RegExp(`^Versions: contract ${v} \\(this suite\\) · deployment reports contract ${v}, server \\S+\\.$`, 'm'),
+  );
   expect(report).toMatch(/^\| `use_after_free` \| .* \| skipped \| the sandbox is stateless/m);
   expect(report).toMatch(
     /^## Coverage\n\n\| Operation \| Requests \| Documented statuses seen \| Never provoked \| Undocumented statuses \|$/m,

@@ -1,8 +1,8 @@
 // What the READMEs say of the suite is what the registry and the contract hold, so that no count goes stale
 // again (the root README said 19 checks when there were 20, this one "the first fourteen" of 15 behavioural
 // checks and `14 of 14 operations` when the contract had 19): the number of checks, behavioural and response
-// checks, the table of checks in running order with the operations of each, and the sample output (each
-// check's operations, the coverage totals and per-operation statuses, the closing line).
+// checks, the table of checks in running order with the operations of each, and the sample output (the versions
+// line, each check's operations, the coverage totals and per-operation statuses, the closing line).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { checks } from '../src/checks/registry.ts';
 import { responseChecks } from '../src/checks/response-conformance.ts';
 import { Contract } from '../src/contract/contract.ts';
 import { coverage } from '../src/coverage.ts';
+import { versionsText } from '../src/report/console.ts';
 
 const read = (path: string) => readFileSync(join(import.meta.dirname, path), 'utf8');
 const rootReadme = read('../../README.md');
@@ -57,6 +58,15 @@ it('has a row per check in the table of checks, in running order, with the opera
 
 describe('the sample output', () => {
   const sample = /```text\njes-conformance: [\s\S]*?```/.exec(readme)?.[0] ?? '';
+
+  it('says the versions as the suite prints them, right under the heading', () => {
+    const line = sample.split('\n')[2] ?? '';
+    const [, contractVersion, reported, server] =
+      /^contract (\S+) \(this suite\) · deployment reports contract (\S+), server (\S+)$/.exec(line) ?? [];
+    expect(line).toBe(
+      versionsText({ contract: contractVersion!, deployment: { contractVersion: reported!, version: server! } }),
+    );
+  });
 
   it('names each check with its operations as the suite prints them', () => {
     for (const [, name, operations] of matches(sample, /^(?:passed|failed) +(\w+) \[([^\]]*)\]/gm, 'check line')) {

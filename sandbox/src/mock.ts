@@ -56,8 +56,9 @@ function exampleName(operation: Operation, status: number, body: unknown): strin
   return examples.find((e) => 'value' in e && JSON.stringify(e.value) === text)?.key;
 }
 
-export async function createMock() {
-  const operations = await prismHttp.getHttpOperationsFromSpec(contractPath);
+/** The mock of the contract at `path` (by default the one this package carries). */
+export async function createMock(path: string = contractPath) {
+  const operations = await prismHttp.getHttpOperationsFromSpec(path);
   const logger = prismCore.createLogger('SANDBOX', { level: 'silent' });
   // What `prism mock` sets: validate requests and responses, check security, serve examples (not random data).
   const base = {

@@ -3,7 +3,8 @@
 // server's order: route first (404, 405 with Allow), then authenticate (bearer.ts), then the use case a path
 // names (use-cases.ts), then read the body (request-body.ts), then the parameters Prism lets through
 // (parameters.ts), and only then Prism. Whatever a request holds, it gets an answer and the sandbox keeps
-// running: a failure while writing one included.
+// running: a failure while writing one included. Every answer of a routed request to a deprecated operation
+// carries its Deprecation and Sunset headers, as the reference server's do (generated/deprecation.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken } from './bearer.ts';
 import { answerClientErrors } from './client-errors.ts';
@@ -18,7 +19,8 @@ import {
   problem,
   problemAnswer,
 } from './conventions.ts';
-import { createMock } from './mock.ts';
+import { deprecationNotice } from './generated/deprecation.ts';
+import { createMock, type Operation } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
 import type { RequestOutcome } from './request-log.ts';
@@ -32,6 +34,8 @@ export interface Sandbox {
 export interface SandboxOptions {
   port?: number;
   host?: string;
+  /** The contract to mock (default: the openapi.yaml this package carries). */
+  contractPath?: string;
   /** Called once per answered request, with what became of it (for its log lines: request-log.ts). */
   onResponse?: (method: string, path: string, status: number, outcome: RequestOutcome) => void;
 }
@@ -117,6 +121,10 @@ function outcomeOf(answer: Answer, status: number): RequestOutcome {
   };
 }
 
+/** `headers` but for `name`, in any case. */
+const withoutHeader = (headers: Answer['headers'], name: string) =>
+  Object.fromEntries(Object.entries(headers).filter(([key]) => key.toLowerCase() !== name));
+
 /** How many of a path's segments are parameters. */
 const templated = (path: string) => path.split('/').filter((segment) => segment.startsWith('{')).length;
 
@@ -132,22 +140,32 @@ function prismHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const { operations, mock } = await createMock();
+  const { operations, mock } = await createMock(options.contractPath);
   const useCases = createUseCaseCheck(operations);
+  // Worked out once, as the server does; a contract whose deprecation members are wrong stops the start.
+  const notices = new Map(
+    operations.flatMap((op) => {
+      const headers = deprecationNotice({ deprecated: op.deprecated, ...op.extensions }, op.iid ?? op.path);
+      return headers ? [[op, headers] as const] : [];
+    }),
+  );
 
-  async function answer(req: IncomingMessage, url: URL): Promise<Answer> {
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
+  /** The operation a request reaches, or the 404 or 405 answer of a path or method the contract lacks. */
+  function route(method: string, path: string): Operation | Answer {
     const allowed = allowedMethods(operations, path);
-    if (!allowed.length) return early(req, notFound(path));
+    if (!allowed.length) return notFound(path);
     if (!allowed.includes(method)) {
       const detail = `${method} is not supported on ${path}; use ${allowed.join(', ')}.`;
-      return early(req, problemAnswer(problem('method_not_allowed', detail, path), { Allow: allowed.join(', ') }));
+      return problemAnswer(problem('method_not_allowed', detail, path), { Allow: allowed.join(', ') });
     }
     // A concrete path (/problem/qubo) is matched before a templated one (/problem/{problem_id}), as the server does.
-    const operation = operations
+    return operations
       .filter((op) => op.method === method.toLowerCase() && allowedMethods([op], path).length)
       .sort((a, b) => templated(a.path) - templated(b.path))[0]!;
+  }
+
+  async function answer(req: IncomingMessage, url: URL, operation: Operation): Promise<Answer> {
+    const path = url.pathname;
     let headers = prismHeaders(req);
     if (operation.security?.length) {
       const bearer = bearerToken(req.headers.authorization, path);
@@ -186,6 +204,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const url = requestUrl(req.url);
     const path = url?.pathname ?? String(req.url);
     let result: Answer;
+    let notice: Record<string, string> | undefined;
     try {
       if (!url) result = await early(req, notFound(path));
       // Node is told not to refuse a missing Host itself (its answer was an empty 400): refused here, as a problem.
@@ -198,12 +217,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           headers: { 'Access-Control-Allow-Methods': methods },
           body: undefined,
         });
-      } else result = await answer(req, url);
+      } else {
+        const routed = route(req.method ?? 'GET', url.pathname);
+        if ('status' in routed) result = await early(req, routed);
+        else {
+          notice = notices.get(routed);
+          result = await answer(req, url, routed);
+        }
+      }
     } catch (error) {
       // A client that went away before the end of its body has nobody left to answer.
       if (req.destroyed && !req.complete) return;
       result = problemAnswer(problem('internal_error', `The sandbox failed: ${(error as Error).message}`, path));
     }
+    // Prism marks a deprecated operation's answers `deprecation: true`, the form of the drafts before RFC 9745:
+    // the notice replaces it.
+    if (notice) result = { ...result, headers: { ...withoutHeader(result.headers, 'deprecation'), ...notice } };
     const status = write(req, res, result, path);
     try {
       options.onResponse?.(req.method ?? 'GET', path, status, outcomeOf(result, status));

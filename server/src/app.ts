@@ -1,16 +1,17 @@
 // The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
 // context and log line, the security headers (so every page, file and problem carries them); CORS when origins are
-// configured (a preflight is answered there, before anything else); routing (404 and 405 need no token); bearer
-// authentication; the rate-limit policy; the use case of /problem/{problem_id} (404 problem_not_found, whatever the
-// body); only then the body (the login's, before its own rate limits, which count per username; JSON counted before
-// it is parsed; or the streamed upload); the contract validator (requests, and responses unless switched off); the
-// routes; the one error handler. So a request without a token never has its body read, and an unknown use case is
-// 401 without a token (its path has an operation), 404 with one. What every request passes through runs as one
-// layer of Express's router (series).
+// configured (a preflight is answered there, before anything else); routing (404 and 405 need no token; from there
+// on, the answers of a deprecated operation carry its deprecation headers); bearer authentication; the rate-limit
+// policy; the use case of /problem/{problem_id} (404 problem_not_found, whatever the body); only then the body (the
+// login's, before its own rate limits, which count per username; JSON counted before it is parsed; or the streamed
+// upload); the contract validator (requests, and responses unless switched off); the routes; the one error handler.
+// So a request without a token never has its body read, and an unknown use case is 401 without a token (its path
+// has an operation), 404 with one. What every request passes through runs as one layer of Express's router (series).
 import express, { type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './auth/authenticate.ts';
 import { contract } from './contract.ts';
+import { deprecationHeaders } from './deprecation.ts';
 import { crossOrigin } from './http/cross-origin.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { serializeFrozenOnce } from './http/frozen-json.ts';
@@ -54,6 +55,8 @@ function policies(limiters: Limiters): (req: Request) => RequestHandler {
 export function createApp(options: AppOptions): express.Express {
   const deps: AppDeps = { ...options, limiters: rateLimiters(options.config.rateLimits) };
   const policyOf = policies(deps.limiters);
+  // The contract's deprecated operations and the headers of their answers, worked out once.
+  const deprecations = deprecationHeaders(contract);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
@@ -71,7 +74,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(
     series(
       requireHost,
-      routeFirst(contract.paths),
+      routeFirst(contract.paths, deprecations),
       // Login and health are public: authenticate and the policy let them through.
       authenticate(deps.tokens),
       (req, res, next) => policyOf(req)(req, res, next),

@@ -76,7 +76,7 @@ export const responseChecks: Check[] = [
   ),
   responseCheck(
     'response_headers_conformance',
-    "Every documented required header is present (X-Request-Id, Location, Retry-After, WWW-Authenticate, Allow, Cache-Control…), every documented header present matches its schema, and X-Request-Id equals a problem's request_id.",
+    "Every documented required header is present (X-Request-Id, Location, Retry-After, WWW-Authenticate, Allow, Cache-Control…), every documented header present matches its schema, X-Request-Id equals a problem's request_id, and every answer of an operation the contract deprecates carries Deprecation and Sunset as it dates them.",
     headerViolations,
   ),
   responseCheck(

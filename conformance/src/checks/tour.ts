@@ -1,13 +1,13 @@
 // A short walk over every operation (successes and the common refusals), made once per run by whichever
 // response check runs first, so that the response checks have every operation's answers to validate even
-// when they run alone (`--only response_schema_conformance`).
+// when they run alone (`--only response_schema_conformance`). GET /healthz is not asked again: every run asks it
+// first, for the deployment's versions (versions.ts).
 import type { CheckContext } from '../context.ts';
 import { pathValues } from './probes.ts';
 
 export function tour(ctx: CheckContext): Promise<void> {
   return ctx.fixtures.shared('tour', async () => {
     const { username, password } = ctx.options;
-    await ctx.send({ method: 'GET', path: '/healthz', auth: 'none' });
     await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password } });
     await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password: `${password}-wrong` } });
     const useCases = await ctx.fixtures.useCases(ctx);

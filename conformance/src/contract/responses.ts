@@ -1,8 +1,10 @@
 // What the contract says about one response: the documented response for the operation and status (or the
 // document-wide conventions: 404 `not_found` for a path without operations, 405 `method_not_allowed` with
-// `Allow` for a method the path lacks), and each way a received response can break it.
+// `Allow` for a method the path lacks), and each way a received response can break it (a deprecated operation's
+// headers included: deprecation.ts).
 import type { Exchange } from '../types.ts';
 import type { Contract } from './contract.ts';
+import { deprecationViolations } from './deprecation.ts';
 import { deref, matchesTemplate, type Node } from './document.ts';
 
 type Received = NonNullable<Exchange['response']>;
@@ -67,10 +69,11 @@ function headerValue(schema: Node, raw: string): unknown {
 }
 
 export function headerViolations(contract: Contract, exchange: Exchange): string[] {
+  // A deprecated operation's answers carry its deprecation whatever their status, documented or not.
+  const problems = deprecationViolations(contract, exchange);
   const documented = documentedResponse(contract, exchange);
   const received = exchange.response;
-  if (!documented || !received) return [];
-  const problems: string[] = [];
+  if (!documented || !received) return problems;
   for (const [name, raw] of Object.entries<Node>(documented.headers ?? {})) {
     const header = deref(contract.doc, raw)!;
     const value = received.headers[name.toLowerCase()];

@@ -1,8 +1,12 @@
-// The run as text: a heading, one line per check as it ends (passed / failed / skipped with its reason, error
-// when the deployment stopped answering), the parts a profile left out and other notes beneath it, each failure
-// with the request and response that broke it and a command that sends it again (the first few per check),
-// the coverage of the contract's operations, and the closing line `N passed, N failed, N skipped`.
-import type { CheckResult, Coverage, Exchange, Report } from '../types.ts';
+// The run as text: a heading, the contract version the run holds the deployment to beside the deployment's own
+// (with a warning when they may differ), one line per check as it ends (passed / failed / skipped with its reason,
+// error when the deployment stopped answering), the parts a profile left out and other notes beneath it, each
+// failure with the request and response that broke it and a command that sends it again (the first few per check),
+// the coverage of the contract's operations, the deprecated operations the run used (when the contract deprecates
+// any), and the closing line `N passed, N failed, N skipped`.
+import { deprecationText } from '../contract/deprecation.ts';
+import { deprecatedUsed } from '../coverage.ts';
+import type { CheckResult, Coverage, Exchange, Report, Versions } from '../types.ts';
 import { exchangeLines, seconds } from './exchange-text.ts';
 
 export const maxFailuresShown = 5;
@@ -19,6 +23,32 @@ export function heading(options: {
 }): string {
   const pace = options.rateLimit ? `; at most ${options.rateLimit}` : '';
   return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace})`;
+}
+
+/** `contract 1.7.0 (this suite) · deployment reports contract 1.7.0, server 0.1.0`: both sides of the run. */
+export function versionsText(versions: Versions): string {
+  const { contractVersion, version } = versions.deployment;
+  const reported = versions.unanswered
+    ? 'deployment reports no versions'
+    : `deployment reports ${contractVersion ? `contract ${contractVersion}` : 'no contract version'}${version ? `, server ${version}` : ''}`;
+  return `contract ${versions.contract} (this suite) · ${reported}`;
+}
+
+/** The versions line, and beneath it the warning when the deployment may implement another version. */
+export function versionsLines(versions: Versions): string[] {
+  return [versionsText(versions), ...(versions.warning ? [`warning: ${versions.warning}`] : [])];
+}
+
+/** `listProblems (GET /problem, deprecated since 2026-12-01, sunset 2027-06-01); …`, or `none`. */
+export function deprecatedText(used: Coverage['operations']): string {
+  if (!used.length) return 'none';
+  return used.map((op) => `${op.operationId} (${op.label}, ${deprecationText(op.deprecated!)})`).join('; ');
+}
+
+/** Which deprecated operations the run used, or undefined when the contract deprecates none. */
+export function deprecatedLine(coverage: Coverage): string | undefined {
+  const used = deprecatedUsed(coverage);
+  return used && `deprecated operations used: ${deprecatedText(used)}`;
 }
 
 /** A check's lines; `reproduce` adds a command to each failure shown, `given` the login lines printed so far. */

@@ -1,6 +1,9 @@
 // The run as JUnit XML (one testsuite, one testcase per check; a skip carries its reason, a failure every
 // message with its request, response and a command that sends it again, an error (the deployment stopped
-// answering) its reason and what the check had found before), for CI systems that show test reports.
+// answering) its reason and what the check had found before), for CI systems that show test reports. The
+// testsuite's properties hold the run's seed and cases, the contract versions (the suite's, the deployment's,
+// the warning when they may differ) and, when the contract deprecates any operation, those the run used.
+import { deprecatedUsed } from '../coverage.ts';
 import type { CheckResult, Report } from '../types.ts';
 import type { Reproduce } from './console.ts';
 import { exchangeLines } from './exchange-text.ts';
@@ -47,12 +50,24 @@ export function junitXml(report: Report, reproduce?: Reproduce): string {
     if (r.notes.length) body.push(`      <system-out>${escape(r.notes.join('\n'))}</system-out>`);
     return [open, ...body, '    </testcase>'].join('\n');
   });
+  const { versions } = report;
+  const deprecated = deprecatedUsed(report.coverage);
+  // Those undefined are left out (the deployment said no version, the contract deprecates nothing).
+  const properties = Object.entries({
+    seed: String(report.seed),
+    runs: String(report.runs),
+    contract_version: versions.contract,
+    deployment_contract_version: versions.deployment.contractVersion,
+    deployment_version: versions.deployment.version,
+    versions_warning: versions.warning,
+    deprecated_operations_used: deprecated?.map((op) => op.operationId).join(','),
+  }).flatMap(([name, value]) => (value === undefined ? [] : [`<property name="${name}" value="${escape(value)}"/>`]));
   const counts = `tests="${report.results.length}" failures="${report.failed}" skipped="${report.skipped}" errors="${report.errors}" time="${seconds(report.ms)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="jes-conformance" ${counts}>`,
     `  <testsuite name="jes-conformance ${escape(report.baseUrl)} (${report.profile})" ${counts}>`,
-    `    <properties><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/></properties>`,
+    `    <properties>${properties.join('')}</properties>`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

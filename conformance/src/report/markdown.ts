@@ -1,8 +1,11 @@
-// The run as a markdown report: the summary table (check, operations, result), then every failure with its
-// request, response and a command that sends it again, what each skip and note says, and the coverage of
-// the contract's operations. A deployment that stopped answering is said at the top, its checks as errors.
+// The run as a markdown report: the versions (the contract's, the deployment's, a warning when they may differ),
+// the deprecated operations the run used (when the contract deprecates any), the summary table (check,
+// operations, result), then every failure with its request, response and a command that sends it again, what each
+// skip and note says, and the coverage of the contract's operations. A deployment that stopped answering is said
+// at the top, its checks as errors.
+import { deprecatedUsed } from '../coverage.ts';
 import type { Report } from '../types.ts';
-import { closingLine, type Reproduce } from './console.ts';
+import { closingLine, deprecatedText, type Reproduce, versionsText } from './console.ts';
 import { exchangeLines, seconds } from './exchange-text.ts';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -31,10 +34,15 @@ function coverageTable(report: Report): string[] {
 }
 
 export function markdownReport(report: Report, reproduce?: Reproduce): string {
+  const deprecated = deprecatedUsed(report.coverage);
   const lines = [
     `# Conformance report: ${report.baseUrl}`,
     '',
     `Profile \`${report.profile}\`, fast-check seed ${report.seed} with ${report.runs} cases per target, ${seconds(report.ms)}. **${closingLine(report)}.**`,
+    '',
+    `Versions: ${versionsText(report.versions)}.`,
+    ...(report.versions.warning ? ['', `**Warning:** ${report.versions.warning}.`] : []),
+    ...(deprecated ? ['', `Deprecated operations used: ${deprecatedText(deprecated)}.`] : []),
     ...(report.unreachable
       ? ['', `**The run stopped: ${report.unreachable.message}.** Its checks are errors, not failures.`]
       : []),
