@@ -20,6 +20,8 @@ const contractHeaders = [
   'Location',
   'Preference-Applied',
   'Idempotent-Replayed',
+  'Deprecation',
+  'Sunset',
 ];
 
 const list = (value: string | null) =>

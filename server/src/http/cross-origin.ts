@@ -26,6 +26,9 @@ export const exposedHeaders = [
   'Location',
   'Preference-Applied',
   'Idempotent-Replayed',
+  // A deprecated operation's answers (deprecation.ts): a page's client can warn as a server-side one does.
+  'Deprecation',
+  'Sunset',
 ];
 
 /** Seconds a browser may reuse a preflight's answer (Chromium caps it at 7200). */
