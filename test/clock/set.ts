@@ -46,6 +46,9 @@ export const clockFree: Record<string, string> = {
   'server/test/stuck-validation.test.ts': 'now() sets a lease an hour ahead, only to keep workers off a row',
   'server/test/outage-outcome.test.ts': 'PostgreSQL only: Date.now bounds how long a wait for an outage may last',
   'test/contract/breaking-changes.test.ts': 'Date.now makes a throwaway branch name unique',
+  'server/test/deprecation.test.ts': "a contract's deprecation days turned into headers: fixed dates, no clock",
+  'test/contract/deprecation-rules.test.ts': 'fixed deprecation days the lint must accept or refuse: no clock',
+  'test/support/deprecated-contract.ts': 'a contract copy deprecating an operation on a fixed day: no clock',
 };
 
 /** What counts as reading a clock or naming an instant in a test file. */
