@@ -1,12 +1,10 @@
-// The worker loop: claims executions while solver threads are free, loads their input (once per job, for all
-// of its executions here), runs them in the thread pool, records progress (best value so far) and the outcome.
-// It also claims data files to validate, one at a time (validation.ts). A heartbeat renews its leases, puts
-// expired ones (dead workers) back in the queue once this worker has itself reached the database for a lease,
-// and stops runs whose job was cancelled. Nothing a solver does can take the loop down: every failure of the run
-// becomes the execution's ERROR. A failure of the database is not the run's: a database that cannot be reached is
-// waited for, however long (a finished run keeps its outcome in memory, and its lease is renewed once the database
-// is back), and one that answers but keeps refusing (a lock held, conflicts) has the execution handed back to the
-// queue after about a lease, to run again.
+// The worker loop: claims executions while solver threads are free, runs them in the thread pool with their job's
+// input (inputs.ts), records progress (best value so far), and hands each run's end to outcomes.ts, which records it
+// through the database's failures. It also claims data files to validate, one at a time (validation.ts). A
+// heartbeat renews its leases, puts expired ones (dead workers) back in the queue once this worker has itself
+// reached the database for a lease, and stops runs whose job was cancelled. Nothing a solver does can take the loop
+// down: every failure of the run becomes the execution's ERROR. A failure of the database is not the run's: see
+// outcomes.ts for how long it is waited for.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -14,17 +12,17 @@ import { InputError } from '../input-error.ts';
 import { problemBody } from '../problems.ts';
 import { SolverLimitError } from '../solver.ts';
 import type { Database } from '../store/database.ts';
-import { readChunks } from '../store/data-files.ts';
+import type { DiskSpace } from '../store/disk-space.ts';
 import { jobChannel, workChannel } from '../store/jobs.ts';
-import { heartbeat, release, releaseOne, requeueAbandoned, requeueExpired } from '../store/leases.ts';
-import { type Claimed, claim, finish, markRunning, type Outcome, recordProgress } from '../store/queue.ts';
-import { isTransient, isUnreachable, retryTransient } from '../store/transient.ts';
-import { readInlineInput, readPreparedDataFile, releaseValidations } from '../store/validations.ts';
-import { findUseCase } from '../use-cases.ts';
+import { heartbeat, release, requeueAbandoned, requeueExpired } from '../store/leases.ts';
+import { type Claimed, claim, markRunning, type Outcome, recordProgress } from '../store/queue.ts';
+import { isTransient, isUnreachable } from '../store/transient.ts';
+import { releaseValidations } from '../store/validations.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
+import { JobInputs } from './inputs.ts';
+import { Outcomes } from './outcomes.ts';
 import type { SolverPool } from './pool.ts';
 import { ValidationTasks } from './validation.ts';
-import type { DiskSpace } from '../store/disk-space.ts';
 
 export interface WorkerLoopOptions {
   db: Database;
@@ -53,17 +51,12 @@ interface Running {
 export class WorkerLoop {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly running = new Map<string, Running>();
-  /** Runs that ended and whose outcome (or handback) is being written: their leases are renewed until it is. */
-  private readonly ending = new Map<string, { job_id: string; solver: string }>();
-  /** The endings under way, which a stop waits for. */
-  private readonly endings = new Set<Promise<void>>();
+  /** How runs' ends are written (and the runs whose end is being written). */
+  private readonly outcomes: Outcomes;
+  private readonly inputs: JobInputs;
   /** Since when every heartbeat has reached the database; undefined before the first and after one that did not. */
   private inTouchSince: number | undefined;
-  /** When a stopping worker stops waiting for a database it cannot reach (see retry). */
-  private stopDeadline = Infinity;
   private readonly done = new Set<Promise<void>>();
-  /** Inputs loaded for the jobs whose executions run here, shared by them: a job's input is loaded once. */
-  private readonly inputs = new Map<string, { input: Promise<unknown>; users: number }>();
   /** The data files this worker validates, one at a time (validation.ts). */
   private readonly validations: ValidationTasks;
   private stopped = false;
@@ -77,6 +70,8 @@ export class WorkerLoop {
   constructor(options: WorkerLoopOptions) {
     this.options = options;
     this.lease = options.leaseSeconds ?? 15;
+    this.outcomes = new Outcomes(options.db, this.id, this.lease);
+    this.inputs = new JobInputs(options.db, (fn, log, what) => this.outcomes.retry(fn, log, what));
     this.validations = new ValidationTasks(options.db, this.id, this.lease, options.logger, options.space);
   }
 
@@ -115,13 +110,13 @@ export class WorkerLoop {
   /** Stops claiming, gives running executions back to the queue, and waits for their runs to settle. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.stopDeadline = Date.now() + this.lease * 1000;
+    this.outcomes.stopping();
     this.wake?.();
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all(this.unlisten.map((u) => u()));
     await this.loop;
     // Outcomes being recorded go first: handing those executions back would throw finished runs away.
-    await Promise.allSettled(this.endings);
+    await this.outcomes.settled();
     await this.validations.release().catch(() => {});
     await release(this.options.db, this.id).catch((err) =>
       this.options.logger.error({ err }, 'could not hand executions back; they run again when their leases expire'),
@@ -175,7 +170,7 @@ export class WorkerLoop {
       // Only the runs alive in memory (and those whose end is being written) are renewed, expired leases included:
       // an execution this worker no longer runs lets its lease run out, and is taken back.
       const before = [...this.running];
-      const alive = [...before.map(([, run]) => run), ...this.ending.values()];
+      const alive = [...before.map(([, run]) => run), ...this.outcomes.ending.values()];
       const { held, cancel } = await heartbeat(db, this.id, this.lease, alive);
       for (const [key, run] of before) {
         if (cancel.has(key)) this.stopRun(run, 'cancelled');
@@ -205,42 +200,6 @@ export class WorkerLoop {
     run.cancel();
   }
 
-  /** The job's input as its use case prepared it: stored when it was accepted or its data file validated. */
-  private async loadInput(execution: Claimed): Promise<unknown> {
-    const { db } = this.options;
-    const useCase = findUseCase(execution.problem_id);
-    if (!useCase) throw new SolverFailedError(`This server does not run use case "${execution.problem_id}".`);
-    if (execution.input_mode === 'data_file') {
-      const prepared = await readPreparedDataFile(db, execution.owner, execution.data_file_id!);
-      if (prepared) return useCase.decode(prepared);
-      // A file validated before inputs were prepared (an older version of this server): read it again.
-      return (await useCase.readDataFile(readChunks(db, execution.owner, execution.data_file_id!))).input;
-    }
-    // A small input came with the claim.
-    const stored = execution.input
-      ? { prepared: execution.input_prepared, bytes: execution.input }
-      : await readInlineInput(db, execution.job_id);
-    if (!stored) throw new Error(`job ${execution.job_id} is gone`);
-    if (stored.prepared) return useCase.decode(stored.bytes);
-    return useCase.checkInline(JSON.parse(Buffer.from(stored.bytes).toString('utf8'))).prepare();
-  }
-
-  /** The job's input, loaded by the first of its executions here and shared with the others; release() after. */
-  private acquireInput(execution: Claimed, log: Logger): Promise<unknown> {
-    let entry = this.inputs.get(execution.job_id);
-    if (!entry) {
-      entry = { input: this.retry(() => this.loadInput(execution), log, 'loading the input'), users: 0 };
-      this.inputs.set(execution.job_id, entry);
-    }
-    entry.users++;
-    return entry.input;
-  }
-
-  private releaseInput(jobId: string): void {
-    const entry = this.inputs.get(jobId);
-    if (entry && --entry.users === 0) this.inputs.delete(jobId);
-  }
-
   private async execute(execution: Claimed): Promise<void> {
     const { db, pool, logger } = this.options;
     const key = `${execution.job_id}/${execution.solver}`;
@@ -256,12 +215,12 @@ export class WorkerLoop {
     // The best value the solver has reported: kept by a cancelled execution (with the result's, when it returns one).
     let best: number | undefined;
     try {
-      const input = await this.acquireInput(execution, log);
+      const input = await this.inputs.acquire(execution, log);
       // An execution whose input came with the claim was marked RUNNING by it.
       if (
         !state.stopped &&
         execution.status !== 'RUNNING' &&
-        !(await this.retry(
+        !(await this.outcomes.retry(
           () => markRunning(db, this.id, execution.job_id, execution.solver),
           log,
           'marking it running',
@@ -315,7 +274,7 @@ export class WorkerLoop {
       }
     } finally {
       this.running.delete(key);
-      this.releaseInput(execution.job_id);
+      this.inputs.release(execution.job_id);
     }
     // This worker is stopping and gave it back (stop()): another run picks it up.
     if (state.stopped === 'handed back')
@@ -323,92 +282,7 @@ export class WorkerLoop {
     // Another worker holds it now (this one stalled past its lease): that worker records the outcome.
     if (state.stopped === 'lease lost')
       return void log.warn('lost the lease of a running execution; stopped it without recording');
-    const ended = this.end(execution, outcome, log);
-    this.endings.add(ended);
-    await ended.finally(() => this.endings.delete(ended));
-  }
-
-  /**
-   * Runs `fn` again after transient database failures. A database that cannot be reached is waited for as long
-   * as it takes (until this worker stops, and a lease more): what is being done is still in memory, and its lease
-   * is renewed once the database is back (it runs, or its end is being written), so an outage, however long, is
-   * no reason to run an execution again, nor to throw a finished run away. A database that answers but keeps
-   * refusing (a lock held, conflicts) is tried for about one lease.
-   */
-  private retry<T>(fn: () => Promise<T>, log: Logger, what: string): Promise<T> {
-    const deadline = Date.now() + this.lease * 1000;
-    return retryTransient(fn, {
-      tries: Infinity,
-      delayMs: 100,
-      maxDelayMs: 2000,
-      onRetry: (err, attempt) => {
-        if (Date.now() >= (isUnreachable(err) ? this.stopDeadline : deadline)) throw err;
-        log.warn({ err }, `${what} failed (try ${attempt}); trying again`);
-      },
-    });
-  }
-
-  /** Writes how a run ended: its outcome, or (`hand back`) its return to the queue; its lease is renewed meanwhile. */
-  private async end(execution: Claimed, outcome: Outcome | 'hand back', log: Logger): Promise<void> {
-    const key = `${execution.job_id}/${execution.solver}`;
-    this.ending.set(key, { job_id: execution.job_id, solver: execution.solver });
-    try {
-      if (outcome === 'hand back')
-        await this.handBack(execution, log, 'handed the execution back to the queue; it will run again');
-      else await this.record(execution, outcome, log);
-    } finally {
-      this.ending.delete(key);
-    }
-  }
-
-  /** Records the outcome (tried as retry says); if it cannot be, the execution is handed back to run again. */
-  private async record(execution: Claimed, outcome: Outcome, log: Logger): Promise<void> {
-    const { db } = this.options;
-    try {
-      const held = await this.retry(
-        () => finish(db, this.id, execution.job_id, execution.solver, outcome),
-        log,
-        'recording the outcome',
-      );
-      if (!held) log.warn('the execution was no longer held by this worker; its outcome was not recorded');
-      return;
-    } catch (err) {
-      // An outcome the database refuses for good (not a lost connection nor a lock) would be refused again at
-      // every run: record the failure instead, so the execution ends.
-      if (!isTransient(err) && outcome.status !== 'ERROR') {
-        log.error({ err }, 'the database refused the outcome; recording the execution as failed');
-        const failed: Outcome = {
-          status: 'ERROR',
-          error: problemBody('solver_failed', 'The outcome could not be stored.'),
-        };
-        if (await finish(db, this.id, execution.job_id, execution.solver, failed).catch(() => false)) return;
-      }
-      // A conflict that lasted a lease, or a worker stopping while the database is away. Handed back rather than
-      // left to its lease: it runs again at once, and a lease that runs out counts as a crash.
-      await this.handBack(
-        execution,
-        log,
-        `could not record the outcome (${(err as Error).message}); handed the execution back to the queue, it will run again`,
-      );
-    }
-  }
-
-  private async handBack(execution: Claimed, log: Logger, message: string): Promise<void> {
-    try {
-      const released = await this.retry(
-        () => releaseOne(this.options.db, this.id, execution.job_id, execution.solver),
-        log,
-        'handing the execution back',
-      );
-      if (released) log.warn(message);
-      else log.warn('the execution was no longer held by this worker; nothing to hand back');
-    } catch (err) {
-      // Its lease is no longer renewed (it is not in memory): it runs out, and the execution is taken back then.
-      log.error(
-        { err },
-        `could not hand the execution back; it runs again when its lease expires (within ${this.lease} s)`,
-      );
-    }
+    await this.outcomes.end(execution, outcome, log);
   }
 }
 
