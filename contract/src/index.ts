@@ -2,3 +2,4 @@
 // what the client and the browser load, so it reaches no dependency and nothing of Node.
 export type { components, operations, paths } from './generated/openapi.ts';
 export * from './error-catalogue.ts';
+export { uriReference } from './uri-reference.ts';

@@ -5,7 +5,7 @@
 // contract keeps for inputs that parse but are wrong for the use case), and `X-Request-Id` is the problem's
 // `request_id`. The codes and titles are the contract's error catalogue (@jes/contract), as the reference server's.
 import { randomUUID } from 'node:crypto';
-import { type FieldError, type ProblemBody, type ProblemCode, problemBody } from '@jes/contract';
+import { type FieldError, type ProblemBody, type ProblemCode, problemBody, uriReference } from '@jes/contract';
 
 export type { FieldError } from '@jes/contract';
 
@@ -30,13 +30,6 @@ export const asciiOnly = (value: string): string =>
 
 /** A request id as the reference server makes them: a random UUID. */
 export const requestId = (): string => randomUUID();
-
-const percentEncoded = (c: string) =>
-  [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-const notInUri = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;
-
-/** A request path as the URI reference `instance` must be: a stray '%' and what a URI cannot hold (`|`, `[`) escaped. */
-const uriReference = (path: string): string => path.replace(notInUri, percentEncoded);
 
 export function problem(code: ProblemCode, detail: string, path: string, errors?: FieldError[]): Problem {
   const { type, title, status } = problemBody(code, detail);
