@@ -3,3 +3,5 @@
 export type { components, operations, paths } from './generated/openapi.ts';
 export * from './error-catalogue.ts';
 export { uriReference } from './uri-reference.ts';
+export { cutValue } from './maxcut.ts';
+export { energy } from './qubo.ts';
