@@ -1,9 +1,12 @@
 import { availableParallelism } from 'node:os';
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // A @jes package imported by name resolves to its TypeScript sources, as `node --conditions=jes-source` does.
+  ssr: { resolve: { conditions: ['jes-source', ...defaultServerConditions] } },
   test: {
-    include: ['test/**/*.test.ts', '{server,client,conformance}/test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', '{contract,server,client,conformance}/test/**/*.test.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     setupFiles: ['./server/test/support/no-server-errors.ts'],
     testTimeout: 60_000,

@@ -26,7 +26,11 @@ const cli = 'server/src/cli.ts';
 /** `jes-server worker` on `url`, once it says it runs. */
 async function startWorkerProcess(url: string): Promise<ChildProcess> {
   const env = serverEnv({ DATABASE_URL: url, JES_WORKERS: String(threadsPerWorker) });
-  const proc = spawn(process.execPath, [cli, 'worker'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--conditions=jes-source', cli, 'worker'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(proc);
   proc.once('exit', () => children.delete(proc));
   let output = '';

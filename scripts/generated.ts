@@ -27,8 +27,8 @@ export interface GeneratedFile {
   contents: string;
 }
 
-/** The packages that import the generated types, each with its own copy (imports between packages are one-way). */
-const typeTargets = ['client/src/generated/openapi.ts', 'server/src/generated/openapi.ts'];
+/** The generated types, once: in @jes/contract, which every package that uses them imports. */
+const typeTargets = ['contract/src/generated/openapi.ts'];
 /** Each package's bin/launch.js, the Node version check and launcher of its commands: a copy of scripts/launch.js. */
 const launcherTargets = ['client', 'conformance', 'sandbox', 'server'].map((pkg) => `${pkg}/bin/launch.js`);
 /**

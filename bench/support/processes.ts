@@ -26,7 +26,11 @@ export async function startChild(
   env: NodeJS.ProcessEnv,
   timeoutMs = 60_000,
 ): Promise<Started> {
-  const proc = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--conditions=jes-source', script], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(proc);
   proc.once('exit', () => children.delete(proc));
   let stderr = '';

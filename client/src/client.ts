@@ -1,7 +1,7 @@
 // `createJesClient`: openapi-fetch over the contract's `paths`, a session that logs in lazily, and one
 // helper per operation resolving to `{ data } | { error }`.
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from './generated/openapi.ts';
+import type { paths } from '@jes/contract';
 import { pages } from './pages.ts';
 import { inOrder, settle, unwrap } from './result.ts';
 import type { RetryOptions } from './retry.ts';

@@ -2,7 +2,7 @@
 // and nothing from node:. Node-only helpers (file paths, Node streams) are in `@jes/client/node`.
 export { bestOf, bestValue, objectiveOf } from './best-value.ts';
 export { createJesClient, type JesClient, type JesClientOptions, type ListQuery } from './client.ts';
-export type { paths, components } from './generated/openapi.ts';
+export type { paths, components } from '@jes/contract';
 export { isMaxCutOutput, isQuboOutput } from './outputs.ts';
 export { formatProblem, toProblem } from './result.ts';
 export { newIdempotencyKey, type RetryOptions } from './retry.ts';

@@ -1,7 +1,7 @@
 // The bearer token of one client: logged in lazily on the first call that needs it, attached to every
 // request but login and health, and renewed once when the API answers 401 `invalid_token`.
 import type { Client, Middleware } from 'openapi-fetch';
-import type { paths } from './generated/openapi.ts';
+import type { paths } from '@jes/contract';
 import { settle } from './result.ts';
 import type { LoginResponse, Result } from './types.ts';
 

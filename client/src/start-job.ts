@@ -2,7 +2,7 @@
 // 413, or solver parameters need a body) the input is uploaded as a data file and the job started from it.
 // Every start carries an Idempotency-Key and is retried with it when the network or a gateway fails.
 import type { Client } from 'openapi-fetch';
-import type { paths } from './generated/openapi.ts';
+import type { paths } from '@jes/contract';
 import { settle } from './result.ts';
 import { derivedKey, newIdempotencyKey, type RetryOptions, withRetries } from './retry.ts';
 import type { Session } from './session.ts';

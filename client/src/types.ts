@@ -1,5 +1,5 @@
-// The client's public types, named after the contract's schemas (client/src/generated/openapi.ts).
-import type { components } from './generated/openapi.ts';
+// The client's public types, named after the contract's schemas (@jes/contract's generated types).
+import type { components } from '@jes/contract';
 
 type Schemas = components['schemas'];
 

@@ -3,7 +3,7 @@
 // shape or an edge list). Every upload carries an Idempotency-Key; a Blob or text is sent again with it when
 // the network or a gateway fails.
 import type { Client } from 'openapi-fetch';
-import type { paths } from './generated/openapi.ts';
+import type { paths } from '@jes/contract';
 import { type ByteStream, chunks, streamingMultipart } from './multipart.ts';
 import { settle, unwrap } from './result.ts';
 import { newIdempotencyKey, type RetryOptions, withRetries } from './retry.ts';

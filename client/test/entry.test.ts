@@ -1,5 +1,6 @@
 // The package's shape: the library entry is browser-compatible (no node: import, no dependency but
-// openapi-fetch, followed through every module it imports); the bin and the Node entry are where they say.
+// openapi-fetch and @jes/contract's main entry, followed through every module it imports); the bin and the Node
+// entry are where they say.
 // (What the build makes of them is tried from the packed tarball by test/packages.)
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -8,6 +9,8 @@ import { repoRoot } from './support/processes.ts';
 
 const client = join(repoRoot, 'client');
 const pkg = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
+const contract = join(repoRoot, 'contract');
+const contractPkg = JSON.parse(readFileSync(join(contract, 'package.json'), 'utf8'));
 
 /** Every module specifier that `entry` reaches, following relative imports (type-only and dynamic ones included). */
 function reachable(entry: string): { files: string[]; packages: Set<string> } {
@@ -31,7 +34,7 @@ function reachable(entry: string): { files: string[]; packages: Set<string> } {
 }
 
 describe('@jes/client', () => {
-  it('its main entry reaches only its own modules and openapi-fetch: nothing from node:, not commander', () => {
+  it('its main entry reaches only its own modules, openapi-fetch and @jes/contract, whose main entry reaches nothing: nothing from node:, not commander', () => {
     expect(pkg.exports['.']).toEqual({
       'jes-source': './src/index.ts',
       types: './dist/src/index.d.ts',
@@ -40,13 +43,15 @@ describe('@jes/client', () => {
     });
     const { files, packages } = reachable(join(client, pkg.exports['.']['jes-source']));
     expect(files.length).toBeGreaterThan(8);
-    expect([...packages]).toEqual(['openapi-fetch']);
+    expect([...packages].sort()).toEqual(['@jes/contract', 'openapi-fetch']);
+    expect([...reachable(join(contract, contractPkg.exports['.']['jes-source'])).packages]).toEqual([]);
   });
 
-  it('has openapi-fetch as its only runtime dependency besides commander, which only the bin reaches', () => {
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['commander', 'openapi-fetch']);
+  it('has openapi-fetch and @jes/contract as its only runtime dependencies besides commander, which only the bin reaches', () => {
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@jes/contract', 'commander', 'openapi-fetch']);
     const bin = reachable(join(client, 'src/cli/main.ts'));
     expect([...bin.packages].filter((name) => !name.startsWith('node:')).sort()).toEqual([
+      '@jes/contract',
       'commander',
       'openapi-fetch',
     ]);
@@ -59,6 +64,7 @@ describe('@jes/client', () => {
     expect(launcher).toContain("'../dist/src/cli/main.js'");
     expect(pkg.exports['./node']['jes-source']).toBe('./src/node.ts');
     expect([...reachable(join(client, pkg.exports['./node']['jes-source'])).packages].sort()).toEqual([
+      '@jes/contract',
       'node:fs',
       'node:path',
       'openapi-fetch',

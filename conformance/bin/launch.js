@@ -24,5 +24,14 @@ export async function launch(command, source, built) {
     console.error(`${command} needs Node.js ${needed} or newer; you have ${process.version} — ${get}`);
     process.exit(1);
   }
+  if (fromSource) {
+    // The sources import the other @jes packages by name: resolve those to their sources too, as
+    // `node --conditions=jes-source` would (their `exports` name dist/ otherwise, which a clone does not build).
+    const { registerHooks } = await import('node:module');
+    registerHooks({
+      resolve: (specifier, context, next) =>
+        next(specifier, { ...context, conditions: [...(context.conditions || []), 'jes-source'] }),
+    });
+  }
   await import(new URL(fromSource ? source : built, import.meta.url).href);
 }

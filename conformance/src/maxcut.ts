@@ -1,18 +1,10 @@
-// Reference computations for the max-cut use case: the cut of a partition, the optimum by enumeration, and
-// graphs as the two input formats (the inline matrix and the Gset/rudy edge list).
+// Reference computations for the max-cut use case: the optimum by enumeration (by the cut of a partition, as
+// @jes/contract computes it), and graphs as the two input formats (the inline matrix and the Gset/rudy edge list).
+import { cutValue } from '@jes/contract';
 
 export interface Graph {
   num_nodes: number;
   adj_matrix: number[][];
-}
-
-/** The weight of the edges whose ends are in different parts (upper triangle; the diagonal never counts). */
-export function cutValue(matrix: number[][], partition: readonly number[]): number {
-  let cut = 0;
-  for (let i = 0; i < matrix.length; i++) {
-    for (let j = i + 1; j < matrix.length; j++) if (partition[i] !== partition[j]) cut += matrix[i]![j]!;
-  }
-  return cut;
 }
 
 /** The maximum cut by enumerating every partition (node 0 fixed in part 0). For graphs of at most ~20 nodes. */

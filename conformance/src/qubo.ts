@@ -1,19 +1,10 @@
-// Reference computations for the QUBO use case: the energy xᵀQx of an assignment, the minimum by
-// enumeration, and an input as qbsolv's .qubo text (the data-file format the contract describes).
+// Reference computations for the QUBO use case: the minimum by enumeration (by the energy xᵀQx of an assignment,
+// as @jes/contract computes it), and an input as qbsolv's .qubo text (the data-file format the contract describes).
+import { energy } from '@jes/contract';
 
 export interface Qubo {
   num_variables: number;
   q_matrix: number[][];
-}
-
-/** xᵀQx: the sum of Q[i][j] over every i, j whose variables are both 1 (every entry counts; Q need not be symmetric). */
-export function energy(matrix: number[][], assignment: readonly number[]): number {
-  let total = 0;
-  for (let i = 0; i < matrix.length; i++) {
-    if (assignment[i] !== 1) continue;
-    for (let j = 0; j < matrix.length; j++) if (assignment[j] === 1) total += matrix[i]![j]!;
-  }
-  return total;
 }
 
 /** The minimum energy by enumerating all 2ⁿ assignments. For at most ~20 variables (16 gives 65,536). */

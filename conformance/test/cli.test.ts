@@ -141,7 +141,9 @@ it('prints its version, and a --help that names each default once and never a pa
 it.each([['--help'], ['--list'], ['--version']])(
   'exits quietly when its output is closed (%s | head -1)',
   async (option) => {
-    const child = spawn(process.execPath, [cli, option], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=jes-source', cli, option], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -153,7 +155,7 @@ it.each([['--help'], ['--list'], ['--version']])(
 it('ends a run whose output is closed with 141, not as a pass', async () => {
   const child = spawn(
     process.execPath,
-    [cli, '--base-url', 'http://127.0.0.1:9', '--username', 'u', '--password', 'p'],
+    ['--conditions=jes-source', cli, '--base-url', 'http://127.0.0.1:9', '--username', 'u', '--password', 'p'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout.destroy();

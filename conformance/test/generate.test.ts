@@ -6,7 +6,8 @@ import { Contract } from '../src/contract/contract.ts';
 import { graphArbitrary } from '../src/generate/graphs.ts';
 import { mutantArbitrary } from '../src/generate/mutations.ts';
 import { arbitraryOf } from '../src/generate/schema-arbitrary.ts';
-import { bruteForceMaxCut, cutValue, edgeList, graphOf } from '../src/maxcut.ts';
+import { cutValue } from '@jes/contract';
+import { bruteForceMaxCut, edgeList, graphOf } from '../src/maxcut.ts';
 import { jobTimestampProblems, parseTimestamp } from '../src/timestamps.ts';
 
 const contract = new Contract();

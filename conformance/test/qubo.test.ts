@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Contract } from '../src/contract/contract.ts';
 import { exampleArbitrary } from '../src/generate/examples.ts';
-import { bruteForceQubo, energy, type Qubo, quboFile, quboOf } from '../src/qubo.ts';
+import { energy } from '@jes/contract';
+import { bruteForceQubo, type Qubo, quboFile, quboOf } from '../src/qubo.ts';
 
 const contract = new Contract();
 const example = contract.doc.components.examples.QuboInput.value;

@@ -3,40 +3,17 @@
 // `method_not_allowed` with `Allow`, a body that is not JSON is `malformed_json`), a request that breaks the
 // contract is a `400 invalid_request` whose `errors` point at each mismatch (Prism prefers a 422, which this
 // contract keeps for inputs that parse but are wrong for the use case), and `X-Request-Id` is the problem's
-// `request_id`. The codes and titles are the contract's (`Problem`) and the reference server's.
+// `request_id`. The codes and titles are the contract's error catalogue (@jes/contract), as the reference server's.
 import { randomUUID } from 'node:crypto';
+import { type FieldError, type ProblemBody, type ProblemCode, problemBody, uriReference } from '@jes/contract';
 
-export interface FieldError {
-  pointer: string;
-  detail: string;
-}
+export type { FieldError } from '@jes/contract';
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
+/** A problem as the sandbox answers it: always with the request's path and id. */
+export interface Problem extends ProblemBody {
   instance: string;
-  code: string;
   request_id: string;
-  errors?: FieldError[];
-  max_bytes?: number;
 }
-
-const titles = {
-  malformed_json: [400, 'Malformed JSON'],
-  invalid_request: [400, 'Invalid request'],
-  missing_token: [401, 'Missing token'],
-  invalid_token: [401, 'Invalid token'],
-  not_found: [404, 'Not found'],
-  problem_not_found: [404, 'Use case not found'],
-  method_not_allowed: [405, 'Method not allowed'],
-  request_timeout: [408, 'Request timeout'],
-  payload_too_large: [413, 'Payload too large'],
-  unsupported_media_type: [415, 'Unsupported media type'],
-  headers_too_large: [431, 'Request headers too large'],
-  internal_error: [500, 'Internal error'],
-} as const satisfies Record<string, readonly [number, string]>;
 
 /** What the sandbox answers: a status, its headers and a body (serialised as JSON unless it is a string). */
 export interface Answer {
@@ -54,25 +31,16 @@ export const asciiOnly = (value: string): string =>
 /** A request id as the reference server makes them: a random UUID. */
 export const requestId = (): string => randomUUID();
 
-const percentEncoded = (c: string) =>
-  [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-const notInUri = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;
-
-/** A request path as the URI reference `instance` must be: a stray '%' and what a URI cannot hold (`|`, `[`) escaped. */
-const uriReference = (path: string): string => path.replace(notInUri, percentEncoded);
-
-export function problem(code: keyof typeof titles, detail: string, path: string, errors?: FieldError[]): Problem {
-  const [status, title] = titles[code];
-  const instance = uriReference(path);
-  const request_id = requestId();
+export function problem(code: ProblemCode, detail: string, path: string, errors?: FieldError[]): Problem {
+  const { type, title, status } = problemBody(code, detail);
   return {
-    type: `urn:jes:problem:${code}`,
+    type,
     title,
     status,
     detail,
-    instance,
+    instance: uriReference(path),
     code,
-    request_id,
+    request_id: requestId(),
     ...(errors ? { errors } : {}),
   };
 }

@@ -2,9 +2,9 @@
 // request against the contract and answers with the contract's examples (`Prefer: code=…, example=…` choose
 // among them). A request it finds at odds with the contract becomes the contract's `400 invalid_request` with
 // a pointer per mismatch, and Prism's own account goes in the `sl-violations` header.
-import { join } from 'node:path';
 import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
+import { contractPath, startJobBodyErrors, startsJob } from '@jes/contract/node';
 import {
   type Answer,
   asciiOnly,
@@ -14,9 +14,6 @@ import {
   problem,
   problemAnswer,
 } from './conventions.ts';
-import { startJobBodyErrors, startsJob } from './start-job-body.ts';
-
-export const contractPath = join(import.meta.dirname, '..', '..', 'openapi.yaml');
 
 export type Operation = Awaited<ReturnType<typeof prismHttp.getHttpOperationsFromSpec>>[number];
 
@@ -110,10 +107,10 @@ export async function createMock(path: string = contractPath) {
     if (output.statusCode !== 400 && output.statusCode !== 422)
       return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
     let errors = answer.judged!.violations;
-    // A refused start-job body is explained by the shape it meant alone (start-job-body.ts), as the server does.
+    // A refused start-job body is explained by the shape it meant alone (@jes/contract's start-job-body.ts), as the server does.
     const inBody = (v: Violation) => v.path?.[0] === 'body';
-    if (startsJob(operation) && violations.some(inBody)) {
-      const meant = startJobBodyErrors(operation, body);
+    if (startsJob(operation.iid) && violations.some(inBody)) {
+      const meant = startJobBodyErrors(operation.iid, body);
       const depth = (p: string) => p.split('/').length;
       if (meant.length)
         errors = [...violations.filter((v) => !inBody(v)).map(errorOf), ...meant].sort(

@@ -8,13 +8,13 @@ import { charsetOf, codingOf, drain, isUtf8, mediaTypeOf, readBody, withoutBom }
 import { type Answer, type FieldError, invalidRequest, problem, problemAnswer } from './conventions.ts';
 import { formForPrism, readForm } from './form.ts';
 import type { Operation } from './mock.ts';
-import { startsJob } from './start-job-body.ts';
+import { startsJob } from '@jes/contract/node';
 import { unacceptableValue } from './value-limits.ts';
 
 /** The contract's body limits: login below 64 KiB, an inline job below 4 MiB; anything else stops at 16 MiB here. */
 function maxBytes(operation: Operation): number {
   if (operation.iid === 'login') return 65_536;
-  if (startsJob(operation)) return 4_194_304;
+  if (startsJob(operation.iid)) return 4_194_304;
   return 16 * 1024 * 1024;
 }
 

@@ -7,7 +7,7 @@
 // carries its Deprecation and Sunset headers, as the reference server's do (generated/deprecation.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken } from './bearer.ts';
-import { answerClientErrors } from './client-errors.ts';
+import { answerClientErrors } from '@jes/contract/node';
 import { drain } from './body.ts';
 import {
   allowedMethods,
@@ -245,7 +245,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     { requireHostHeader: false },
     (req, res) => void handle(req, res).catch(() => res.destroy()),
   );
-  answerClientErrors(server);
+  answerClientErrors(server, 'the sandbox');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);

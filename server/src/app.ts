@@ -10,6 +10,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './auth/authenticate.ts';
+import { contractPath } from '@jes/contract/node';
 import { contract } from './contract.ts';
 import { deprecationHeaders } from './deprecation.ts';
 import { crossOrigin } from './http/cross-origin.ts';
@@ -26,7 +27,7 @@ import { routeFirst } from './http/route-first.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { series } from './http/series.ts';
 import { streamUpload } from './http/upload.ts';
-import { contractPath, docsDir } from './paths.ts';
+import { docsDir } from './paths.ts';
 import { dataFileRoutes } from './routes/data-files.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';

@@ -1,13 +1,7 @@
-// The contract as data, read once: what the use-case record quotes from it, and the paths and methods that
-// route a request before anything else is done with it.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { contractPath } from './paths.ts';
+// The contract as data, read once by @jes/contract's reader: what the use-case record quotes from it, and the
+// paths and methods that route a request before anything else is done with it.
+import { carriedContract, type ContractDocument } from '@jes/contract/node';
 
-export interface ContractDocument {
-  info: { version: string };
-  paths: Record<string, Record<string, unknown>>;
-  components: { schemas: Record<string, unknown>; examples: Record<string, { value: unknown }> };
-}
+export type { ContractDocument } from '@jes/contract/node';
 
-export const contract: ContractDocument = parse(readFileSync(contractPath, 'utf8'));
+export const contract: ContractDocument = carriedContract();

@@ -8,7 +8,7 @@ import { tokenIssuer } from './auth/tokens.ts';
 import { userStates } from './auth/user-states.ts';
 import { ensureUsers, signingKey } from './auth/users.ts';
 import { ConfigError, type Config } from './config.ts';
-import { answerClientErrors } from './http/client-errors.ts';
+import { answerClientErrors } from '@jes/contract/node';
 import { capConnectionsPerAddress } from './http/connections-per-address.ts';
 import { originForm } from './http/request-target.ts';
 import { JobEvents } from './jobs/events.ts';
@@ -128,7 +128,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     },
   );
   server.maxConnections = maxConnections;
-  answerClientErrors(server);
+  answerClientErrors(server, 'this server');
   let listening: Listening;
   try {
     listening = await listen(server, config.host, config.port);

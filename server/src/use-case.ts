@@ -6,7 +6,7 @@
 // (readDataFile). What that produced is stored encoded (encode), or an inline job's JSON text when that is smaller
 // (then the worker checks and prepares it with checkInline); the worker has the input once per job for all its executions, and
 // the solver threads receive it by structured clone.
-import type { components } from './generated/openapi.ts';
+import type { components } from '@jes/contract';
 import type { SolveOptions, SolverInfo } from './solver.ts';
 
 export type UseCaseRecord = components['schemas']['UseCase'];

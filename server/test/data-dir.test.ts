@@ -32,7 +32,7 @@ describe('JES_DATA_DIR', () => {
   it('one that cannot be made stops jes-server with one line naming the setting', () => {
     writeFileSync(join(dir, 'a-file'), '');
     const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
-    const started = spawnSync(process.execPath, [cli], {
+    const started = spawnSync(process.execPath, ['--conditions=jes-source', cli], {
       env: { ...process.env, PORT: '0', JES_DATA_DIR: join(dir, 'a-file', 'data'), DATABASE_URL: '' },
       encoding: 'utf8',
       timeout: 30_000,

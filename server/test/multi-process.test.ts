@@ -16,7 +16,7 @@ function launch(
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<{ child: ChildProcess; line: string; output: string[] }> {
-  const child = spawn(process.execPath, [cli, ...args], {
+  const child = spawn(process.execPath, ['--conditions=jes-source', cli, ...args], {
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',

@@ -16,7 +16,10 @@ function launch(
   script: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ child: ChildProcess; url: string; output: string[] }> {
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=jes-source', script], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const output: string[] = [];
   return new Promise((resolve, reject) => {

@@ -227,7 +227,10 @@ describe('SolverPool', () => {
       console.log(outcomes.map((o) => o.status === 'rejected' ? o.reason.name : 'resolved').join(','));
     `;
     const started = performance.now();
-    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 10_000 });
+    const child = spawnSync(process.execPath, ['--conditions=jes-source', '-e', script], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
     expect(child.stdout.trim()).toBe('RunCancelledError,RunCancelledError');

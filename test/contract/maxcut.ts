@@ -1,6 +1,7 @@
-// Small reference computations for checking the contract's examples (the cut ones are the conformance suite's).
-
-export { bruteForceMaxCut, cutValue } from '../../conformance/src/maxcut.ts';
+// Small reference computations for checking the contract's examples: the cut of a partition is the contract's own
+// (@jes/contract), the optimum by enumeration the conformance suite's.
+export { cutValue } from '@jes/contract';
+export { bruteForceMaxCut } from '../../conformance/src/maxcut.ts';
 
 /** An RFC 3339 instant in the documented `MM/DD/YYYY, HH:MM:SS` form (UTC). */
 export function formatTimestamp(rfc3339: string | null | undefined): string | undefined {

@@ -40,12 +40,21 @@ const setContractVersion = (tree: string, to: string) => {
   const path = join(tree, 'openapi.yaml');
   writeFileSync(path, readFileSync(path, 'utf8').replace(/^ {2}version: .*$/m, `  version: ${to}`));
 };
-/** Every package (and the lock's copies) at `to`. */
+/** A manifest's dependencies on @jes packages (released together) at `to`. */
+const pinOurs = (manifest: { dependencies?: Record<string, string> }, to: string) => {
+  for (const name of Object.keys(manifest.dependencies ?? {}))
+    if (name.startsWith('@jes/')) manifest.dependencies![name] = to;
+};
+/** Every package (and the lock's copies) at `to`, with the ranges between them. */
 const setPackageVersions = (tree: string, to: string) => {
   for (const dir of ['', ...workspaces]) {
-    editJson(tree, dir ? `${dir}/package.json` : 'package.json', (pkg) => (pkg.version = to));
+    editJson(tree, dir ? `${dir}/package.json` : 'package.json', (pkg) => {
+      pkg.version = to;
+      pinOurs(pkg, to);
+    });
     editJson(tree, 'package-lock.json', (lock) => {
       lock.packages[dir].version = to;
+      pinOurs(lock.packages[dir], to);
       if (dir === '') lock.version = to;
     });
   }

@@ -23,7 +23,7 @@ export function launch(script: string, env: Record<string, string>, ready: RegEx
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(JES_|DATABASE_URL$|PORT$|SANDBOX_|LOG_LEVEL$)/.test(name)),
   );
-  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, script)], {
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=jes-source', join(repoRoot, script)], {
     cwd: repoRoot,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

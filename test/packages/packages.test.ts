@@ -1,4 +1,4 @@
-// The four packages where their users are: packed with `npm pack`, installed into a fresh project outside the
+// The five packages where their users are: packed with `npm pack`, installed into a fresh project outside the
 // repository, and used the stock way on Node 24 and Node 22: a plain .mjs script and a strict TypeScript
 // project on @jes/client, `npx jes login/submit --wait`, `npx jes-conformance` against `npx jes-server` (on
 // the embedded database) and, with --profile sandbox, against `npx jes-sandbox`; then a page bundling the
@@ -68,13 +68,13 @@ describe('the packed packages, installed outside the repository', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('packs the four packages, each with its build, license and readme, and no TypeScript source', () => {
+  it('packs the five packages, each with its build, license and readme, and no TypeScript source', () => {
     // Named by the one version of the packages (scripts/package-versions.ts).
     const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
     expect(tarballs.map((t) => basename(t.file)).sort()).toEqual(
-      ['client', 'conformance', 'sandbox', 'server'].map((name) => `jes-${name}-${version}.tgz`),
+      ['client', 'conformance', 'contract', 'sandbox', 'server'].map((name) => `jes-${name}-${version}.tgz`),
     );
-    for (const name of ['client', 'conformance', 'sandbox', 'server']) {
+    for (const name of ['client', 'conformance', 'contract', 'sandbox', 'server']) {
       const root = join(project, 'node_modules', '@jes', name);
       const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
       expect(pkg.private, name).toBe(false);
@@ -84,17 +84,34 @@ describe('the packed packages, installed outside the repository', () => {
         'README.md',
         pkg.exports['.'].import,
         pkg.exports['.'].types,
-        ...Object.values(pkg.bin as Record<string, string>),
+        ...Object.values((pkg.bin ?? {}) as Record<string, string>),
       ]) {
         expect(() => readFileSync(join(root, file)), `${name}: ${file}`).not.toThrow();
       }
       expect(() => readFileSync(join(root, 'src', 'cli.ts')), `${name} ships src/`).toThrow();
     }
-    for (const name of ['conformance', 'sandbox', 'server']) {
-      expect(readFileSync(join(project, 'node_modules/@jes', name, 'openapi.yaml'), 'utf8'), name).toBe(
-        readFileSync(join(repoRoot, 'openapi.yaml'), 'utf8'),
-      );
-    }
+    // The contract is carried once, by @jes/contract, which the others read it from.
+    expect(readFileSync(join(project, 'node_modules/@jes/contract/openapi.yaml'), 'utf8')).toBe(
+      readFileSync(join(repoRoot, 'openapi.yaml'), 'utf8'),
+    );
+    for (const name of ['conformance', 'sandbox', 'server'])
+      expect(() => readFileSync(join(project, 'node_modules/@jes', name, 'openapi.yaml')), name).toThrow();
+  });
+
+  it('the client installs without the server: @jes/contract, the one @jes package it needs, depends on nothing', () => {
+    const manifest = (name: string) =>
+      JSON.parse(readFileSync(join(project, 'node_modules/@jes', name, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest('client').dependencies).sort()).toEqual([
+      '@jes/contract',
+      'commander',
+      'openapi-fetch',
+    ]);
+    // What only its Node entry needs (Ajv, yaml) is an optional peer, which npm leaves to the packages that use it.
+    const contract = manifest('contract');
+    expect(contract.dependencies ?? {}).toEqual({});
+    expect(
+      Object.values(contract.peerDependenciesMeta ?? {}).every((peer) => (peer as { optional?: boolean }).optional),
+    ).toBe(true);
   });
 
   it('a strict TypeScript project (nodenext, skipLibCheck off) type-checks against every package, and a wrongly typed client input stays an error', async () => {
@@ -152,7 +169,9 @@ describe('the packed packages, installed outside the repository', () => {
         const body = await health.json();
         expect(body).toMatchObject({
           version: JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version,
-          contract_version: /^ {2}version: (\S+)$/m.exec(readFileSync(join(installed, 'openapi.yaml'), 'utf8'))![1],
+          contract_version: /^ {2}version: (\S+)$/m.exec(
+            readFileSync(join(project, 'node_modules/@jes/contract/openapi.yaml'), 'utf8'),
+          )![1],
         });
         expect(followsContract(body.version, body.contract_version), JSON.stringify(body)).toBe(true);
       });

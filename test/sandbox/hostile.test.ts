@@ -39,7 +39,11 @@ describe('the sandbox never dies', () => {
       "const log = console.log; console.log = (...a) => { log(...a); if (String(a[0]).includes('listening on')) setImmediate(() => { Promise.reject(new Error('injected rejection')); setImmediate(() => { throw new Error('injected exception'); }); }); };";
     const child = spawn(
       process.execPath,
-      [`--import=data:text/javascript,${encodeURIComponent(inject)}`, join(repoRoot, 'sandbox/src/cli.ts')],
+      [
+        '--conditions=jes-source',
+        `--import=data:text/javascript,${encodeURIComponent(inject)}`,
+        join(repoRoot, 'sandbox/src/cli.ts'),
+      ],
       {
         cwd: repoRoot,
         env: { ...process.env, SANDBOX_PORT: '0' },

@@ -28,7 +28,11 @@ export interface Started {
 
 /** Spawns `command`, resolves once a line of its output matches `ready` (its first group is the URL). */
 function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, what: string): Promise<Started> {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=jes-source', ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let ok = false;

@@ -1,15 +1,13 @@
 // openapi.yaml as data: loading, following local $refs, walking the operations and finding the one a
 // request reaches. The suite checks a deployment against this file, never against what the deployment serves.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
+import { contractPath, readContract } from '@jes/contract/node';
 
 export type Node = Record<string, any>;
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** The contract the suite holds deployments to by default: the copy this package carries (the repository's own in a clone). */
-export const defaultContractPath = join(import.meta.dirname, '..', '..', '..', 'openapi.yaml');
+/** The contract the suite holds deployments to by default: the one @jes/contract carries (the repository's own in a clone). */
+export const defaultContractPath = contractPath;
 
 export interface Operation {
   method: string;
@@ -22,7 +20,7 @@ export interface Operation {
 }
 
 export function loadContract(path: string = defaultContractPath): Node {
-  return parse(readFileSync(path, 'utf8')) as Node;
+  return readContract(path) as Node;
 }
 
 /** Follows `$ref`s (local JSON pointers only) until a node that is not a reference. */

@@ -12,7 +12,7 @@ export interface Ran {
 
 export function conformance(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], {
+    const child = spawn(process.execPath, ['--conditions=jes-source', cli, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,13 +2,14 @@
 // become RFC 9457 problems from the catalogue, with request_id, instance and the headers that go with them.
 // A database failure worth another try (a dropped connection, a lock conflict) is answered 503 with
 // Retry-After. Nothing else reaches the client: an unexpected error is logged and answered as internal_error.
+import { uriReference } from '@jes/contract';
+import { startJobBodyErrors, startsJob } from '@jes/contract/node';
 import type { NextFunction, Request, Response } from 'express';
 import { useCases } from '../use-cases.ts';
 import { isTransient } from '../store/transient.ts';
 import { noSuchUseCase } from './known-use-case.ts';
 import { unsupportedMediaType } from './media-types.ts';
 import { HttpProblem, problemBody, type FieldError, type ProblemCode } from '../problems.ts';
-import { startJobBodyErrors, startsJob } from './start-job-body.ts';
 import { isDiskFull } from '../store/disk-space.ts';
 import { noRoom } from './disk-room.ts';
 
@@ -96,7 +97,7 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
     return new HttpProblem(error.status === 415 ? 'unsupported_media_type' : 'invalid_request', detail);
   }
   if (!isValidatorError(error)) return undefined;
-  // A refused startJob body is explained by the shape it meant alone (start-job-body.ts), beside the other errors.
+  // A refused startJob body is explained by the shape it meant alone (@jes/contract's start-job-body.ts), beside the other errors.
   const raw = error.errors ?? [];
   const inBody = (e: { path: string }) => partsOf(e.path)[0] === 'body';
   const id = operationId(req);
@@ -152,13 +153,6 @@ function useCaseHint(req: Request, errors: FieldError[]): string {
         ? req.query.problem_id
         : undefined;
   return typeof value === 'string' && !useCases.has(value) ? ` ${noSuchUseCase(value)}` : '';
-}
-
-/** The request's path as a valid URI reference (`instance`): a stray `%` or a character a URI cannot hold is escaped. */
-function uriReference(path: string): string {
-  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) =>
-    c === '%' ? '%25' : encodeURIComponent(c),
-  );
 }
 
 /** How long the rest of a refused request's body may take to arrive once the refusal is sent. */

@@ -2,7 +2,7 @@
 // the same use case; the solvers chosen (or the use case's defaults for the input's size) become the executions;
 // the job is created with its input (prepared, or its JSON text). Routes call it for every use case's path.
 import { randomInt } from 'node:crypto';
-import type { operations } from '../generated/openapi.ts';
+import type { operations } from '@jes/contract';
 import { InputError } from '../input-error.ts';
 import { HttpProblem } from '../problems.ts';
 import { readDataFile } from '../store/data-files.ts';

@@ -2,7 +2,7 @@
 import { type BoundedCache, boundedCache } from '../bounded-cache.ts';
 import type { Database } from '../store/database.ts';
 import { type JobView, readJob } from '../store/jobs.ts';
-import type { operations } from '../generated/openapi.ts';
+import type { operations } from '@jes/contract';
 import type { JobEvents } from './events.ts';
 import { terminalJob } from '../job-status.ts';
 import { renderJob } from './render.ts';

@@ -1,7 +1,7 @@
 // Jobs: start (inline or from a data file), list, read (with the Prefer: wait long poll), cancel, input, output,
 // delete.
 import { type Request, Router } from 'express';
-import type { operations } from '../generated/openapi.ts';
+import type { operations } from '@jes/contract';
 import { useCase as knownUseCase } from '../http/known-use-case.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
 import { OPEN_BRACE, peekFirstByte } from '../first-byte.ts';

@@ -7,6 +7,7 @@ import { type Progress, SolverLimitError } from '../solver.ts';
 import type { SolverOutput } from '../use-case.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 import type { JobMessage, ThreadMessage } from './solver-thread.ts';
+import { threadModule } from './thread-module.ts';
 
 export { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 
@@ -42,8 +43,7 @@ const OVERRUN_GRACE_MS = 2000;
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-// The thread's module has this module's extension: .ts run from the sources, .js from the package's build.
-const threadUrl = new URL(`./solver-thread${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url);
+const solverThread = threadModule('solver-thread');
 
 interface Thread {
   worker: Worker;
@@ -155,7 +155,7 @@ export class SolverPool {
 
   #spawn(): Thread {
     const options = this.#resourceLimits ? { resourceLimits: this.#resourceLimits } : {};
-    const worker = new Worker(threadUrl, { ...options, name: 'jes-solver' });
+    const worker = new Worker(solverThread.url, { ...options, argv: solverThread.argv, name: 'jes-solver' });
     const thread: Thread = { worker, job: undefined, gone: false, error: undefined };
     worker.unref();
     worker.on('message', (message: ThreadMessage) => this.#guard(() => this.#onMessage(thread, message)));

@@ -20,19 +20,19 @@ import {
   type Validation,
 } from '../store/validations.ts';
 import { type ChunkMessage, validate, type VerdictMessage } from './validation-thread.ts';
+import { threadModule } from './thread-module.ts';
 
-// The thread's module has this module's extension: .ts run from the sources, .js from the package's build.
-const threadUrl = new URL(
-  `./validation-thread${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`,
-  import.meta.url,
-);
+const threadStart = threadModule('validation-thread');
 
 /**
  * The file's verdict from a thread of its own (validation-thread.ts), fed the chunks as they are read here; a
  * database failure while reading them rejects (no verdict: the file is tried again), as does a thread that dies.
  */
 async function inThread(problemId: string, chunks: AsyncIterable<Uint8Array>): Promise<VerdictMessage> {
-  const thread = new Worker(threadUrl, { workerData: { validation: true, problemId } });
+  const thread = new Worker(threadStart.url, {
+    argv: threadStart.argv,
+    workerData: { validation: true, problemId },
+  });
   try {
     const verdict = new Promise<VerdictMessage>((resolve, reject) => {
       thread.once('message', resolve);

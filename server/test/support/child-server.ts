@@ -48,12 +48,15 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  */
 export function serveChild(env: Record<string, string>, { terminal = false } = {}): Promise<ChildServer> {
   const child = terminal
-    ? spawn('script', ['-qefc', `'${process.execPath}' '${cli}'`, '/dev/null'], {
+    ? spawn('script', ['-qefc', `'${process.execPath}' --conditions=jes-source '${cli}'`, '/dev/null'], {
         env: childEnv(env),
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       })
-    : spawn(process.execPath, [cli], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    : spawn(process.execPath, ['--conditions=jes-source', cli], {
+        env: childEnv(env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
   let output = '';
   const alive = () => child.exitCode === null && child.signalCode === null;
   return new Promise((resolve, reject) => {
@@ -100,7 +103,10 @@ export function serveChild(env: Record<string, string>, { terminal = false } = {
 export function runChild(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cli], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=jes-source', cli], {
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));

@@ -3,10 +3,10 @@
 // one schema in oneOf" on top: `{"num_nodes": "6", …}` was also told it lacks data_file_identifier. So the
 // validator still decides (one middleware), and a refused body is explained by the shape it meant alone: the
 // first whose required members it names (num_nodes or adj_matrix: inline; data_file_identifier: a data file).
-// The sandbox explains it the same way (sandbox/src/start-job-body.ts; test/support/start-job-bodies.ts).
+// The server's validator and the sandbox's Prism both decide, and both explain by this (test/support/start-job-bodies.ts).
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { contract } from '../contract.ts';
-import type { FieldError } from '../problems.ts';
+import { carriedContract } from './contract-document.ts';
+import type { FieldError } from './error-catalogue.ts';
 
 interface Schema {
   $ref?: string;
@@ -15,6 +15,7 @@ interface Schema {
 }
 
 const documentId = 'urn:jes:openapi';
+const contract = carriedContract();
 
 type Operation = { operationId?: string; requestBody?: { content: Record<string, { schema: Schema }> } };
 
@@ -50,7 +51,7 @@ function validatorOf(ref: string): ValidateFunction {
   return validate;
 }
 
-/** An Ajv error as the validator's: a missing or extra member is pointed at itself, an enum lists its values. */
+/** An Ajv error as the server's validator reports it: a missing or extra member is pointed at itself, an enum lists its values. */
 function fieldError(e: ErrorObject): FieldError {
   const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
   const member = params.missingProperty ?? params.additionalProperty;
@@ -61,7 +62,7 @@ function fieldError(e: ErrorObject): FieldError {
 }
 
 /** Whether the operation's body is a oneOf of shapes that startJobBodyErrors explains. */
-export const startsJob = (operationId: string | undefined): boolean =>
+export const startsJob = (operationId: string | undefined): operationId is string =>
   operationId !== undefined && shapesByOperation.has(operationId);
 
 /**

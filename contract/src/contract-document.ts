@@ -1,0 +1,31 @@
+// openapi.yaml as data, read one way for every package that reads it (the server's routing and use-case records,
+// the conformance suite, the sandbox's Prism). Two folders up from this file is the repository's root in a clone
+// (contract/src/) and the package's root installed (dist/src/), where the package's build put its copy.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+/** The contract this package carries (the repository's own in a clone). */
+export const contractPath = join(import.meta.dirname, '..', '..', 'openapi.yaml');
+
+/** What every reader of the document relies on; the rest is reached through it as plain data. */
+export interface ContractDocument {
+  info: { version: string };
+  paths: Record<string, Record<string, unknown>>;
+  components: {
+    schemas: Record<string, unknown>;
+    examples: Record<string, { value: unknown }>;
+    responses?: Record<string, unknown>;
+  };
+  [member: string]: unknown;
+}
+
+/** The contract at `path` (this package's by default), parsed. */
+export function readContract(path: string = contractPath): ContractDocument {
+  return parse(readFileSync(path, 'utf8')) as ContractDocument;
+}
+
+let carried: ContractDocument | undefined;
+
+/** The contract this package carries, read once for the whole process. */
+export const carriedContract = (): ContractDocument => (carried ??= readContract());

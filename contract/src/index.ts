@@ -1,0 +1,7 @@
+// @jes/contract, the floor every other @jes package stands on: what they share about openapi.yaml. This entry is
+// what the client and the browser load, so it reaches no dependency and nothing of Node.
+export type { components, operations, paths } from './generated/openapi.ts';
+export * from './error-catalogue.ts';
+export { uriReference } from './uri-reference.ts';
+export { cutValue } from './maxcut.ts';
+export { energy } from './qubo.ts';
