@@ -1,6 +1,5 @@
-// Regenerates what derives from openapi.yaml (and contract/releases/), the guides, app/, scripts/launch.js and the
-// modules two packages share:
-// `node scripts/generate.ts [types|changelog|docs|app|bins|shared] [--check]`.
+// Regenerates what derives from openapi.yaml (and contract/releases/), the guides, app/ and scripts/launch.js:
+// `node scripts/generate.ts [types|changelog|docs|app|bins] [--check]`.
 // With --check nothing is written; the command lists stale files and exits 1 if there are any.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -12,7 +11,7 @@ const { values, positionals } = parseArgs({
   options: { check: { type: 'boolean', default: false } },
   allowPositionals: true,
 });
-const every = ['types', 'changelog', 'docs', 'app', 'bins', 'shared'] as const;
+const every = ['types', 'changelog', 'docs', 'app', 'bins'] as const;
 const kinds = positionals.length > 0 ? (positionals as GeneratedKind[]) : every;
 for (const kind of kinds) {
   if (!every.includes(kind)) {

@@ -1,7 +1,7 @@
-// Everything derived from openapi.yaml and the guides, rendered in memory: the TypeScript types of each package
-// that uses them, the HTML reference (with request samples), the changelog (from contract/releases/ and openapi.yaml)
-// and the guides as HTML pages; and the copies of code that two packages need (bins: the launcher; shared: a module
-// of one package another copies). `scripts/generate.ts` writes these files; the drift test compares them.
+// Everything derived from openapi.yaml and the guides, rendered in memory: the TypeScript types (in @jes/contract),
+// the HTML reference (with request samples), the changelog (from contract/releases/ and openapi.yaml), the guides as
+// HTML pages, and each package's copy of the launcher its commands start through. `scripts/generate.ts` writes these
+// files; the drift test compares them.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -19,7 +19,7 @@ import { renderGuides } from './guides.ts';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const contractPath = join(root, 'openapi.yaml');
 
-export type GeneratedKind = 'types' | 'changelog' | 'docs' | 'app' | 'bins' | 'shared';
+export type GeneratedKind = 'types' | 'changelog' | 'docs' | 'app' | 'bins';
 export interface GeneratedFile {
   kind: GeneratedKind;
   /** Path relative to the repository root. */
@@ -31,11 +31,6 @@ export interface GeneratedFile {
 const typeTargets = ['contract/src/generated/openapi.ts'];
 /** Each package's bin/launch.js, the Node version check and launcher of its commands: a copy of scripts/launch.js. */
 const launcherTargets = ['client', 'conformance', 'sandbox', 'server'].map((pkg) => `${pkg}/bin/launch.js`);
-/**
- * Modules one package writes and another needs, where no package lies below both (the server imports no other, the
- * sandbox no server): the source stays where it is tested, the other package gets a copy. Each imports nothing.
- */
-const sharedModules = [{ source: 'server/src/deprecation.ts', copy: 'sandbox/src/generated/deprecation.ts' }];
 const docsTarget = 'docs/index.html';
 const guidesDir = 'docs/guides';
 
@@ -113,7 +108,7 @@ async function renderDocs(): Promise<string> {
 }
 
 export async function renderGenerated(
-  kinds: readonly GeneratedKind[] = ['types', 'changelog', 'docs', 'app', 'bins', 'shared'],
+  kinds: readonly GeneratedKind[] = ['types', 'changelog', 'docs', 'app', 'bins'],
 ): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];
   const changelog = kinds.includes('changelog') || kinds.includes('docs') ? renderChangelog(root) : '';
@@ -122,13 +117,6 @@ export async function renderGenerated(
     const source = await readFile(join(root, 'scripts/launch.js'), 'utf8');
     const contents = `// Generated from scripts/launch.js by \`npm run generate\`: do not edit.\n${source}`;
     files.push(...launcherTargets.map((path) => ({ kind: 'bins' as const, path, contents })));
-  }
-  if (kinds.includes('shared')) {
-    for (const { source, copy } of sharedModules) {
-      const text = await readFile(join(root, source), 'utf8');
-      const contents = `// Generated from ${source} by \`npm run generate\`: do not edit.\n${text}`;
-      files.push({ kind: 'shared', path: copy, contents });
-    }
   }
   if (kinds.includes('types')) {
     const contents = await renderTypes();

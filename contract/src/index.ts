@@ -5,3 +5,4 @@ export * from './error-catalogue.ts';
 export { uriReference } from './uri-reference.ts';
 export { cutValue } from './maxcut.ts';
 export { energy } from './qubo.ts';
+export { DeprecationError, deprecationHeaders, deprecationNotice } from './deprecation.ts';

@@ -4,7 +4,7 @@
 // names (use-cases.ts), then read the body (request-body.ts), then the parameters Prism lets through
 // (parameters.ts), and only then Prism. Whatever a request holds, it gets an answer and the sandbox keeps
 // running: a failure while writing one included. Every answer of a routed request to a deprecated operation
-// carries its Deprecation and Sunset headers, as the reference server's do (generated/deprecation.ts).
+// carries its Deprecation and Sunset headers, as the reference server's do (@jes/contract's deprecation.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken } from './bearer.ts';
 import { answerClientErrors } from '@jes/contract/node';
@@ -19,7 +19,7 @@ import {
   problem,
   problemAnswer,
 } from './conventions.ts';
-import { deprecationNotice } from './generated/deprecation.ts';
+import { deprecationNotice } from '@jes/contract';
 import { createMock, type Operation } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';

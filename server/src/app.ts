@@ -10,9 +10,9 @@
 import express, { type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './auth/authenticate.ts';
+import { deprecationHeaders } from '@jes/contract';
 import { contractPath } from '@jes/contract/node';
 import { contract } from './contract.ts';
-import { deprecationHeaders } from './deprecation.ts';
 import { crossOrigin } from './http/cross-origin.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { serializeFrozenOnce } from './http/frozen-json.ts';

@@ -4,7 +4,7 @@
 // that the real server's answers carry neither header while the contract deprecates nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../src/contract.ts';
-import { DeprecationError, deprecationHeaders } from '../src/deprecation.ts';
+import { DeprecationError, deprecationHeaders } from '@jes/contract';
 import type { Running } from '../src/main.ts';
 import { Client, startTestServer } from './support/server.ts';
 

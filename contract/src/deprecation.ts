@@ -1,10 +1,8 @@
-// Generated from server/src/deprecation.ts by `npm run generate`: do not edit.
 // The contract's deprecations as response headers (issue 29): an operation marked `deprecated: true` says since
 // when in `x-deprecated-at` and may say when it goes in `x-sunset` (dates, YYYY-MM-DD, read as 00:00:00 UTC), and
 // every answer of it carries `Deprecation` (RFC 9745: a Structured Field Date, `@` and seconds since the epoch) and
 // then `Sunset` (RFC 8594: an HTTP-date). Worked out once, when the contract is read; a contract that breaks these
-// rules (which `npm run lint` refuses first) stops the start. This file imports nothing: `npm run generate` copies
-// it into the sandbox (sandbox/src/generated/), the one other package that sends these headers.
+// rules (which `npm run lint` refuses first) stops the start. The server and the sandbox send them.
 
 /** The members of an operation object this reads. */
 export interface DeprecationFields {
