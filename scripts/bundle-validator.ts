@@ -4,6 +4,7 @@
 // validator the clone runs, patch included, with no install script (npm cannot pack a workspace's bundleDependencies
 // that are hoisted, npm/cli#3466). Express stays outside: the validator must use the app's own Express.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
@@ -14,6 +15,12 @@ const bundle = join(vendor, `${name}.cjs`);
 const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 if (pkg.dependencies[name])
   throw new Error(`${name} is bundled into dist/vendor/: it is not a dependency of the package`);
+
+// The patch names the version it was made for; a validator of another version would be bundled unpatched.
+const installed = createRequire(join(here, 'package.json'))(`${name}/package.json`).version as string;
+const patches = readdirSync(join(here, '..', 'patches')).filter((f) => f.startsWith(`${name}+`));
+if (patches.join() !== `${name}+${installed}.patch`)
+  throw new Error(`${name} ${installed} is installed but patches/ holds ${patches.join(', ') || 'no patch of it'}`);
 
 const result = await build({
   entryPoints: [name],
