@@ -1,4 +1,4 @@
-// The API benchmark of the reference server (`npm run bench:api`, or `node bench/api.ts [--quick]`).
+// The API benchmark of the reference server (`npm run bench:api`, or `node bench/api.ts [--quick] [--installed]`).
 //
 // In one run it starts what it needs as child processes on loopback (free ports), measures, prints a
 // markdown table, stops every child and exits 0. It talks to 127.0.0.1 only.
@@ -13,15 +13,20 @@
 // The servers keep response validation on (JES_VALIDATE_RESPONSES=on): the figures are "validation both
 // ways". They run on the embedded database in a fresh folder on disk, the default storage (bench/support/processes.ts).
 // Targets are printed as met / not met, never asserted.
+// With --installed, the server is the one users get: the workspaces packed, @jes/server's tarball installed into a
+// fresh project outside the repository (bench/support/installed.ts), its bin run. The run first measures GET /job/{id}
+// of a FINISHED job on this clone's server and on the installed one, alternated round by round under the same load,
+// then every measure above on the installed server.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { agent, Api, json, send } from './support/client.ts';
 import { bigBody, matrixBody } from './support/inputs.ts';
+import { installServer } from './support/installed.ts';
 import { startBare, startServer, stopAll, stopChild } from './support/processes.ts';
 import { measurePrismGet } from './support/prism.ts';
 import { runTinyJobs, type TinyJobFigures } from './support/tiny-jobs.ts';
-import { quick, settings } from './support/settings.ts';
+import { installed, quick, settings } from './support/settings.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Measuring
@@ -107,8 +112,8 @@ async function compareGet(label: string, api: Api, id: string, pid: number | und
   }
 }
 
-async function getBenchmark(): Promise<GetFigures[]> {
-  const server = await startServer(2);
+async function getBenchmark(script?: string): Promise<GetFigures[]> {
+  const server = await startServer(2, {}, script);
   try {
     const api = new Api(server.base);
     await api.login();
@@ -132,8 +137,8 @@ async function getBenchmark(): Promise<GetFigures[]> {
   }
 }
 
-async function jobBenchmark(): Promise<TinyJobFigures> {
-  const server = await startServer(2);
+async function jobBenchmark(script?: string): Promise<TinyJobFigures> {
+  const server = await startServer(2, {}, script);
   try {
     const api = new Api(server.base);
     await api.login();
@@ -150,7 +155,7 @@ interface BigFigures {
   parse: number[];
 }
 
-async function bigBenchmark(): Promise<BigFigures> {
+async function bigBenchmark(script?: string): Promise<BigFigures> {
   const { body, n } = bigBody();
   // JSON.parse of the same bytes, in this process: Buffer → string → JSON.parse (one warm-up run).
   const parse: number[] = [];
@@ -162,7 +167,7 @@ async function bigBenchmark(): Promise<BigFigures> {
     if (i > 0) parse.push(t1 - t0);
   }
 
-  const server = await startServer(0);
+  const server = await startServer(0, {}, script);
   try {
     const api = new Api(server.base);
     await api.login();
@@ -182,6 +187,38 @@ async function bigBenchmark(): Promise<BigFigures> {
   }
 }
 
+interface Side {
+  name: string;
+  script: string | undefined;
+  loads: Load[];
+}
+
+/**
+ * GET /job/{id} of a FINISHED job on each server in turn, `settings.rounds` times, the order swapped every round (so
+ * neither always runs first, or after the other has warmed the machine); a fresh server of each per round.
+ */
+async function sideBySide(installedScript: string): Promise<Side[]> {
+  const sides: Side[] = [
+    { name: 'clone', script: undefined, loads: [] },
+    { name: 'installed', script: installedScript, loads: [] },
+  ];
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const server = await startServer(2, {}, side.script);
+      try {
+        const api = new Api(server.base);
+        await api.login();
+        const finished = await api.start(matrixBody(8, 7, 9));
+        await api.waitFor(finished, (s) => s === 'FINISHED');
+        side.loads.push(await measureGet(`${api.base}/job/${finished}`, api.auth, server.proc.pid));
+      } finally {
+        await stopChild(server.proc);
+      }
+    }
+  }
+  return sides;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Report
 
@@ -193,7 +230,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const cpus = os.cpus();
   const out: string[] = [];
-  out.push(`## jes API benchmark${quick ? ' (--quick)' : ''}`, '');
+  out.push(`## jes API benchmark${quick ? ' (--quick)' : ''}${installed ? ' (--installed)' : ''}`, '');
   out.push(
     `- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}`,
   );
@@ -208,10 +245,50 @@ async function main(): Promise<void> {
   );
   out.push('');
 
-  const gets = await getBenchmark();
+  const server = installed ? await installServer() : undefined;
+  try {
+    if (server) reportSideBySide(out, await sideBySide(server.script));
+    await report(out, server?.script);
+  } finally {
+    server?.remove();
+  }
+  out.push('');
+  out.push(`Total run time ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`);
+  console.log(out.join('\n'));
+}
+
+function reportSideBySide(out: string[], sides: Side[]): void {
+  const [clone, inst] = sides as [Side, Side];
+  const us = (x: number | undefined) => (x === undefined ? 'n/a' : `${x.toFixed(0)} µs`);
+  out.push(
+    `### GET /job/{id}, FINISHED job: this clone's server and the installed package, ${settings.rounds} rounds alternated`,
+    '',
+    '| Round | clone: req/s | clone: CPU per request | installed: req/s | installed: CPU per request | installed / clone (CPU) |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
+  const cpuRatio = (a: number | undefined, b: number | undefined) =>
+    a !== undefined && b !== undefined ? (a / b).toFixed(2) : '';
+  clone.loads.forEach((c, i) => {
+    const n = inst.loads[i]!;
+    const bad = c.bad || n.bad ? ` (non-2xx/errors: ${c.bad} / ${n.bad})` : '';
+    out.push(
+      `| ${i + 1}${i % 2 ? ' (installed first)' : ''}${bad} | ${int(c.rps)} | ${us(c.cpuPerRequest)} | ${int(n.rps)} | ${us(n.cpuPerRequest)} | ${cpuRatio(n.cpuPerRequest, c.cpuPerRequest)} |`,
+    );
+  });
+  const cpus = (side: Side) => side.loads.flatMap((l) => (l.cpuPerRequest === undefined ? [] : [l.cpuPerRequest]));
+  const mc = median(cpus(clone));
+  const mi = median(cpus(inst));
+  out.push(
+    `| median | ${int(median(clone.loads.map((l) => l.rps)))} | ${us(mc)} | ${int(median(inst.loads.map((l) => l.rps)))} | ${us(mi)} | ${cpuRatio(mi, mc)} |`,
+  );
+  out.push('', 'Every measure below is of the installed server.', '');
+}
+
+async function report(out: string[], script: string | undefined): Promise<void> {
+  const gets = await getBenchmark(script);
   const prism = await measurePrismGet(measureGet);
-  const jobs = await jobBenchmark();
-  const big = await bigBenchmark();
+  const jobs = await jobBenchmark(script);
+  const big = await bigBenchmark(script);
 
   out.push('| Measure | jes | Reference | jes / reference | Target | |');
   out.push('|---|---:|---:|---:|---|---|');
@@ -252,9 +329,6 @@ async function main(): Promise<void> {
     `| Accept a ${int(big.bytes)}-byte inline body (n = ${big.n}), median of ${big.accept.length} (min–max) | ${ms(accept)} ms (${ms(Math.min(...big.accept))}–${ms(Math.max(...big.accept))}) | ` +
       `${ms(parse)} ms (${ms(Math.min(...big.parse))}–${ms(Math.max(...big.parse))}) (JSON.parse) | ${(accept / parse).toFixed(1)}× | ≤ 3× JSON.parse | ${met(accept <= 3 * parse)} |`,
   );
-  out.push('');
-  out.push(`Total run time ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`);
-  console.log(out.join('\n'));
 }
 
 try {

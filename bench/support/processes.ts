@@ -105,18 +105,20 @@ process.on('exit', () => {
 
 /**
  * The jes server with `workers` solver threads, on the embedded database in a fresh folder on disk: the server's
- * default storage (what `npm start` runs), not the in-memory database the tests use.
+ * default storage (what `npm start` runs), not the in-memory database the tests use. `script` is this clone's
+ * (its TypeScript sources) unless another is given, such as an installed package's bin/jes-server.js.
  */
 export const startServer = async (
   workers: number,
   env: Record<string, string> = {},
+  script = 'server/src/cli.ts',
 ): Promise<Started & { dataDir: string }> => {
   const dir = mkdtempSync(join(tmpdir(), 'jes-bench-'));
   dataDirs.push(dir);
   const dataDir = join(dir, 'data');
   const started = await startChild(
-    `jes server (embedded, JES_WORKERS=${workers})`,
-    'server/src/cli.ts',
+    `jes server (${script}, embedded, JES_WORKERS=${workers})`,
+    script,
     serverEnv({ JES_WORKERS: String(workers), JES_DATA_DIR: dataDir, ...env }),
   );
   return { ...started, dataDir };

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const quick = process.argv.includes('--quick');
+/** The server installed from its packed tarball rather than this clone's (bench/support/installed.ts). */
+export const installed = process.argv.includes('--installed');
 export const settings = quick
   ? {
       connections: 50,
@@ -13,6 +15,7 @@ export const settings = quick
       inFlight: 32,
       bigRuns: 5,
       parseRuns: 5,
+      rounds: 2,
     }
   : {
       connections: 50,
@@ -23,6 +26,7 @@ export const settings = quick
       inFlight: 32,
       bigRuns: 15,
       parseRuns: 15,
+      rounds: 4,
     };
 
 export const user = { username: 'bench', password: 'bench-password-1' };

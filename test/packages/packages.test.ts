@@ -114,6 +114,33 @@ describe('the packed packages, installed outside the repository', () => {
     ).toBe(true);
   });
 
+  it("@jes/server runs express-openapi-validator with the repository's patch (patches/), bundled into its dist/vendor/, not the registry's", () => {
+    // Issue 29, 2: the patch helped only clones while the installed server ran the registry's copy. Nothing else can be
+    // loaded: the project has no express-openapi-validator of its own.
+    const server = join(project, 'node_modules/@jes/server');
+    expect(() => readFileSync(join(project, 'node_modules/express-openapi-validator/package.json'))).toThrow();
+    expect(readFileSync(join(server, 'dist/src/app.js'), 'utf8')).toContain(
+      `from '../vendor/express-openapi-validator.cjs'`,
+    );
+    // One name the patch adds to each file it changes (esbuild keeps names, not comments).
+    const bundle = readFileSync(join(server, 'dist/vendor/express-openapi-validator.cjs'), 'utf8');
+    const patch = readFileSync(join(repoRoot, 'patches/express-openapi-validator+5.6.2.patch'), 'utf8');
+    for (const name of [
+      'routeRegexps', // openapi.metadata.js
+      'emptyQueryIsEmpty', // openapi.request.validator.js, req.parameter.mutator.js
+      'rawQueryOf', // req.parameter.mutator.js
+      'remembersVerdicts', // openapi.response.validator.js
+      'pickedContentTypes', // openapi.response.validator.js
+      'withContext', // openapi.validator.js
+    ]) {
+      expect(patch, name).toContain(name);
+      expect(bundle, name).toContain(name);
+    }
+    expect(readFileSync(join(server, 'dist/vendor/express-openapi-validator.LICENSES.txt'), 'utf8')).toMatch(
+      /^express-openapi-validator@5\.6\.2 \(MIT\)$/m,
+    );
+  });
+
   it('a strict TypeScript project (nodenext, skipLibCheck off) type-checks against every package, and a wrongly typed client input stays an error', async () => {
     // typed.ts marks its wrong input with @ts-expect-error: were the input not an error, tsc would fail on the unused directive.
     const tsc = await run('npx', ['--no-install', 'tsc', '-p', '.'], { cwd: project });
