@@ -6,7 +6,7 @@ export default defineConfig({
   // A @jes package imported by name resolves to its TypeScript sources, as `node --conditions=jes-source` does.
   ssr: { resolve: { conditions: ['jes-source', ...defaultServerConditions] } },
   test: {
-    include: ['test/**/*.test.ts', '{contract,server,client,conformance}/test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', '{contract,server,client,conformance,sandbox}/test/**/*.test.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     setupFiles: ['./server/test/support/no-server-errors.ts'],
     testTimeout: 60_000,

@@ -1,5 +1,5 @@
 // Durations in seconds are given to the millisecond in every answer (issue 13): the check the server's test
-// (server/test/durations.test.ts) and the sandbox's examples (test/sandbox/sandbox-docs.test.ts) share.
+// (server/test/durations.test.ts) and the sandbox's examples (sandbox/test/sandbox-docs.test.ts) share.
 import { expect } from 'vitest';
 
 /** Every number under a member named `*_seconds` but a time limit, with its pointer. */

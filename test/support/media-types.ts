@@ -1,7 +1,7 @@
 // Bodies of a media type the operation does not take, and the 415 detail a user must see for each: what the
 // operation accepts and what to send (issue 13: curl -d, which sends application/x-www-form-urlencoded, got
 // "This operation does not accept application/x-www-form-urlencoded"). Run against the reference server
-// (server/test/media-types.test.ts) and the sandbox (test/sandbox/media-types.test.ts) alike.
+// (server/test/media-types.test.ts) and the sandbox (sandbox/test/media-types.test.ts) alike.
 
 export interface RefusedMediaType {
   what: string;

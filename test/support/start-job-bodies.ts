@@ -1,5 +1,5 @@
 // Refused start-job bodies and the errors a user must see for each, run against the reference server
-// (server/test/start-job-body.test.ts) and the sandbox (test/sandbox/start-job-body.test.ts) alike: the body of
+// (server/test/start-job-body.test.ts) and the sandbox (sandbox/test/start-job-body.test.ts) alike: the body of
 // POST /problem/<problemId> is one of its use case's two shapes (the contract's oneOf: its input inline, or a
 // data file), and only the shape it meant is reported, never Ajv's account of the other one ("must have
 // required property 'data_file_identifier'", "must match exactly one schema in oneOf"). A body of the other use

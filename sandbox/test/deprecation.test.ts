@@ -3,8 +3,8 @@
 // nothing on the operations the contract does not deprecate. Sandboxes on a copy of the contract with
 // listProblems deprecated and on the contract itself, over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/src/server.ts';
-import { deprecatedContract, deprecation } from '../support/deprecated-contract.ts';
+import { type Sandbox, startSandbox } from '../src/server.ts';
+import { deprecatedContract, deprecation } from '../../test/support/deprecated-contract.ts';
 
 const bearer = { authorization: 'Bearer any-well-formed-token' };
 const noticeOf = (res: Response) => ({

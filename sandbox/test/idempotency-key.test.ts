@@ -3,7 +3,7 @@
 // (every answer is checked against the contract by send()).
 // The sandbox is stateless: it never replays (docs/sandbox.md), so no Idempotent-Replayed and no 422 here.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/src/server.ts';
+import type { Sandbox } from '../src/server.ts';
 import { edgeList, graph, json, startedSandbox, upload } from './support/hostile-requests.ts';
 
 let sandbox: Sandbox;

@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/src/server.ts';
-import { deref } from '../contract/openapi-document.ts';
+import type { Sandbox } from '../src/server.ts';
+import { deref } from '../../test/contract/openapi-document.ts';
 import { bearer, doc, graph, json, send, type Sent, startedSandbox, validate } from './support/hostile-requests.ts';
 
 const repoRoot = join(import.meta.dirname, '../..');

@@ -1,8 +1,8 @@
 // A body of a media type the operation does not take is 415 saying what it accepts and what to send, with the
 // reference server's words (the cases are server/test/media-types.test.ts's; issue 13).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/src/server.ts';
-import { refusedMediaTypes } from '../support/media-types.ts';
+import type { Sandbox } from '../src/server.ts';
+import { refusedMediaTypes } from '../../test/support/media-types.ts';
 import { bearer, startedSandbox } from './support/hostile-requests.ts';
 
 let sandbox: Sandbox;

@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, repoRoot } from '../../client/test/support/processes.ts';
 import { runBash } from '../../client/test/support/readme.ts';
-import { type Sandbox, startSandbox } from '../../sandbox/src/server.ts';
-import { deref, type Node, loadContract, operations } from '../contract/openapi-document.ts';
-import { expectMilliseconds } from '../support/durations.ts';
+import { type Sandbox, startSandbox } from '../src/server.ts';
+import { deref, type Node, loadContract, operations } from '../../test/contract/openapi-document.ts';
+import { expectMilliseconds } from '../../test/support/durations.ts';
 
 const page = readFileSync(join(repoRoot, 'docs/sandbox.md'), 'utf8');
 

@@ -3,8 +3,8 @@
 import { request } from 'node:http';
 import { expect } from 'vitest';
 import { findOperation } from '../../../conformance/src/contract/document.ts';
-import { type Sandbox, startSandbox } from '../../../sandbox/src/server.ts';
-import { deref, loadContract, type Node, response, schemaValidator } from '../../contract/openapi-document.ts';
+import { type Sandbox, startSandbox } from '../../src/server.ts';
+import { deref, loadContract, type Node, response, schemaValidator } from '../../../test/contract/openapi-document.ts';
 
 export const doc = loadContract();
 export const validate = schemaValidator(doc);

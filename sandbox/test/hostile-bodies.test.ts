@@ -4,8 +4,8 @@
 // (support/hostile-requests.ts).
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/src/server.ts';
-import { deref } from '../contract/openapi-document.ts';
+import type { Sandbox } from '../src/server.ts';
+import { deref } from '../../test/contract/openapi-document.ts';
 import {
   bearer,
   credentials,

@@ -3,8 +3,8 @@
 // other shape's members and "must match exactly one schema in oneOf"; and a body of the other use case (a QUBO
 // input on /problem/maxcut, contract 1.5.0) is told what its path takes.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/src/server.ts';
-import { refusedBodies } from '../support/start-job-bodies.ts';
+import type { Sandbox } from '../src/server.ts';
+import { refusedBodies } from '../../test/support/start-job-bodies.ts';
 import { json, startedSandbox } from './support/hostile-requests.ts';
 
 let sandbox: Sandbox;

@@ -2,7 +2,7 @@
 // deployment does (issue 13: it served the maxcut record for GET /problem/tsp and started a job for
 // POST /problem/MaxCut), with the reference server's words (server/test/use-case-ids.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/src/server.ts';
+import type { Sandbox } from '../src/server.ts';
 import { bearer, edgeList, form, graph, json, startedSandbox, upload } from './support/hostile-requests.ts';
 
 let sandbox: Sandbox;
