@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { problemBody, type ProblemCode } from './error-catalogue.ts';
+import { errorBody, type ErrorCode } from './error-catalogue.ts';
 
-function problemFor(code: string | undefined, service: string): [ProblemCode, string] {
+function problemFor(code: string | undefined, service: string): [ErrorCode, string] {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['request_timeout', 'The request did not arrive in time.'];
   if (code === 'HPE_HEADER_OVERFLOW')
     return ['headers_too_large', `The request headers are larger than ${service} accepts (16 KiB).`];
@@ -21,7 +21,7 @@ export function answerClientErrors(server: Server, service: string): void {
       // A connection the client already dropped, or one whose answer has begun, cannot be answered.
       if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent)
         return void socket.destroy();
-      const problem = { ...problemBody(...problemFor(error.code, service)), request_id: randomUUID() };
+      const problem = { ...errorBody(...problemFor(error.code, service)), request_id: randomUUID() };
       const { status, request_id: id } = problem;
       const body = JSON.stringify(problem);
       socket.end(

@@ -36,7 +36,7 @@ export const catalogue = {
   insufficient_storage: [507, 'Insufficient storage'],
 } as const satisfies Record<string, readonly [number, string]>;
 
-export type ProblemCode = keyof typeof catalogue;
+export type ErrorCode = keyof typeof catalogue;
 
 /** One mismatch of a refused request: a JSON pointer into it (RFC 6901) and what is wrong there (ProblemFieldError). */
 export interface FieldError {
@@ -45,12 +45,12 @@ export interface FieldError {
 }
 
 /** The body of a problem, as the contract's Problem schema. */
-export interface ProblemBody {
+export interface ErrorBody {
   type: string;
   title: string;
   status: number;
   detail: string;
-  code: ProblemCode;
+  code: ErrorCode;
   instance?: string;
   request_id?: string;
   errors?: FieldError[];
@@ -59,7 +59,7 @@ export interface ProblemBody {
 }
 
 /** What some codes carry beside their detail (Problem's `errors`, `max_bytes`, `used_bytes`). */
-export interface ProblemMembers {
+export interface ErrorMembers {
   errors?: FieldError[];
   max_bytes?: number;
   /** With storage_quota_exceeded: the bytes the user's data files hold now (max_bytes is the quota). */
@@ -67,9 +67,9 @@ export interface ProblemMembers {
 }
 
 /** A problem object for a response body or a job's `error`: `type`, `title` and `status` from the catalogue. */
-export function problemBody(code: ProblemCode, detail: string, members: ProblemMembers = {}): ProblemBody {
+export function errorBody(code: ErrorCode, detail: string, members: ErrorMembers = {}): ErrorBody {
   const [status, title] = catalogue[code];
-  const body: ProblemBody = { type: `urn:jes:problem:${code}`, title, status, detail, code };
+  const body: ErrorBody = { type: `urn:jes:problem:${code}`, title, status, detail, code };
   if (members.errors?.length) body.errors = members.errors;
   if (members.max_bytes !== undefined) body.max_bytes = members.max_bytes;
   if (members.used_bytes !== undefined) body.used_bytes = members.used_bytes;

@@ -5,12 +5,12 @@
 // contract keeps for inputs that parse but are wrong for the use case), and `X-Request-Id` is the problem's
 // `request_id`. The codes and titles are the contract's error catalogue (@jes/contract), as the reference server's.
 import { randomUUID } from 'node:crypto';
-import { type FieldError, type ProblemBody, type ProblemCode, problemBody, uriReference } from '@jes/contract';
+import { type FieldError, type ErrorBody, type ErrorCode, errorBody, uriReference } from '@jes/contract';
 
 export type { FieldError } from '@jes/contract';
 
 /** A problem as the sandbox answers it: always with the request's path and id. */
-export interface Problem extends ProblemBody {
+export interface Problem extends ErrorBody {
   instance: string;
   request_id: string;
 }
@@ -31,8 +31,8 @@ export const asciiOnly = (value: string): string =>
 /** A request id as the reference server makes them: a random UUID. */
 export const requestId = (): string => randomUUID();
 
-export function problem(code: ProblemCode, detail: string, path: string, errors?: FieldError[]): Problem {
-  const { type, title, status } = problemBody(code, detail);
+export function problem(code: ErrorCode, detail: string, path: string, errors?: FieldError[]): Problem {
+  const { type, title, status } = errorBody(code, detail);
   return {
     type,
     title,

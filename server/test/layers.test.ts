@@ -1,6 +1,7 @@
 // The server's layers import one way: the HTTP floor (app.ts, http/, routes/) uses the layers below it (store,
-// worker, jobs, auth, the use cases, the error catalogue), never the other way round; the error catalogue
-// (problems.ts) is on the ground floor so that the store and the worker build problems without HTTP. No two
+// worker, jobs, auth, the use cases, the errors), never the other way round; the error the service answers with
+// (api-error.ts, over @jes/contract's catalogue) is on the ground floor so that the store and the worker build one
+// without HTTP. No two
 // folders import each other, even through others. And no module knows a use case by name but the use case's own
 // folder and the registry (use-cases.ts): adding one is a folder and a line there (issue 14).
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Bearer authentication for every operation but login and health: `req.user` is the token's subject.
 import type { NextFunction, Request, Response } from 'express';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import { InvalidTokenError, type TokenIssuer } from './tokens.ts';
 
 declare module 'express-serve-static-core' {
@@ -21,8 +21,7 @@ export function authenticate(tokens: TokenIssuer) {
       const detail = header
         ? 'The Authorization header must be "Bearer <access_token>".'
         : 'This operation needs an Authorization: Bearer <access_token> header; get a token with POST /login.';
-      if (!header)
-        return next(new HttpProblem('missing_token', detail, { headers: { 'WWW-Authenticate': challenge } }));
+      if (!header) return next(new ApiError('missing_token', detail, { headers: { 'WWW-Authenticate': challenge } }));
       return next(refused(detail));
     }
     // A token verified before, of a user whose state is remembered, passes without waiting for anything.
@@ -41,9 +40,9 @@ export function authenticate(tokens: TokenIssuer) {
   };
 }
 
-function refused(detail: string): HttpProblem {
+function refused(detail: string): ApiError {
   const description = detail.replaceAll('"', "'").replace(/[^\x20-\x7e]/g, '');
-  return new HttpProblem('invalid_token', detail, {
+  return new ApiError('invalid_token', detail, {
     headers: { 'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="${description}"` },
   });
 }

@@ -9,7 +9,7 @@ import { useCases } from '../use-cases.ts';
 import { isTransient } from '../store/transient.ts';
 import { noSuchUseCase } from './known-use-case.ts';
 import { unsupportedMediaType } from './media-types.ts';
-import { HttpProblem, problemBody, type FieldError, type ProblemCode } from '../problems.ts';
+import { ApiError, errorBody, type FieldError, type ErrorCode } from '../api-error.ts';
 import { isDiskFull } from '../store/disk-space.ts';
 import { noRoom } from './disk-room.ts';
 
@@ -69,13 +69,13 @@ const operation = (req: Request): MatchedOperation | undefined =>
   (req as Request & { openapi?: { schema?: MatchedOperation } }).openapi?.schema;
 const operationId = (req: Request): string | undefined => operation(req)?.operationId;
 
-function toProblem(error: unknown, req: Request): HttpProblem | undefined {
-  if (error instanceof HttpProblem) return error;
+function toProblem(error: unknown, req: Request): ApiError | undefined {
+  if (error instanceof ApiError) return error;
   const type = (error as { type?: string } | null)?.type;
   if (type === 'entity.too.large') {
     const limit = (error as { limit: number }).limit + 1;
     const hint = req.path === '/login' ? '' : '; upload larger inputs with POST /data_file';
-    return new HttpProblem('payload_too_large', `The body must be smaller than ${limit} bytes${hint}.`, {
+    return new ApiError('payload_too_large', `The body must be smaller than ${limit} bytes${hint}.`, {
       max_bytes: limit,
     });
   }
@@ -83,18 +83,18 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
     // body-parser refuses JSON that is not an object or array (42, "text", null) the same way as broken
     // JSON; such a body is valid JSON of the wrong shape.
     if (isJson((error as { body?: unknown }).body))
-      return new HttpProblem('invalid_request', 'The request does not match the API contract.', {
+      return new ApiError('invalid_request', 'The request does not match the API contract.', {
         errors: [{ pointer: '/', detail: 'must be object' }],
       });
-    return new HttpProblem('malformed_json', `The body is not valid JSON (${(error as Error).message}).`);
+    return new ApiError('malformed_json', `The body is not valid JSON (${(error as Error).message}).`);
   }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-    return new HttpProblem('unsupported_media_type', (error as Error).message);
+    return new ApiError('unsupported_media_type', (error as Error).message);
   if (isClientError(error)) {
     // body-parser's other refusals (a compressed body that does not decompress, an aborted or short body).
     const encoding = req.get('content-encoding');
     const detail = `The body cannot be read${encoding ? ` (Content-Encoding: ${encoding})` : ''}: ${error.message}.`;
-    return new HttpProblem(error.status === 415 ? 'unsupported_media_type' : 'invalid_request', detail);
+    return new ApiError(error.status === 415 ? 'unsupported_media_type' : 'invalid_request', detail);
   }
   if (!isValidatorError(error)) return undefined;
   // A refused startJob body is explained by the shape it meant alone (@jes/contract's start-job-body.ts), beside the other errors.
@@ -112,7 +112,7 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   // Deepest first: the entry that is wrong (say /solvers/0/params/seed) says more than a missing member.
   const depth = (p: string) => p.split('/').length;
   const errors = found.sort((a, b) => depth(b.pointer) - depth(a.pointer)).slice(0, 20);
-  const byStatus: Record<number, ProblemCode> = {
+  const byStatus: Record<number, ErrorCode> = {
     400: 'invalid_request',
     404: 'not_found',
     405: 'method_not_allowed',
@@ -123,20 +123,20 @@ function toProblem(error: unknown, req: Request): HttpProblem | undefined {
   if (!code) return undefined;
   if (code === 'method_not_allowed') {
     const allow = error.headers?.Allow ?? '';
-    return new HttpProblem(code, `${req.method} is not supported on ${req.path}; use ${allow}.`, {
+    return new ApiError(code, `${req.method} is not supported on ${req.path}; use ${allow}.`, {
       headers: { Allow: allow },
     });
   }
-  if (code === 'not_found') return new HttpProblem(code, `No operation at ${req.path}; see GET /openapi.yaml.`);
+  if (code === 'not_found') return new ApiError(code, `No operation at ${req.path}; see GET /openapi.yaml.`);
   if (code === 'unsupported_media_type') {
     const accepted = Object.keys(operation(req)?.requestBody?.content ?? {});
-    if (accepted.length) return new HttpProblem(code, unsupportedMediaType(accepted, req.get('content-type')));
-    return new HttpProblem(
+    if (accepted.length) return new ApiError(code, unsupportedMediaType(accepted, req.get('content-type')));
+    return new ApiError(
       code,
       `This operation does not accept ${req.get('content-type') ?? 'a body without Content-Type'}.`,
     );
   }
-  return new HttpProblem(code, `The request does not match the API contract.${useCaseHint(req, errors)}`, { errors });
+  return new ApiError(code, `The request does not match the API contract.${useCaseHint(req, errors)}`, { errors });
 }
 
 /**
@@ -180,21 +180,18 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   }
   if (!problem && isTransient(error)) {
     req.log?.warn({ err: error }, 'the database failed for a moment; answered 503');
-    problem = new HttpProblem('service_unavailable', 'The database is unavailable for a moment; try again.', {
+    problem = new ApiError('service_unavailable', 'The database is unavailable for a moment; try again.', {
       headers: { 'Retry-After': String(transientRetrySeconds) },
     });
   }
   if (!problem) {
     req.log?.error({ err: error }, 'unexpected error');
-    problem = new HttpProblem(
-      'internal_error',
-      'An unexpected error occurred; quote the request id when reporting it.',
-    );
+    problem = new ApiError('internal_error', 'An unexpected error occurred; quote the request id when reporting it.');
   }
   if (res.headersSent) return void res.end();
   if (!req.complete) cutIfBodyLingers(req, res);
   const body = {
-    ...problemBody(problem.code, problem.message, problem.extras),
+    ...errorBody(problem.code, problem.message, problem.extras),
     instance: uriReference(req.originalUrl.split('?')[0]!),
     request_id: req.id,
   };

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Database } from '../store/database.ts';
 import { findKey, type IdempotentRequest, type StoredAnswer } from '../store/idempotency-keys.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 
 /** The draft's Structured Field string: `"..."` with `\"` and `\\` as its only escapes. */
 const sfString = /^"((?:[ !#-[\]-~]|\\["\\])*)"$/;
@@ -13,7 +13,7 @@ const sfString = /^"((?:[ !#-[\]-~]|\\["\\])*)"$/;
 const maxKeyLength = 255;
 
 const refused = (detail: string, why: string) =>
-  new HttpProblem('invalid_request', detail, { errors: [{ pointer: '/header/idempotency-key', detail: why }] });
+  new ApiError('invalid_request', detail, { errors: [{ pointer: '/header/idempotency-key', detail: why }] });
 
 /**
  * The request's key, or undefined without the header. The contract validator has already checked the value's
@@ -74,7 +74,7 @@ export async function replayed(
   const stored = await findKey(db, req.user, request.key);
   if (!stored) return false;
   if (stored.fingerprint !== request.fingerprint) {
-    throw new HttpProblem(
+    throw new ApiError(
       'idempotency_key_reused',
       `Idempotency-Key "${request.key}" was used for a different request within the last 24 hours; send this one with a new key.`,
     );

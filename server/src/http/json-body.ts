@@ -3,7 +3,7 @@
 // parsed; a leading byte-order mark dropped; and every value checked for what the database cannot store or a
 // validator cannot walk (text-limits.ts).
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import { unacceptableValue } from './text-limits.ts';
 
 declare module 'express-serve-static-core' {
@@ -19,10 +19,10 @@ const bom = Buffer.from([0xef, 0xbb, 0xbf]);
 export const contentEncodings = ['identity', 'gzip', 'deflate', 'br'];
 
 /** A Content-Encoding outside `contentEncodings`, or several stacked: 415. */
-export function acceptedEncoding(req: Request): HttpProblem | undefined {
+export function acceptedEncoding(req: Request): ApiError | undefined {
   const encoding = req.get('content-encoding')?.trim().toLowerCase();
   if (encoding === undefined || encoding === '' || contentEncodings.includes(encoding)) return undefined;
-  return new HttpProblem(
+  return new ApiError(
     'unsupported_media_type',
     `A body may be sent with Content-Encoding ${contentEncodings.join(', ')}, not "${encoding}".`,
   );
@@ -33,7 +33,7 @@ function encodingAndCharset(req: Request, _res: Response, next: NextFunction): v
   if (refused) return next(refused);
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && req.is('application/json')) {
-    return next(new HttpProblem('unsupported_media_type', `JSON bodies must be UTF-8, not "${charset}".`));
+    return next(new ApiError('unsupported_media_type', `JSON bodies must be UTF-8, not "${charset}".`));
   }
   next();
 }
@@ -43,15 +43,13 @@ export function storableValues(req: Request, _res: Response, next: NextFunction)
   // An empty JSON body leaves no body at all, which a route must not meet (it was a 500 on POST /problem).
   if (req.body === undefined && req.is('application/json'))
     return next(
-      new HttpProblem('invalid_request', 'The request needs a JSON body.', {
+      new ApiError('invalid_request', 'The request needs a JSON body.', {
         errors: [{ pointer: '/', detail: 'is required' }],
       }),
     );
   const found = req.body !== undefined && typeof req.body === 'object' ? unacceptableValue(req.body) : undefined;
   if (found)
-    return next(
-      new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }),
-    );
+    return next(new ApiError('invalid_request', 'The request does not match the API contract.', { errors: [found] }));
   next();
 }
 

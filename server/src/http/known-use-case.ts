@@ -5,7 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { UseCase } from '../use-case.ts';
 import { useCases } from '../use-cases.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 
 const clipped = (id: string) => (id.length > 64 ? `${id.slice(0, 64)}…` : id);
 
@@ -16,7 +16,7 @@ export const noSuchUseCase = (id: string): string =>
 /** The use case named `id`, or the 404 that says which ones there are. */
 export function useCase(id: string): UseCase {
   const found = useCases.get(id);
-  if (!found) throw new HttpProblem('problem_not_found', noSuchUseCase(id));
+  if (!found) throw new ApiError('problem_not_found', noSuchUseCase(id));
   return found;
 }
 
@@ -31,14 +31,14 @@ export function useCaseFirst(req: Request, _res: Response, next: NextFunction): 
     id = decodeURIComponent(segment);
   } catch {
     const errors = [{ pointer: '/path/problem_id', detail: 'must be valid percent-encoded UTF-8' }];
-    return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors }));
+    return next(new ApiError('invalid_request', 'The request does not match the API contract.', { errors }));
   }
   useCase(id);
   // A percent-encoded spelling of a use case's id is routed to the templated operation, whose body is any use
   // case's: starting a job there would let one use case's input reach another's. Its own path is the way.
   if (req.method === 'POST' && segment !== id) {
     const errors = [{ pointer: '/path/problem_id', detail: `write the use case's id as it is: /problem/${id}` }];
-    return next(new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors }));
+    return next(new ApiError('invalid_request', 'The request does not match the API contract.', { errors }));
   }
   next();
 }

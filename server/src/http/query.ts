@@ -1,6 +1,6 @@
 // Query values as the contract types them: Express 5 may hand back the raw strings after validation, and the
 // validator's coercion lets "1e400" through as Infinity (ajv), so a page size and a time limit are checked here too.
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 
 export const queryList = (value: unknown) => (value === undefined ? undefined : [value].flat().map(String));
 export const queryNumber = (value: unknown) => (value === undefined ? undefined : Number(value));
@@ -9,7 +9,7 @@ export const queryNumber = (value: unknown) => (value === undefined ? undefined 
 export function pageLimit(value: unknown): number {
   const limit = queryNumber(value) ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw new HttpProblem('invalid_request', 'The request does not match the API contract.', {
+    throw new ApiError('invalid_request', 'The request does not match the API contract.', {
       errors: [{ pointer: '/query/limit', detail: 'must be an integer from 1 to 100' }],
     });
   }
@@ -23,7 +23,7 @@ export function pageLimit(value: unknown): number {
 export function timeLimitQuery(value: unknown): number | undefined {
   const seconds = queryNumber(value);
   if (seconds !== undefined && !(seconds > 0 && seconds <= 3600)) {
-    throw new HttpProblem('invalid_request', 'The request does not match the API contract.', {
+    throw new ApiError('invalid_request', 'The request does not match the API contract.', {
       errors: [{ pointer: '/query/time_limit_seconds', detail: 'must be a number above 0 and at most 3600' }],
     });
   }

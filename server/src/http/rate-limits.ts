@@ -7,7 +7,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config, RateLimit, RatePolicy } from '../config.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import { type KnownAddresses, knownAddresses } from './known-addresses.ts';
 
 /** Which requests a policy counts: all, failed ones only (logins), or those that started or stored something. */
@@ -47,7 +47,7 @@ function limiter(
         Math.ceil(((resetTime?.getTime() ?? Date.now() + policy.windowSeconds * 1000) - Date.now()) / 1000),
       );
       next(
-        new HttpProblem(
+        new ApiError(
           'rate_limited',
           `Rate limit "${name}" reached (${policy.limit} requests per ${policy.windowSeconds} s); retry in ${retryAfter} s.`,
           { headers: { 'Retry-After': String(retryAfter) } },

@@ -4,7 +4,7 @@
 // as a problem.
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 
 export function originForm(req: IncomingMessage): void {
   if (!req.url || !/^[a-z][a-z0-9+.-]*:\/\//i.test(req.url)) return;
@@ -19,7 +19,7 @@ export function originForm(req: IncomingMessage): void {
 export function requireHost(req: Request, _res: Response, next: NextFunction): void {
   if (req.httpVersion !== '1.0' && req.headers.host === undefined) {
     return next(
-      new HttpProblem('invalid_request', 'An HTTP/1.1 request needs a Host header.', {
+      new ApiError('invalid_request', 'An HTTP/1.1 request needs a Host header.', {
         errors: [{ pointer: '/header/host', detail: 'is required' }],
       }),
     );

@@ -5,7 +5,7 @@
 // then on carries them, problems (401, 404, 413, 429, 503…) included.
 import type { NextFunction, Request, Response } from 'express';
 import type { ContractDocument } from '../contract.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -26,11 +26,11 @@ export function routeFirst(paths: ContractDocument['paths'], notices: ReadonlyMa
   return (req: Request, res: Response, next: NextFunction) => {
     // A literal path wins over a template (GET /job, not /job/{job_id}), as in the validator.
     const route = routes.find((r) => r.template === req.path) ?? routes.find((r) => r.pattern.test(req.path));
-    if (!route) return next(new HttpProblem('not_found', `No operation at ${req.path}; see GET /openapi.yaml.`));
+    if (!route) return next(new ApiError('not_found', `No operation at ${req.path}; see GET /openapi.yaml.`));
     if (!route.allow.includes(req.method)) {
       const allow = route.allow.join(', ');
       return next(
-        new HttpProblem('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allow}.`, {
+        new ApiError('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allow}.`, {
           headers: { Allow: allow },
         }),
       );

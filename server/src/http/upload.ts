@@ -12,7 +12,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Database } from '../store/database.ts';
 import { discardChunks, storedBytes, storeChunk } from '../store/data-files.ts';
 import { acceptedEncoding } from './json-body.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import type { DiskSpace } from '../store/disk-space.ts';
 import { noRoom, requireRoom } from './disk-room.ts';
 import { unacceptableValue } from './text-limits.ts';
@@ -89,8 +89,8 @@ function decoded(req: Request): Readable {
 }
 
 /** A data file over a use case's limit (the largest while the form streams in, its own once it is known). */
-export function dataFileTooLarge(maxBytes: number): HttpProblem {
-  return new HttpProblem('payload_too_large', `A data file must be at most ${maxBytes} bytes.`, {
+export function dataFileTooLarge(maxBytes: number): ApiError {
+  return new ApiError('payload_too_large', `A data file must be at most ${maxBytes} bytes.`, {
     max_bytes: maxBytes,
   });
 }
@@ -112,9 +112,7 @@ export function streamUpload(db: Database, quotaBytes: number | undefined, space
         limits: { files: 1, fields: 8, parts: 16, fieldSize: 64 * 1024, fileSize: largestDataFileBytes },
       });
     } catch (error) {
-      return next(
-        new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`),
-      );
+      return next(new ApiError('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
     }
     // No prototype: a part named __proto__ is an extra field like any other (the contract allows extra fields).
     const fields: Record<string, string> = Object.create(null);
@@ -140,7 +138,7 @@ export function streamUpload(db: Database, quotaBytes: number | undefined, space
       stored = storeStream(db, req.user, upload, stream, room, space);
       // Awaited below; a refusal of its own (no room on the disk) ends the parsing at once, as the parser would wait
       // for the file to be read.
-      stored.catch((error: unknown) => error instanceof HttpProblem && parsing.reject(error));
+      stored.catch((error: unknown) => error instanceof ApiError && parsing.reject(error));
     });
     const body = decoded(req);
     const parsing = Promise.withResolvers<void>();
@@ -160,24 +158,20 @@ export function streamUpload(db: Database, quotaBytes: number | undefined, space
       body.unpipe(parser);
       file?.destroy();
       await stored?.catch(() => {});
-      if (error instanceof HttpProblem) return next(error);
-      return next(
-        new HttpProblem('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`),
-      );
+      if (error instanceof ApiError) return next(error);
+      return next(new ApiError('invalid_request', `The multipart body cannot be read: ${(error as Error).message}.`));
     }
     if (file?.truncated) return next(dataFileTooLarge(largestDataFileBytes));
     if (nameless)
       return next(
-        new HttpProblem('invalid_request', 'Every part of the form needs a name.', {
+        new ApiError('invalid_request', 'Every part of the form needs a name.', {
           errors: [{ pointer: '/', detail: 'has a part without a name' }],
         }),
       );
     const { file: _theFile, ...rest } = fields;
     const found = unacceptableValue(rest);
     if (found)
-      return next(
-        new HttpProblem('invalid_request', 'The request does not match the API contract.', { errors: [found] }),
-      );
+      return next(new ApiError('invalid_request', 'The request does not match the API contract.', { errors: [found] }));
     req.body = { ...rest, ...(req.upload ? { file: `${req.upload.bytes} bytes` } : {}) };
     next();
   };

@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import type { operations } from '@jes/contract';
 import { InputError } from '../input-error.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import { readDataFile } from '../store/data-files.ts';
 import type { Database } from '../store/database.ts';
 import type { NewExecution, NewJob } from '../store/jobs.ts';
@@ -39,12 +39,12 @@ function executionsFor(
   const chosen = named.map((c, i, all) => {
     const solver = findSolver(useCase, c.name);
     if (!solver)
-      throw new HttpProblem(
+      throw new ApiError(
         'solver_not_found',
         `Use case "${useCase.id}" has no solver "${c.name}". Its solvers are listed by GET /problem/${useCase.id}.`,
       );
     if (all.findIndex((other) => other.name === c.name) !== i) {
-      throw new HttpProblem('invalid_request', `Solver "${c.name}" is chosen twice; a job runs each solver once.`, {
+      throw new ApiError('invalid_request', `Solver "${c.name}" is chosen twice; a job runs each solver once.`, {
         errors: [{ pointer: `/solvers/${i}/name`, detail: 'already chosen' }],
       });
     }
@@ -67,7 +67,7 @@ export async function newJob(db: Database, request: StartJobRequest): Promise<Ne
     const id = body.data_file_identifier;
     const bodyLimit = body.time_limit_seconds;
     if ((body.solvers && querySolvers) || (bodyLimit !== undefined && query.time_limit_seconds !== undefined)) {
-      throw new HttpProblem(
+      throw new ApiError(
         'invalid_request',
         'Choose solvers and the time limit either in the query or in the body, not both.',
         {
@@ -81,9 +81,9 @@ export async function newJob(db: Database, request: StartJobRequest): Promise<Ne
       );
     }
     const file = await readDataFile(db, owner, id);
-    if (!file) throw new HttpProblem('data_file_not_found', `No data file ${id} exists for this user.`);
+    if (!file) throw new ApiError('data_file_not_found', `No data file ${id} exists for this user.`);
     if (file.problem_id !== useCase.id) {
-      throw new HttpProblem(
+      throw new ApiError(
         'data_file_problem_mismatch',
         `Data file ${id} was uploaded for use case "${file.problem_id}", not "${useCase.id}".`,
         { errors: [{ pointer: '/data_file_identifier', detail: `uploaded for use case "${file.problem_id}"` }] },
@@ -105,7 +105,7 @@ export async function newJob(db: Database, request: StartJobRequest): Promise<Ne
   try {
     checked = useCase.checkInline(body);
   } catch (error) {
-    if (error instanceof InputError) throw new HttpProblem('invalid_input', error.message, { errors: error.errors });
+    if (error instanceof InputError) throw new ApiError('invalid_input', error.message, { errors: error.errors });
     throw error;
   }
   // Stored as the smaller of the two: the prepared input (read back without parsing) or the JSON text (a dense

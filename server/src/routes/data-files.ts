@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { AppDeps } from './deps.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
 import { dataFileTooLarge } from '../http/upload.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import { pageLimit } from '../http/query.ts';
 import { renderDataFile } from '../jobs/render.ts';
 import * as dataFiles from '../store/data-files.ts';
@@ -77,7 +77,7 @@ export function dataFileRoutes({ db, config }: AppDeps): Router {
   router.get('/data_file/:data_file_identifier', async function getDataFile(req, res) {
     const id = req.params.data_file_identifier!;
     const row = await dataFiles.readDataFile(db, req.user, id);
-    if (!row) throw new HttpProblem('data_file_not_found', `No data file ${id} exists for this user.`);
+    if (!row) throw new ApiError('data_file_not_found', `No data file ${id} exists for this user.`);
     res.json({ data_file: { [id]: renderDataFile(row) } });
   });
 

@@ -1,7 +1,7 @@
 // GET /healthz: ready when the database answers (else 503); `degraded` while its notifications are down (long
 // polls and new work are then noticed by polling, up to a second late).
 import { Router } from 'express';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import type { AppDeps } from './deps.ts';
 import { toMillisecond } from '../format.ts';
 import { contractVersion, serverVersion } from '../version.ts';
@@ -11,7 +11,7 @@ export function healthRoutes({ db, config, space }: AppDeps): Router {
     try {
       await db.query('SELECT 1');
     } catch {
-      throw new HttpProblem('service_unavailable', 'The database cannot be reached.', {
+      throw new ApiError('service_unavailable', 'The database cannot be reached.', {
         headers: { 'Retry-After': '5' },
       });
     }

@@ -6,7 +6,7 @@ import { useCase as knownUseCase } from '../http/known-use-case.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
 import { OPEN_BRACE, peekFirstByte } from '../first-byte.ts';
 import { InputError } from '../input-error.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import type { AppDeps } from './deps.ts';
 import { pageLimit, queryList, timeLimitQuery } from '../http/query.ts';
 import { requireRoom } from '../http/disk-room.ts';
@@ -89,7 +89,7 @@ export function jobRoutes({ db, config, events, space }: AppDeps): Router {
     const slot = asked === undefined ? undefined : waits.take(req.user);
     const wait = slot ? asked : undefined;
     if (wait !== undefined) res.set('Preference-Applied', `wait=${wait}`);
-    const missing = () => new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    const missing = () => new ApiError('job_not_found', `No job ${id} exists for this user.`);
     // Listening starts before the first read: a change announced while the job is read wakes the wait at once.
     const watch = wait === undefined ? undefined : events.watch(id);
     try {
@@ -133,9 +133,9 @@ export function jobRoutes({ db, config, events, space }: AppDeps): Router {
     let view = await views.read(db, req.user, id);
     // "Not finished" is said from the database, never from a cache that may have missed the end.
     if (view && !terminalJob.has(view.job.status)) view = await views.read(db, req.user, id, { fresh: true });
-    if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (!view) throw new ApiError('job_not_found', `No job ${id} exists for this user.`);
     if (!terminalJob.has(view.job.status)) {
-      throw new HttpProblem(
+      throw new ApiError(
         'job_not_finished',
         `Job ${id} is ${view.job.status}; its output is available once it has ended.`,
         { headers: { 'Retry-After': '2' } },
@@ -151,11 +151,11 @@ export function jobRoutes({ db, config, events, space }: AppDeps): Router {
   router.get('/job/:job_id/input', async function getJobInput(req, res) {
     const id = req.params.job_id!;
     const view = await views.read(db, req.user, id);
-    if (!view) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (!view) throw new ApiError('job_not_found', `No job ${id} exists for this user.`);
     const { data_file_id: fileId, problem_id: problemId } = view.job;
     if (fileId === null) {
       const stored = await readInlineInput(db, id);
-      if (!stored) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+      if (!stored) throw new ApiError('job_not_found', `No job ${id} exists for this user.`);
       if (!stored.prepared) return res.type('application/json').send(Buffer.from(stored.bytes));
       const useCase = findUseCase(problemId)!;
       return sendJsonInSlices(res, useCase.inline(useCase.decode(stored.bytes)));
@@ -163,12 +163,12 @@ export function jobRoutes({ db, config, events, space }: AppDeps): Router {
     // The file as uploaded, chunk by chunk (up to the data-file limit: never whole in memory).
     const file = await dataFiles.readDataFile(db, req.user, fileId);
     if (!file)
-      throw new HttpProblem(
+      throw new ApiError(
         'data_file_not_found',
         `Data file ${fileId}, which job ${id} was started from, has been deleted.`,
       );
     if (file.status === 'INVALID')
-      throw new HttpProblem(
+      throw new ApiError(
         'data_file_not_found',
         `Data file ${fileId}, which job ${id} was started from, is INVALID: its bytes are not kept (its error says why).`,
       );

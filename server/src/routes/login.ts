@@ -7,7 +7,7 @@ import { hashingGate, HashingBusyError } from '../auth/hashing-gate.ts';
 import { tokenLifetimeSeconds } from '../auth/tokens.ts';
 import { checkCredentials } from '../auth/users.ts';
 import { address } from '../http/rate-limits.ts';
-import { HttpProblem } from '../problems.ts';
+import { ApiError } from '../api-error.ts';
 import type { AppDeps } from './deps.ts';
 
 export function loginRoutes(
@@ -21,11 +21,11 @@ export function loginRoutes(
       version = await gate(() => checkCredentials(db, username, password));
     } catch (error) {
       if (error instanceof HashingBusyError)
-        throw new HttpProblem('rate_limited', error.message, { headers: { 'Retry-After': '1' } });
+        throw new ApiError('rate_limited', error.message, { headers: { 'Retry-After': '1' } });
       throw error;
     }
     if (version === undefined) {
-      throw new HttpProblem('invalid_credentials', 'The username or password is wrong.', {
+      throw new ApiError('invalid_credentials', 'The username or password is wrong.', {
         headers: { 'WWW-Authenticate': challenge },
       });
     }

@@ -1,7 +1,7 @@
 // Data files in the database: their records, and their bytes in chunks of at most 1 MiB (stored while the
 // upload streams in, under a temporary id, then renamed to the SHA-1 of the bytes).
-import type { ProblemBody } from '../problems.ts';
-import { HttpProblem } from '../problems.ts';
+import type { ErrorBody } from '../api-error.ts';
+import { ApiError } from '../api-error.ts';
 import { inTurn } from './chunk-turns.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, recordAnswer, type StoredAnswer } from './idempotency-keys.ts';
@@ -20,7 +20,7 @@ export interface DataFileRow {
   format: string | null;
   num_nodes: number | null;
   num_edges: number | null;
-  error: ProblemBody | null;
+  error: ErrorBody | null;
   created_at: Date;
   validated_at: Date | null;
 }
@@ -151,8 +151,8 @@ export async function storedBytes(db: Queryable, owner: string): Promise<number>
 }
 
 /** The problem of an upload past its owner's quota, saying how much is used and allowed. */
-export function quotaExceeded(used: number, quota: number): HttpProblem {
-  return new HttpProblem(
+export function quotaExceeded(used: number, quota: number): ApiError {
+  return new ApiError(
     'storage_quota_exceeded',
     `Your data files may hold ${quota} bytes in all; they hold ${used}. Delete some (DELETE /data_file/{id}) to upload more.`,
     { max_bytes: quota, used_bytes: used },
@@ -168,7 +168,7 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
     await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [file.owner, file.uploadId]);
     // Files are known by their bytes: the same bytes for another use case would answer the other's record.
     if (existing.problem_id !== file.problemId)
-      throw new HttpProblem(
+      throw new ApiError(
         'data_file_problem_mismatch',
         `These bytes are already uploaded for use case "${existing.problem_id}", as data file ${existing.id}; delete it to upload them for "${file.problemId}".`,
         {
@@ -237,12 +237,12 @@ export function listDataFiles(
 export async function deleteDataFile(db: Database, owner: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx.query('SELECT 1 FROM data_files WHERE owner = $1 AND id = $2 FOR UPDATE', [owner, id]);
-    if (!row) throw new HttpProblem('data_file_not_found', `No data file ${id} exists for this user.`);
+    if (!row) throw new ApiError('data_file_not_found', `No data file ${id} exists for this user.`);
     const [job] = await tx.query<{ id: string }>(
       `SELECT id FROM jobs WHERE owner = $1 AND data_file_id = $2 AND status IN ('PENDING', 'RUNNING') LIMIT 1`,
       [owner, id],
     );
-    if (job) throw new HttpProblem('data_file_in_use', `Job ${job.id}, which has not ended, uses data file ${id}.`);
+    if (job) throw new ApiError('data_file_in_use', `Job ${job.id}, which has not ended, uses data file ${id}.`);
     await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
     await tx.query('DELETE FROM data_file_prepared WHERE owner = $1 AND id = $2', [owner, id]);
     await tx.query('DELETE FROM data_files WHERE owner = $1 AND id = $2', [owner, id]);

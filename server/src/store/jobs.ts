@@ -2,7 +2,7 @@
 // its executions change. Every status change is announced on the `jes_job` channel (payload: job id).
 import { randomInt } from 'node:crypto';
 import { deriveJobStatus, terminalJob } from '../job-status.ts';
-import { HttpProblem, problemBody, type ProblemBody } from '../problems.ts';
+import { ApiError, errorBody, type ErrorBody } from '../api-error.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';
@@ -16,7 +16,7 @@ export interface JobRow {
   input_mode: 'inline' | 'data_file';
   data_file_id: string | null;
   input_bytes: number;
-  error: ProblemBody | null;
+  error: ErrorBody | null;
   cancel_requested_at: Date | null;
   submitted_at: Date;
   running_at: Date | null;
@@ -28,7 +28,7 @@ export interface ExecutionRow {
   solver: string;
   status: string;
   data: Record<string, unknown> | null;
-  error: ProblemBody | null;
+  error: ErrorBody | null;
   progress: number | null;
   best_value: number | null;
   time_limit_seconds: number;
@@ -102,9 +102,9 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
         'SELECT status FROM data_files WHERE owner = $1 AND id = $2 FOR SHARE',
         [job.owner, job.dataFileId],
       );
-      if (!file) throw new HttpProblem('data_file_not_found', `No data file ${job.dataFileId} exists for this user.`);
+      if (!file) throw new ApiError('data_file_not_found', `No data file ${job.dataFileId} exists for this user.`);
       if (file.status === 'INVALID')
-        throw new HttpProblem(
+        throw new ApiError(
           'data_file_invalid',
           `Data file ${job.dataFileId} failed validation; see GET /data_file/${job.dataFileId}.`,
         );
@@ -135,7 +135,7 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
         `SELECT (${activeJobsOf('$1')})::int AS active`,
         [job.owner],
       );
-      throw new HttpProblem(
+      throw new ApiError(
         'too_many_active_jobs',
         `You have ${active} jobs that have not ended; the limit is ${job.maxActiveJobs}. Wait for one to end or cancel one.`,
         { headers: { 'Retry-After': '5' } },
@@ -196,7 +196,7 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
     [jobId],
   );
   if (!job || terminalJob.has(job.status)) return job?.status ?? 'ERROR';
-  const executions = await tx.query<{ status: string; error: ProblemBody | null; solver: string }>(
+  const executions = await tx.query<{ status: string; error: ErrorBody | null; solver: string }>(
     'SELECT status, error, solver FROM executions WHERE job_id = $1',
     [jobId],
   );
@@ -231,12 +231,12 @@ export async function markJobsRunning(tx: Queryable, jobIds: string[]): Promise<
 }
 
 /** The error of a job none of whose executions succeeded. */
-function jobError(executions: { error: ProblemBody | null; solver: string }[]): ProblemBody {
+function jobError(executions: { error: ErrorBody | null; solver: string }[]): ErrorBody {
   const failed = executions.filter((e) => e.error);
   const only = failed.length === 1 ? failed[0]!.error : undefined;
   if (only && only.code === 'data_file_invalid') return only;
   const reasons = failed.map((e) => `${e.solver}: ${e.error!.detail}`).join('; ');
-  return problemBody('solver_failed', `No execution succeeded${reasons ? `: ${reasons}` : '.'}`);
+  return errorBody('solver_failed', `No execution succeeded${reasons ? `: ${reasons}` : '.'}`);
 }
 
 /** Asks for a job to be cancelled: executions not yet running end at once, running ones are stopped by their worker. */
@@ -249,9 +249,9 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
       'SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE',
       [id, owner],
     );
-    if (!job) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (!job) throw new ApiError('job_not_found', `No job ${id} exists for this user.`);
     if (terminalJob.has(job.status))
-      throw new HttpProblem('job_already_terminal', `Job ${id} is ${job.status} and can no longer be cancelled.`);
+      throw new ApiError('job_already_terminal', `Job ${id} is ${job.status} and can no longer be cancelled.`);
     await tx.query('UPDATE jobs SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = $1', [id]);
     await tx.query(
       `UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING'`,
@@ -276,9 +276,9 @@ export async function deleteEndedJob(db: Database, owner: string, id: string): P
       'SELECT status FROM jobs WHERE id = $1 AND owner = $2 FOR UPDATE',
       [id, owner],
     );
-    if (!job) throw new HttpProblem('job_not_found', `No job ${id} exists for this user.`);
+    if (!job) throw new ApiError('job_not_found', `No job ${id} exists for this user.`);
     if (!terminalJob.has(job.status)) {
-      throw new HttpProblem(
+      throw new ApiError(
         'job_not_finished',
         `Job ${id} is ${job.status}; cancel it or wait for it to end, then delete it.`,
         { headers: { 'Retry-After': '2' } },

@@ -9,13 +9,13 @@
 // three runs, and a job that was merely unlucky (killed with others, or once alone) runs again.
 //
 // Lock order as in queue.ts: executions rows (FOR UPDATE SKIP LOCKED), then the job (settleJob).
-import { problemBody } from '../problems.ts';
+import { errorBody } from '../api-error.ts';
 import type { Database, Queryable } from './database.ts';
 import { settleJob, workChannel } from './jobs.ts';
 
 /** Crashes blamed on an execution (each while it ran alone) after which it is not run again. */
 export const maxCrashes = 2;
-const crashedError = problemBody(
+const crashedError = errorBody(
   'solver_failed',
   'The service stopped twice while this execution ran alone; it was not tried again.',
 );

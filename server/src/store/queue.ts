@@ -5,7 +5,7 @@
 //
 // Lock order, everywhere an execution changes status: its executions rows first, then its jobs row (settleJob).
 // requestCancel (jobs.ts) takes them in the same order; the opposite order deadlocked with a claim.
-import type { ProblemBody } from '../problems.ts';
+import type { ErrorBody } from '../api-error.ts';
 import type { Database } from './database.ts';
 import { markJobsRunning, settleJob } from './jobs.ts';
 import { jsonText } from './json-text.ts';
@@ -114,7 +114,7 @@ export async function recordProgress(
  */
 export type Outcome =
   | { status: 'SUCCESS'; data: Record<string, unknown>; bestValue: number }
-  | { status: 'ERROR'; error: ProblemBody }
+  | { status: 'ERROR'; error: ErrorBody }
   | { status: 'CANCELLED'; bestValue: number | undefined };
 
 /**

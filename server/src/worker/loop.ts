@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { InputError } from '../input-error.ts';
-import { problemBody } from '../problems.ts';
+import { errorBody } from '../api-error.ts';
 import { SolverLimitError } from '../solver.ts';
 import type { Database } from '../store/database.ts';
 import type { DiskSpace } from '../store/disk-space.ts';
@@ -287,9 +287,9 @@ export class WorkerLoop {
 }
 
 function failure(error: unknown) {
-  if (error instanceof SolverLimitError) return problemBody('solver_limit_exceeded', error.message);
-  if (error instanceof InputError) return problemBody('data_file_invalid', error.message, { errors: error.errors });
-  if (error instanceof SolverCrashedError) return problemBody('solver_failed', `The solver crashed: ${error.message}`);
-  if (error instanceof SolverFailedError) return problemBody('solver_failed', error.message);
-  return problemBody('solver_failed', 'The execution failed unexpectedly.');
+  if (error instanceof SolverLimitError) return errorBody('solver_limit_exceeded', error.message);
+  if (error instanceof InputError) return errorBody('data_file_invalid', error.message, { errors: error.errors });
+  if (error instanceof SolverCrashedError) return errorBody('solver_failed', `The solver crashed: ${error.message}`);
+  if (error instanceof SolverFailedError) return errorBody('solver_failed', error.message);
+  return errorBody('solver_failed', 'The execution failed unexpectedly.');
 }

@@ -5,7 +5,7 @@
 // to run an execution again, nor to throw a finished run away. A database that answers but keeps refusing (a lock
 // held, conflicts) is tried for about one lease.
 import type { Logger } from 'pino';
-import { problemBody } from '../problems.ts';
+import { errorBody } from '../api-error.ts';
 import type { Database } from '../store/database.ts';
 import { releaseOne } from '../store/leases.ts';
 import { type Claimed, finish, type Outcome } from '../store/queue.ts';
@@ -94,7 +94,7 @@ export class Outcomes {
         log.error({ err }, 'the database refused the outcome; recording the execution as failed');
         const failed: Outcome = {
           status: 'ERROR',
-          error: problemBody('solver_failed', 'The outcome could not be stored.'),
+          error: errorBody('solver_failed', 'The outcome could not be stored.'),
         };
         if (await finish(db, workerId, execution.job_id, execution.solver, failed).catch(() => false)) return;
       }

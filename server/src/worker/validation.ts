@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DiskSpace } from '../store/disk-space.ts';
 import type { Logger } from 'pino';
-import { problemBody } from '../problems.ts';
+import { errorBody } from '../api-error.ts';
 import type { Database } from '../store/database.ts';
 import { readChunks, reclaimSpace } from '../store/data-files.ts';
 import {
@@ -82,7 +82,7 @@ export async function validateDataFile(
   if (file.attempt > maxValidationAttempts) {
     log.error({ dataFile: id }, `data file validation given up after ${maxValidationAttempts} tries without a verdict`);
     const detail = `The data file could not be validated: ${maxValidationAttempts} tries ended without a verdict (the service failed each time). Upload it again, or tell the operator.`;
-    await recordValidation(db, owner, id, { error: problemBody('data_file_invalid', detail) });
+    await recordValidation(db, owner, id, { error: errorBody('data_file_invalid', detail) });
     reclaimSpace(db);
     return 'recorded';
   }
@@ -102,10 +102,10 @@ export async function validateDataFile(
     }
     validation = { format, numNodes, numEdges, prepared };
   } else if ('invalid' in verdict) {
-    validation = { error: problemBody('data_file_invalid', verdict.message, { errors: verdict.errors }) };
+    validation = { error: errorBody('data_file_invalid', verdict.message, { errors: verdict.errors }) };
   } else {
     log.error({ err: verdict, dataFile: id }, 'data file validation failed unexpectedly');
-    validation = { error: problemBody('data_file_invalid', 'The data file could not be read.') };
+    validation = { error: errorBody('data_file_invalid', 'The data file could not be read.') };
   }
   await recordValidation(db, owner, id, validation);
   // An INVALID file's bytes were dropped: on the embedded database their space is reclaimed.

@@ -1,21 +1,21 @@
 // The server's side of the error catalogue (@jes/contract holds the codes, statuses and titles): the exception its
 // handlers throw, with the response headers that go with it, which the one error handler turns into a response.
-import { catalogue, type ProblemCode, type ProblemMembers } from '@jes/contract';
+import { catalogue, type ErrorCode, type ErrorMembers } from '@jes/contract';
 
-export { type FieldError, problemBody, type ProblemBody, type ProblemCode } from '@jes/contract';
+export { type FieldError, errorBody, type ErrorBody, type ErrorCode } from '@jes/contract';
 
-export interface ProblemExtras extends ProblemMembers {
+export interface ErrorExtras extends ErrorMembers {
   /** Response headers that go with it (Allow, Retry-After, WWW-Authenticate). */
   headers?: Record<string, string>;
 }
 
 /** A problem to answer with: thrown by handlers, turned into a response by the error handler. */
-export class HttpProblem extends Error {
-  override name = 'HttpProblem';
-  readonly code: ProblemCode;
-  readonly extras: ProblemExtras;
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly code: ErrorCode;
+  readonly extras: ErrorExtras;
 
-  constructor(code: ProblemCode, detail: string, extras: ProblemExtras = {}) {
+  constructor(code: ErrorCode, detail: string, extras: ErrorExtras = {}) {
     super(detail);
     this.code = code;
     this.extras = extras;
