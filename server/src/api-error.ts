@@ -5,8 +5,10 @@ import { catalogue, type ErrorCode, type ErrorMembers } from '@jes/contract';
 export { type FieldError, errorBody, type ErrorBody, type ErrorCode } from '@jes/contract';
 
 export interface ErrorExtras extends ErrorMembers {
-  /** Response headers that go with it (Allow, Retry-After, WWW-Authenticate). */
+  /** Response headers that go with it (Allow, WWW-Authenticate), set by the HTTP floor's own throws. */
   headers?: Record<string, string>;
+  /** Seconds after which the same request may succeed: the error handler sends them as Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 /** A problem to answer with: thrown by handlers, turned into a response by the error handler. */

@@ -23,6 +23,15 @@ function importsOf(file: string): string[] {
   );
 }
 
+// The store, the worker and the jobs' logic say when to try again with an error's retryAfterSeconds, and the error
+// handler makes that a header: they name no HTTP header. (auth/'s middleware sends WWW-Authenticate itself.)
+it('the store, the worker and the jobs set no response header', () => {
+  const setting = files.filter(
+    (file) => /^(store|worker|jobs)\//.test(file) && /\bheaders:\s*\{/.test(readFileSync(join(src, file), 'utf8')),
+  );
+  expect(setting).toEqual([]);
+});
+
 it('no module below the HTTP floor imports http/, routes/ or app.ts', () => {
   const upward = files
     .filter((file) => !httpFloor(file) && !wiring.includes(file))

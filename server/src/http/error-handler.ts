@@ -198,6 +198,9 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   res
     .status(problem.status)
     .set(problem.extras.headers ?? {})
+    .set(
+      problem.extras.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(problem.extras.retryAfterSeconds) },
+    )
     .type('application/problem+json')
     .send(JSON.stringify(body));
 }

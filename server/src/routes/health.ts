@@ -11,9 +11,7 @@ export function healthRoutes({ db, config, space }: AppDeps): Router {
     try {
       await db.query('SELECT 1');
     } catch {
-      throw new ApiError('service_unavailable', 'The database cannot be reached.', {
-        headers: { 'Retry-After': '5' },
-      });
+      throw new ApiError('service_unavailable', 'The database cannot be reached.', { retryAfterSeconds: 5 });
     }
     const notifications = db.notifications();
     const disk = space?.state();

@@ -138,7 +138,7 @@ export function jobRoutes({ db, config, events, space }: AppDeps): Router {
       throw new ApiError(
         'job_not_finished',
         `Job ${id} is ${view.job.status}; its output is available once it has ended.`,
-        { headers: { 'Retry-After': '2' } },
+        { retryAfterSeconds: 2 },
       );
     }
     await sendJsonInSlices(res, {

@@ -21,7 +21,7 @@ export function loginRoutes(
       version = await gate(() => checkCredentials(db, username, password));
     } catch (error) {
       if (error instanceof HashingBusyError)
-        throw new ApiError('rate_limited', error.message, { headers: { 'Retry-After': '1' } });
+        throw new ApiError('rate_limited', error.message, { retryAfterSeconds: 1 });
       throw error;
     }
     if (version === undefined) {

@@ -138,7 +138,7 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
       throw new ApiError(
         'too_many_active_jobs',
         `You have ${active} jobs that have not ended; the limit is ${job.maxActiveJobs}. Wait for one to end or cancel one.`,
-        { headers: { 'Retry-After': '5' } },
+        { retryAfterSeconds: 5 },
       );
     }
     for (const e of job.executions) {
@@ -281,7 +281,7 @@ export async function deleteEndedJob(db: Database, owner: string, id: string): P
       throw new ApiError(
         'job_not_finished',
         `Job ${id} is ${job.status}; cancel it or wait for it to end, then delete it.`,
-        { headers: { 'Retry-After': '2' } },
+        { retryAfterSeconds: 2 },
       );
     }
     await tx.query('DELETE FROM executions WHERE job_id = $1', [id]);
