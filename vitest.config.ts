@@ -1,6 +1,39 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take a minute or more, started first, longest first. A fresh clone has no durations cached, and
+ * vitest then starts the larger files first: the clock set's runs at other dates (a small file, 90 s) and the fuzz
+ * campaign (110 s) started late and ran on alone at the end of a 14-minute run.
+ */
+const longest = [
+  'test/fuzz/fuzz.test.ts',
+  'test/packages/packages.test.ts',
+  'test/clock/dates.test.ts',
+  'test/docs/browser.test.ts',
+  'server/test/sigkill.test.ts',
+  'client/test/server.test.ts',
+  'server/test/abuse-limits.test.ts',
+  'server/test/worker-durability.test.ts',
+];
+// A file renamed or removed must leave this list too, or its place would go unnoticed.
+for (const name of longest)
+  if (!existsSync(join(import.meta.dirname, name))) throw new Error(`vitest.config.ts: ${name} no longer exists`);
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = longest.findIndex((name) => file.moduleId.endsWith(`/${name}`));
+      return at < 0 ? longest.length : at;
+    };
+    // Array.prototype.sort is stable: the other files keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   // A @jes package imported by name resolves to its TypeScript sources, as `node --conditions=jes-source` does.
@@ -14,5 +47,6 @@ export default defineConfig({
     // Vitest's default (one core left for itself) leaves a 2-core machine one worker: 736 s for .ci/run against
     // 468 s with two, as most of the time the tests wait on servers, databases and solver threads, not the CPU.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirst },
   },
 });
