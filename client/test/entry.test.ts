@@ -52,9 +52,14 @@ describe('@jes/client', () => {
     const bin = reachable(join(client, 'src/cli/main.ts'));
     expect([...bin.packages].filter((name) => !name.startsWith('node:')).sort()).toEqual([
       '@jes/contract',
+      '@jes/contract/package-version',
       'commander',
       'openapi-fetch',
     ]);
+    // The bin's version comes from an entry of its own that reaches Node's modules and nothing else (not the Node
+    // entry, whose optional peers the client does not install).
+    const versionEntry = join(contract, contractPkg.exports['./package-version']['jes-source']);
+    expect([...reachable(versionEntry).packages].filter((name) => !name.startsWith('node:'))).toEqual([]);
   });
 
   it('the jes bin is an executable script for node that runs the build, or the sources in a clone; the node entry adds file paths', () => {

@@ -3,9 +3,10 @@
 // stderr for each wait for a rate limit), the coverage, the deprecated operations used and the closing line, the
 // JUnit and markdown files when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage or a deployment that
 // could not be reached.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checks } from './checks/registry.ts';
 import { splitUser, variables } from './environment.ts';
@@ -43,15 +44,6 @@ interface Options {
 
 const defaultBaseUrl = 'http://localhost:3000';
 
-/** The version of the nearest package.json above this file (src/ in the repository, dist/src/ installed). */
-function ownVersion(): string {
-  for (let dir = import.meta.dirname; dirname(dir) !== dir; dir = dirname(dir)) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-  }
-  return 'unknown';
-}
-
 function integer(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
   return Number(value);
@@ -76,7 +68,7 @@ function checkList(value: string, previous: string[]): string[] {
 export function program(): Command {
   return new Command('jes-conformance')
     .description('Checks a deployment of the Job Execution Service against the contract (openapi.yaml).')
-    .version(ownVersion(), '-v, --version', 'print the version')
+    .version(packageVersion(import.meta.dirname) ?? 'unknown', '-v, --version', 'print the version')
     .addOption(new Option('--base-url <url>', 'the deployment').env(variables.baseUrl).default(defaultBaseUrl))
     .addOption(new Option('--username <name>', 'the user to run as').env(variables.username))
     .addOption(new Option('--password <password>', 'its password').env(variables.password))

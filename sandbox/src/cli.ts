@@ -2,20 +2,10 @@
 // `jes-sandbox` (and `npm run sandbox` in the repository): the sandbox on port 4010, printing its URL and two
 // lines per request (request-log.ts), until Ctrl-C. The flags are Prism's (`prism mock -p 4010 -h 0.0.0.0`);
 // SANDBOX_PORT and SANDBOX_HOST set the same defaults. Exit codes: 0 stopped by a signal, 2 usage or a failure to start.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { requestLogLines } from './request-log.ts';
 import { startSandbox } from './server.ts';
-
-/** The version of the nearest package.json above this file (src/ in the repository, dist/src/ installed). */
-function ownVersion(): string {
-  for (let dir = import.meta.dirname; dirname(dir) !== dir; dir = dirname(dir)) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-  }
-  return 'unknown';
-}
 
 function port(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535)
@@ -29,7 +19,7 @@ function program(): Command {
       "A mock of the Job Execution Service: Prism's engine over the contract this package carries, keeping its conventions.",
     )
     .helpOption('--help', 'show this help')
-    .version(ownVersion(), '-v, --version', 'print the version')
+    .version(packageVersion(import.meta.dirname) ?? 'unknown', '-v, --version', 'print the version')
     .addOption(
       new Option('-p, --port <port>', 'port to listen on (0 for any free port)')
         .env('SANDBOX_PORT')

@@ -9,7 +9,7 @@ import { submitCommand } from './commands/submit.ts';
 import { baseUrlOf, defaultBaseUrl, type GlobalOptions, sandboxUrl } from './context.ts';
 import { connectionError, ExitError, exitCodes, failureText, usageError } from './errors.ts';
 import { json } from './format.ts';
-import { packageVersion } from './version.ts';
+import { packageVersion } from '@jes/contract/package-version';
 
 /** The program; `quiet()` true silences commander's own error output (run() prints the error as JSON instead). */
 export function program(quiet: () => boolean = () => false): Command {
@@ -17,7 +17,11 @@ export function program(quiet: () => boolean = () => false): Command {
     .description(
       'The Job Execution Service from the command line: log in, submit max-cut and QUBO jobs, follow them, read their answers.',
     )
-    .version(packageVersion(), '-v, --version', 'print the version of jes (@jes/client)')
+    .version(
+      packageVersion(import.meta.dirname) ?? 'unknown',
+      '-v, --version',
+      'print the version of jes (@jes/client)',
+    )
     .option(
       '--base-url <url>',
       `the service's URL; host:port means http://host:port (default: $JES_BASE_URL, else ${defaultBaseUrl})`,
