@@ -4,10 +4,9 @@
 // them, so that requests are served meanwhile; on the embedded database the space is then reclaimed.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { reclaimSpace, sweepUploads } from './store/data-files.ts';
+import { reclaimSpace, sweepUnfiled } from './store/data-files.ts';
 import type { Database } from './store/database.ts';
 import { deleteEndedJobs, deleteIdempotencyKeys, deleteUnusedDataFiles } from './store/retention.ts';
-import { sweepStagedInputs } from './store/validations.ts';
 
 export interface RetentionPolicy {
   /** Days an ended job and an unused data file are kept; undefined keeps them all. */
@@ -56,9 +55,9 @@ export async function runRetention(
     counts.dataFiles = await drain(Math.ceil(batch / 50), (n) => deleteUnusedDataFiles(db, before, n));
   }
   counts.idempotencyKeys = await drain(batch, (n) => deleteIdempotencyKeys(db, ago(idempotencyMs), n));
-  counts.uploadChunks = await drain(batch, (n) => sweepUploads(db, ago(policy.uploadAgeMs), n));
+  counts.uploadChunks = await drain(batch, (n) => sweepUnfiled(db, 'uploads', ago(policy.uploadAgeMs), n));
   // Prepared inputs staged by a validation a crash cut off (validations.ts), by the same age.
-  counts.uploadChunks += await drain(batch, (n) => sweepStagedInputs(db, ago(policy.uploadAgeMs), n));
+  counts.uploadChunks += await drain(batch, (n) => sweepUnfiled(db, 'staged', ago(policy.uploadAgeMs), n));
   if (db.kind === 'embedded' && Object.values(counts).some((n) => n > 0)) {
     // No autovacuum there: without a VACUUM the deleted rows' space is never reused.
     await db.query('VACUUM jobs, executions, data_files, idempotency_keys').catch(() => {});

@@ -83,13 +83,26 @@ export function reclaimSpace(db: Database): void {
 }
 
 /**
- * Deletes up to `batch` chunks of uploads begun before `before` and never filed: an upload cut off by a crash
- * leaves its `upload:<uuid>` chunks (up to 100 MiB) behind. Answers how many it deleted; the caller reclaims.
+ * Bytes written under a provisional id before they are filed under a data file's: an upload's chunks
+ * (`upload:<uuid>`, http/upload.ts) and a validation's prepared input (`staging:<uuid>`, validations.ts). A crash in
+ * between leaves them behind (an upload up to 100 MiB).
  */
-export async function sweepUploads(db: Database, before: Date, batch: number): Promise<number> {
+const unfiled = {
+  uploads: { table: 'data_file_chunks', prefix: 'upload:' },
+  staged: { table: 'data_file_prepared', prefix: 'staging:' },
+} as const;
+
+/** Deletes up to `batch` parts of `kind` written before `before` and never filed; answers how many. The caller reclaims. */
+export async function sweepUnfiled(
+  db: Database,
+  kind: keyof typeof unfiled,
+  before: Date,
+  batch: number,
+): Promise<number> {
+  const { table, prefix } = unfiled[kind];
   const rows = await db.query(
-    `DELETE FROM data_file_chunks WHERE (owner, id, part) IN
-       (SELECT owner, id, part FROM data_file_chunks WHERE id LIKE 'upload:%' AND created_at < $1 LIMIT $2)
+    `DELETE FROM ${table} WHERE (owner, id, part) IN
+       (SELECT owner, id, part FROM ${table} WHERE id LIKE '${prefix}%' AND created_at < $1 LIMIT $2)
      RETURNING 1`,
     [before, batch],
   );

@@ -70,7 +70,7 @@ const partBytes = 1024 * 1024;
 /**
  * Writes a file's prepared input under a staging id, a part at a time, each part a statement of its own after a
  * turn of the event loop: on the embedded database one connection serves every request, and 100 MB written in the
- * verdict's transaction held them all for seconds (issue 28). Parts left by a crash are swept (sweepStagedInputs).
+ * verdict's transaction held them all for seconds (issue 28). Parts left by a crash are swept (data-files.ts, sweepUnfiled).
  */
 async function stagePrepared(db: Database, owner: string, bytes: Uint8Array): Promise<string> {
   const staging = `staging:${randomUUID()}`;
@@ -84,17 +84,6 @@ async function stagePrepared(db: Database, owner: string, bytes: Uint8Array): Pr
     ]);
   }
   return staging;
-}
-
-/** Deletes up to `batch` parts of prepared inputs staged before `before` and never filed (a crash in between). */
-export async function sweepStagedInputs(db: Database, before: Date, batch: number): Promise<number> {
-  const rows = await db.query(
-    `DELETE FROM data_file_prepared WHERE (owner, id, part) IN
-       (SELECT owner, id, part FROM data_file_prepared WHERE id LIKE 'staging:%' AND created_at < $1 LIMIT $2)
-     RETURNING 1`,
-    [before, batch],
-  );
-  return rows.length;
 }
 
 /** Records the outcome of validating a file, once; an invalid file fails the jobs waiting for it. */
