@@ -82,14 +82,25 @@ describe.each(await backends())('on %s', (_name, backend) => {
       `INSERT INTO data_file_chunks (owner, id, part, bytes, created_at) VALUES ('alice', 'upload:cut-off', 0, '\\x00', $1), ('alice', 'upload:streaming', 0, '\\x00', $2)`,
       [ago(3600_000), ago(60_000)],
     );
+    // A validation's prepared input staged before a crash, and one being written now (validations.ts).
+    await server.db.query(
+      `INSERT INTO data_file_prepared (owner, id, part, bytes, created_at) VALUES ('alice', 'staging:cut-off', 0, '\\x00', $1), ('alice', 'staging:writing', 0, '\\x00', $2)`,
+      [ago(3600_000), ago(60_000)],
+    );
     await server.db.query(
       `INSERT INTO idempotency_keys (owner, key, fingerprint, status, body, created_at) VALUES ('alice', 'old', 'f', 200, '{}', $1), ('alice', 'new', 'f', 200, '{}', $2)`,
       [ago(25 * 3600_000), ago(3600_000)],
     );
 
-    // off: no job and no data file goes, whatever its age; expired idempotency keys and cut-off uploads do.
+    // off: no job and no data file goes, whatever its age; expired idempotency keys, cut-off uploads and staged
+    // inputs do.
     const off = await runRetention(server.db, { retentionDays: undefined, uploadAgeMs: 20 * 60_000, batch: 1 }, now);
-    expect(off).toEqual({ jobs: 0, dataFiles: 0, idempotencyKeys: 1, uploadChunks: 1 });
+    expect(off).toEqual({ jobs: 0, dataFiles: 0, idempotencyKeys: 1, uploadChunks: 2 });
+    expect(
+      (await server.db.query<{ id: string }>(`SELECT id FROM data_file_prepared WHERE id LIKE 'staging:%'`)).map(
+        (r) => r.id,
+      ),
+    ).toEqual(['staging:writing']);
     for (const id of [oldJob, oldJobOnFile]) expect(await status(`/job/${id}`)).toBe(200);
     expect(await status(`/data_file/${unused}`)).toBe(200);
 
