@@ -247,7 +247,7 @@ for (const [name, attack] of Object.entries(attacks).filter(([name]) => !only ||
   const dataDir = join(mkdtempSync(join(tmpdir(), 'jes-attack-')), 'data');
   const server = await startChild(
     name,
-    join(serverRoot, 'server/src/cli.ts'),
+    join(serverRoot, 'server/src/start/cli.ts'),
     serverEnv({ JES_DATA_DIR: dataDir, JES_RATE_LIMITS: '', JES_MAX_ACTIVE_JOBS: '' }),
   );
   try {

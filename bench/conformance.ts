@@ -96,7 +96,7 @@ async function measure(secondUser: boolean): Promise<string> {
   for (const key of Object.keys(env))
     if (key.startsWith('JES_') || key === 'DATABASE_URL' || key === 'PORT' || key === 'LOG_LEVEL') delete env[key];
   const dir = mkdtempSync(join(tmpdir(), 'jes-bench-conformance-'));
-  const server = await startChild('jes server (defaults)', 'server/src/cli.ts', {
+  const server = await startChild('jes server (defaults)', 'server/src/start/cli.ts', {
     ...env,
     PORT: '0',
     JES_DATA_DIR: join(dir, 'data'),

@@ -21,7 +21,7 @@ import { quick, root, settings } from './support/settings.ts';
 import { runTinyJobs, type TinyJobFigures } from './support/tiny-jobs.ts';
 
 const threadsPerWorker = 2;
-const cli = 'server/src/cli.ts';
+const cli = 'server/src/start/cli.ts';
 
 /** `jes-server worker` on `url`, once it says it runs. */
 async function startWorkerProcess(url: string): Promise<ChildProcess> {

@@ -130,7 +130,11 @@ async function measureStores(wheres: Where[]): Promise<StoreFigures[]> {
   try {
     for (const where of wheres)
       servers.push(
-        await startChild('jes server (JES_WORKERS=0)', 'server/src/cli.ts', serverEnv({ JES_WORKERS: '0', ...where })),
+        await startChild(
+          'jes server (JES_WORKERS=0)',
+          'server/src/start/cli.ts',
+          serverEnv({ JES_WORKERS: '0', ...where }),
+        ),
       );
     const apis = servers.map((server) => new Api(server.base));
     for (const api of apis) await api.login();

@@ -14,7 +14,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { maxcut } from '../server/src/maxcut/use-case.ts';
 import { qubo } from '../server/src/qubo/use-case.ts';
-import type { UseCase } from '../server/src/use-case.ts';
+import type { UseCase } from '../server/src/core/use-case.ts';
 import { SolverPool } from '../server/src/worker/pool.ts';
 
 const { values } = parseArgs({

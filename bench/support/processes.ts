@@ -111,7 +111,7 @@ process.on('exit', () => {
 export const startServer = async (
   workers: number,
   env: Record<string, string> = {},
-  script = 'server/src/cli.ts',
+  script = 'server/src/start/cli.ts',
 ): Promise<Started & { dataDir: string }> => {
   const dir = mkdtempSync(join(tmpdir(), 'jes-bench-'));
   dataDirs.push(dir);

@@ -2,7 +2,7 @@
 // and paths in the contract). Nothing else in the server names a use case.
 import { maxcut } from './maxcut/use-case.ts';
 import { qubo } from './qubo/use-case.ts';
-import type { UseCase, UseCaseSolver } from './use-case.ts';
+import type { UseCase, UseCaseSolver } from './core/use-case.ts';
 
 export const useCases: ReadonlyMap<string, UseCase> = new Map(
   ([maxcut, qubo] as UseCase<any>[]).map((useCase) => [useCase.id, useCase]),

@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { Client, startTestServer, users } from './support/server.ts';
 

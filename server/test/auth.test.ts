@@ -2,7 +2,7 @@
 // user's jobs and data files answer 404 to another.
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { Client, jwtSecret, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
 
 let server: Running;

@@ -3,7 +3,7 @@
 // cancelled job lost the best cut it had found). A success's best value is its result's cut; a cancelled one's
 // is the best the solver found before it stopped.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { Client, randomMatrix, sixNodes, startTestServer } from './support/server.ts';
 
 let server: Running;

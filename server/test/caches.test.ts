@@ -5,11 +5,11 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { boundedCache } from '../src/bounded-cache.ts';
+import { boundedCache } from '../src/core/bounded-cache.ts';
 import { serializeFrozenOnce } from '../src/http/frozen-json.ts';
 import { JobEvents } from '../src/jobs/events.ts';
 import { JobViews } from '../src/jobs/views.ts';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { rawRequest } from './support/raw-http.ts';
 import { Client, randomMatrix, startTestServer } from './support/server.ts';
 

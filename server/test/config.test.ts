@@ -1,7 +1,7 @@
 // Settings read once: the new ones of issue 10 (JES_TRUST_PROXY in Express's own terms, the three login
 // policies, the HTTP timeouts), each with its default and a one-line error naming the setting.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readConfig } from '../src/config.ts';
+import { ConfigError, readConfig } from '../src/config/config.ts';
 
 const read = (env: Record<string, string>) => readConfig({ JES_DATA_DIR: 'memory:', ...env });
 const refused = (env: Record<string, string>, setting: string) =>

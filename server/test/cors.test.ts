@@ -3,7 +3,7 @@
 // contract's headers exposed, nothing at all when the setting is unset. Real servers over HTTP; responses are
 // validated against the contract by the server itself, so an extra header that broke validation would be a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { Client, type Reply, sixNodes, startTestServer, users } from './support/server.ts';
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/config.ts';
+import { ConfigError } from '../src/config/config.ts';
 import { lockFileName, processIdentity } from '../src/store/data-dir-lock.ts';
 import { openEmbedded } from '../src/store/database.ts';
 import { runChild, serveChild } from './support/child-server.ts';
@@ -31,7 +31,7 @@ describe('JES_DATA_DIR', () => {
 
   it('one that cannot be made stops jes-server with one line naming the setting', () => {
     writeFileSync(join(dir, 'a-file'), '');
-    const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
+    const cli = join(import.meta.dirname, '..', 'src', 'start', 'cli.ts');
     const started = spawnSync(process.execPath, ['--conditions=jes-source', cli], {
       env: { ...process.env, PORT: '0', JES_DATA_DIR: join(dir, 'a-file', 'data'), DATABASE_URL: '' },
       encoding: 'utf8',

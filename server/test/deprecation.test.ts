@@ -3,9 +3,9 @@
 // deprecated today, and the server reads no other), the contracts that cannot be sent as headers, and over HTTP
 // that the real server's answers carry neither header while the contract deprecates nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contract } from '../src/contract.ts';
+import { contract } from '../src/core/contract.ts';
 import { DeprecationError, deprecationHeaders } from '@jes/contract';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { Client, startTestServer } from './support/server.ts';
 
 /** The real contract with `fields` added to GET /problem (listProblems). */

@@ -3,7 +3,7 @@
 // GET /job/{id}/output) and /healthz's uptime_seconds.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expectMilliseconds } from '../../test/support/durations.ts';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { Client, randomMatrix, sixNodes, startTestServer } from './support/server.ts';
 
 let server: Running;

@@ -2,7 +2,7 @@
 // its documented 4xx problem, and what is accepted runs. Found by Schemathesis and by hand (issue 10).
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
 

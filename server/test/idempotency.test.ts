@@ -2,7 +2,7 @@
 // answer was lost (a crash, a dropped connection) and is retried with the same key answers the first job
 // instead of starting a second one. Before, every retry created a job. Run on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { rawRequest } from './support/raw-http.ts';
 import { backends, Client, type Reply, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';

@@ -3,7 +3,7 @@
 // answer short of its Content-Length, so the client waited for good (now the connection is cut, and it sees why).
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { backends, Client, sixNodes, startTestServer } from './support/server.ts';
 
 describe.each(await backends())('on %s', (_name, backend) => {

@@ -2,7 +2,7 @@
 // data file stays; another user's or an unknown job answers 404; a job that has not ended answers 409
 // job_not_finished with Retry-After. On the embedded database and, where one runs, on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { backends, Client, randomMatrix, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
 

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { JobEvents } from '../src/jobs/events.ts';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { jobChannel } from '../src/store/jobs.ts';
 import { startTestServer } from './support/server.ts';
 

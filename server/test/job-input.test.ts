@@ -3,7 +3,7 @@
 // couplings in the upper triangle: the same energy for every assignment); from a data file, its bytes as
 // uploaded with the content type of its format. Another user's job, or a deleted data file, is a 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { Client, sixNodes, startTestServer } from './support/server.ts';
 

@@ -11,7 +11,7 @@ import { maxcut } from '../src/maxcut/use-case.ts';
 import { energy, type QuboInput } from '../src/qubo/input.ts';
 import { maxVariables } from '../src/qubo/limits.ts';
 import { qubo } from '../src/qubo/use-case.ts';
-import type { SolveOptions } from '../src/solver.ts';
+import type { SolveOptions } from '../src/core/solver.ts';
 import { random } from './support/maxcut-fixtures.ts';
 
 const next = random(27);

@@ -1,7 +1,8 @@
-// The server's layers import one way: the HTTP floor (app.ts, http/, routes/) uses the layers below it (store,
-// worker, jobs, auth, the use cases, the errors), never the other way round; the error the service answers with
-// (api-error.ts, over @jes/contract's catalogue) is on the ground floor so that the store and the worker build one
-// without HTTP. No two
+// The server's layers import one way. The ground floor (core/: the errors, the use-case and solver interfaces, a
+// job's status, the contract as data; config/; parse/, the readers every use case's parsers share) imports nothing
+// above it, so that the store, the worker and the use cases build an error the service answers with without HTTP.
+// The HTTP floor (app.ts, http/, routes/) uses the layers below it (store, worker, jobs, auth, the use cases), never
+// the other way round; start/ (start-up, the bin, the crash guard) and the package's entry wire them all. No two
 // folders import each other, even through others. And no module knows a use case by name but the use case's own
 // folder and the registry (use-cases.ts): adding one is a folder and a line there (issue 14).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,9 +13,8 @@ const src = join(import.meta.dirname, '../src');
 const files = (readdirSync(src, { recursive: true }) as string[]).filter(
   (f) => f.endsWith('.ts') && !f.startsWith('generated/'),
 );
-// The HTTP floor, and the process wiring above it (start-up, the bin, the package's entry, the crash guard).
 const httpFloor = (file: string) => /^(http|routes)\//.test(file) || file === 'app.ts';
-const wiring = ['main.ts', 'cli.ts', 'index.ts', 'process-guard.ts'];
+const wiring = (file: string) => file.startsWith('start/') || file === 'index.ts';
 
 /** The modules `file` imports, as paths under src/. */
 function importsOf(file: string): string[] {
@@ -34,7 +34,7 @@ it('the store, the worker and the jobs set no response header', () => {
 
 it('no module below the HTTP floor imports http/, routes/ or app.ts', () => {
   const upward = files
-    .filter((file) => !httpFloor(file) && !wiring.includes(file))
+    .filter((file) => !httpFloor(file) && !wiring(file))
     .flatMap((file) =>
       importsOf(file)
         .filter(httpFloor)
@@ -42,6 +42,17 @@ it('no module below the HTTP floor imports http/, routes/ or app.ts', () => {
     );
   expect(upward).toEqual([]);
   expect(files.length).toBeGreaterThan(50);
+});
+
+it('the ground floor imports only the ground floor', () => {
+  const ground = (file: string) => /^(core|config|parse)\//.test(file);
+  const upward = files.filter(ground).flatMap((file) =>
+    importsOf(file)
+      .filter((target) => !ground(target))
+      .map((target) => `${file} imports ${target}`),
+  );
+  expect(upward).toEqual([]);
+  expect(files.filter(ground).length).toBeGreaterThan(10);
 });
 
 it('no folder imports, directly or through others, a folder that imports it', () => {

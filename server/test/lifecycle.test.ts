@@ -1,7 +1,7 @@
 // The job lifecycle over real HTTP and real solver threads, on the embedded database and, where one
 // runs, on PostgreSQL (a database of its own for this run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import {
   backends,
   bruteForceMaxCut,

@@ -4,7 +4,7 @@
 // inline 422 invalid_input, a data file INVALID (data_file_invalid) with a pointer to its size; and a header
 // declaring more lines than a data file can hold is refused too. Real server, real database, real worker threads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { maxDataFileBytes, maxNodes } from '../src/maxcut/limits.ts';
 import { maxVariables } from '../src/qubo/limits.ts';
 import { expectProblem } from './support/problems.ts';

@@ -3,7 +3,7 @@
 // the sandbox's test.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { refusedMediaTypes } from '../../test/support/media-types.ts';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { rawRequest } from './support/raw-http.ts';
 import { Client, startTestServer } from './support/server.ts';

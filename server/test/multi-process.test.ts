@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, cutValue, freshPostgres, randomMatrix, users } from './support/server.ts';
 
-const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
+const cli = join(import.meta.dirname, '..', 'src', 'start', 'cli.ts');
 const database = await freshPostgres();
 if ('skip' in database) console.warn(`skipping the multi-process test: ${database.skip}`);
 

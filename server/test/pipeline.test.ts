@@ -3,7 +3,7 @@
 // before refusing its missing token (issue 10).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { rawRequest } from './support/raw-http.ts';
 import { Client, startTestServer } from './support/server.ts';

@@ -36,7 +36,7 @@ function launch(
 
 describe('jes-server survives a hostile upload', () => {
   it('answers a multipart form with no closing boundary with 400 and keeps serving', async () => {
-    const { child, url, output } = await launch(join(import.meta.dirname, '..', 'src', 'cli.ts'), {
+    const { child, url, output } = await launch(join(import.meta.dirname, '..', 'src', 'start', 'cli.ts'), {
       ...process.env,
       ...testEnv({ LOG_LEVEL: 'warn', JES_WORKERS: '1' }),
     });

@@ -1,8 +1,8 @@
 // Tests for the QUBO use case's inline input (checkQubo through qubo.checkInline): the prepared form,
 // the checks with their pointers, and the use case's record, size and encoding.
 import { describe, expect, it } from 'vitest';
-import { contract } from '../src/contract.ts';
-import { InputError } from '../src/input-error.ts';
+import { contract } from '../src/core/contract.ts';
+import { InputError } from '../src/core/input-error.ts';
 import { energy } from '../src/qubo/input.ts';
 import { qubo } from '../src/qubo/use-case.ts';
 import { inputError } from './support/maxcut-fixtures.ts';

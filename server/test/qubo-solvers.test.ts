@@ -7,7 +7,7 @@ import { exact as maxCutExact } from '../src/maxcut/solvers/exact.ts';
 import { energy } from '../src/qubo/input.ts';
 import { assignmentOf, maxCutGraph } from '../src/qubo/reduction.ts';
 import { qubo } from '../src/qubo/use-case.ts';
-import { SolverLimitError } from '../src/solver.ts';
+import { SolverLimitError } from '../src/core/solver.ts';
 import { canonical } from './support/maxcut-fixtures.ts';
 import { options } from './support/solver-cases.ts';
 import {

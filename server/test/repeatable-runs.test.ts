@@ -2,7 +2,7 @@
 // execution output (in worker threads, through the queue), another seed gives another partition, and a
 // `max_iterations` outside the contract's range is refused with a pointer to it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { Client, cutValue, startTestServer } from './support/server.ts';
 
 let server: Running;

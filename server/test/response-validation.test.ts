@@ -5,8 +5,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../src/config.ts';
-import { type Running, startServer } from '../src/main.ts';
+import { readConfig } from '../src/config/config.ts';
+import { type Running, startServer } from '../src/start/main.ts';
 import { Client, testEnv } from './support/server.ts';
 
 async function startLogged(overrides: Record<string, string>): Promise<{ server: Running; logged: () => any[] }> {

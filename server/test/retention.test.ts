@@ -5,9 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../src/config.ts';
-import type { Running } from '../src/main.ts';
-import { runRetention } from '../src/retention.ts';
+import { readConfig } from '../src/config/config.ts';
+import type { Running } from '../src/start/main.ts';
+import { runRetention } from '../src/start/retention.ts';
 import { backends, Client, sixNodes, startTestServer } from './support/server.ts';
 
 const day = 86_400_000;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobEvents } from '../src/jobs/events.ts';
 import { JobViews } from '../src/jobs/views.ts';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { Client, randomMatrix, startTestServer } from './support/server.ts';
 
 describe('JobViews of a running job', () => {

@@ -7,9 +7,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, readConfig } from '../src/config.ts';
-import type { Running } from '../src/main.ts';
-import { docsDir } from '../src/paths.ts';
+import { ConfigError, readConfig } from '../src/config/config.ts';
+import type { Running } from '../src/start/main.ts';
+import { docsDir } from '../src/config/paths.ts';
 import { Client, startTestServer } from './support/server.ts';
 
 const script = readdirSync(join(docsDir, 'app')).find((f) => f.endsWith('.js'))!;

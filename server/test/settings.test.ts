@@ -1,4 +1,4 @@
-// The settings are listed once (src/settings.ts) and held to what reads them and what documents them: config.ts
+// The settings are listed once (src/config/settings.ts) and held to what reads them and what documents them: config.ts
 // reads exactly those variables, each documented default set explicitly reads as leaving it unset, the README's
 // Configuration table has the same rows and defaults, and `jes-server --help` prints them all. `jes-server --help`,
 // `--version` and `help` once ended in a stack trace (ERR_PARSE_ARGS_UNKNOWN_OPTION) or a usage line.
@@ -7,15 +7,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../src/config.ts';
-import { settings } from '../src/settings.ts';
+import { readConfig } from '../src/config/config.ts';
+import { settings } from '../src/config/settings.ts';
 
 const root = join(import.meta.dirname, '../..');
 const version = (JSON.parse(readFileSync(join(root, 'server/package.json'), 'utf8')) as { version: string }).version;
 
 describe('the settings', () => {
   it('are the variables config.ts reads, no more and no fewer', () => {
-    const source = readFileSync(join(root, 'server/src/config.ts'), 'utf8');
+    const source = readFileSync(join(root, 'server/src/config/config.ts'), 'utf8');
     const read = new Set([...source.matchAll(/\benv\.([A-Z_]+)\b/g)].map((m) => m[1]));
     expect([...read].sort()).toEqual(settings.map((s) => s.name).sort());
   });

@@ -21,7 +21,7 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-/** `node server/src/cli.ts` on the data directory (two workers, a 2 s lease unless `env` says otherwise). */
+/** `node server/src/start/cli.ts` on the data directory (two workers, a 2 s lease unless `env` says otherwise). */
 async function serve(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const server = await serveChild({ JES_DATA_DIR: dataDir, JES_LEASE_SECONDS: '2', JES_WORKERS: '2', ...env });
   children.push(server.child);

@@ -3,7 +3,7 @@
 // the job FINISHED, from a view cached for up to half a second. Here the job ends by a write this process is not told
 // of (as when a notification is missed), right after its view was cached. On both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { backends, Client, sixNodes, startTestServer } from './support/server.ts';
 
 describe.each(await backends())('on %s', (_name, backend) => {

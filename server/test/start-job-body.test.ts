@@ -3,7 +3,7 @@
 // shared with the sandbox's test, so both answer with the same pointers and details.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { refusedBodies } from '../../test/support/start-job-bodies.ts';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { Client, startTestServer } from './support/server.ts';
 

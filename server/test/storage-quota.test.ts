@@ -5,7 +5,7 @@
 // for another use case answered 200 with the first use case's record; now 422 data_file_problem_mismatch. On the
 // embedded database and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { backends, Client, type Reply, startTestServer } from './support/server.ts';
 

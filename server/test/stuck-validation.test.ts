@@ -4,7 +4,7 @@
 // a validation that keeps failing for a reason of its own (here a verdict the database refuses) ends INVALID after
 // maxValidationAttempts tries, failing its jobs. On the embedded database and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { jsonText, storableString } from '../src/store/json-text.ts';
 import { releaseValidations } from '../src/store/validations.ts';
 import { maxValidationAttempts } from '../src/worker/validation.ts';

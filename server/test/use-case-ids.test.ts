@@ -3,7 +3,7 @@
 // token and before the body. Where the contract keeps the pattern (an upload's field, a listing's filter), the
 // 400 says the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readConfig } from '../src/config.ts';
-import { type Running, startServer } from '../src/main.ts';
+import { readConfig } from '../src/config/config.ts';
+import { type Running, startServer } from '../src/start/main.ts';
 import { openEmbedded } from '../src/store/database.ts';
 import {
   backends,

@@ -1,7 +1,7 @@
 // The worker loop claims only what its threads can run: the rest of the queue stays PENDING, free for
 // other workers (here: one thread, four queued jobs).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Running } from '../src/main.ts';
+import type { Running } from '../src/start/main.ts';
 import { Client, randomMatrix, startTestServer } from './support/server.ts';
 
 let server: Running;

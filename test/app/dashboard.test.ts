@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/src/server.ts';
-import type { Running } from '../../server/src/main.ts';
+import type { Running } from '../../server/src/start/main.ts';
 import { startTestServer, users } from '../../server/test/support/server.ts';
 import { root } from '../../scripts/generated.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';

@@ -7,7 +7,7 @@
 // unlisted one nothing at all, whatever the user does, as the policy blocks it.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Running } from '../../server/src/main.ts';
+import type { Running } from '../../server/src/start/main.ts';
 import { sixNodes, startTestServer, users } from '../../server/test/support/server.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import { recordingToken, type RecordingService, startRecordingService } from './recording-service.ts';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSamples } from '../../scripts/code-samples.ts';
 import { contractPath, root } from '../../scripts/generated.ts';
 import { guideLabels, guideNames } from '../../scripts/guides.ts';
-import type { Running } from '../../server/src/main.ts';
+import type { Running } from '../../server/src/start/main.ts';
 import { startTestServer } from '../../server/test/support/server.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 

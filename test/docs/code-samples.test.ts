@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RequestSamples, requestSamples } from '../../scripts/code-samples.ts';
 import { contractPath, root } from '../../scripts/generated.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/src/server.ts';
-import type { Running } from '../../server/src/main.ts';
+import type { Running } from '../../server/src/start/main.ts';
 import { startTestServer } from '../../server/test/support/server.ts';
 
 const doc = parse(readFileSync(contractPath, 'utf8'));

@@ -9,7 +9,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/generated.ts';
 import { guideNames } from '../../scripts/guides.ts';
-import type { Running } from '../../server/src/main.ts';
+import type { Running } from '../../server/src/start/main.ts';
 import { startTestServer } from '../../server/test/support/server.ts';
 
 interface Answer {

@@ -1,4 +1,4 @@
-// The fuzz targets as child processes: the reference server (`node server/src/cli.ts`) and the sandbox
+// The fuzz targets as child processes: the reference server (`node server/src/start/cli.ts`) and the sandbox
 // (`node sandbox/src/cli.ts`), each on a free port. A crash is then an exit we can see, with its output kept
 // for the failure message, instead of a vitest worker that dies with it.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -96,7 +96,7 @@ export const jwtSecret = 'fuzz-test-secret-that-is-at-least-32-bytes-long';
  */
 export function startServer(users: number, env: Record<string, string> = {}): Promise<Target> {
   return launch(
-    'server/src/cli.ts',
+    'server/src/start/cli.ts',
     {
       PORT: '0',
       JES_DATA_DIR: 'memory:',

@@ -5,7 +5,7 @@
 // installed @jes/client, in Chromium, against the server on another origin (CORS); client/README.md's setup snippets
 // in the CommonJS project `npm init -y` makes; and on Node 20, each command's one line naming the Node it needs.
 // Sizes and times are printed.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -88,7 +88,7 @@ describe('the packed packages, installed outside the repository', () => {
       ]) {
         expect(() => readFileSync(join(root, file)), `${name}: ${file}`).not.toThrow();
       }
-      expect(() => readFileSync(join(root, 'src', 'cli.ts')), `${name} ships src/`).toThrow();
+      expect(existsSync(join(root, 'src')), `${name} ships src/`).toBe(false);
     }
     // The contract is carried once, by @jes/contract, which the others read it from.
     expect(readFileSync(join(project, 'node_modules/@jes/contract/openapi.yaml'), 'utf8')).toBe(

@@ -70,7 +70,7 @@ function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, wha
 /** The reference server on a free port and an in-memory database, with the users above. */
 export function startServer(env: Record<string, string> = {}): Promise<Started> {
   return startProcess(
-    ['server/src/cli.ts'],
+    ['server/src/start/cli.ts'],
     {
       ...process.env,
       PORT: '0',

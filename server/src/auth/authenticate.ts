@@ -1,6 +1,6 @@
 // Bearer authentication for every operation but login and health: `req.user` is the token's subject.
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import { InvalidTokenError, type TokenIssuer } from './tokens.ts';
 
 declare module 'express-serve-static-core' {

@@ -4,8 +4,8 @@
 // since been disabled, removed or given a new password (its version is no longer the user's).
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { boundedCache } from '../bounded-cache.ts';
-import { userNamePattern } from '../config.ts';
+import { boundedCache } from '../core/bounded-cache.ts';
+import { userNamePattern } from '../config/config.ts';
 
 export const tokenLifetimeSeconds = 3600;
 const clockSkewSeconds = 60;

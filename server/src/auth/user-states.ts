@@ -1,7 +1,7 @@
 // Whether a token's user may still use it, asked on every authenticated request without a database read each
 // time: each user's token version is remembered for `ttlMs`, and forgotten at once when any process announces
 // a revocation on the user channel (the time limit covers an announcement lost to a dropped connection).
-import { boundedCache } from '../bounded-cache.ts';
+import { boundedCache } from '../core/bounded-cache.ts';
 import type { Database } from '../store/database.ts';
 import { tokenVersion, userChannel } from './users.ts';
 

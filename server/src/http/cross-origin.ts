@@ -4,8 +4,8 @@
 // Tokens travel in Authorization, never in cookies, so credentials are never allowed, even for a list.
 import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Config } from '../config.ts';
-import type { ContractDocument } from '../contract.ts';
+import type { Config } from '../config/config.ts';
+import type { ContractDocument } from '../core/contract.ts';
 
 /** Request headers a page may send beyond the CORS-safelisted ones: those the contract and the client use. */
 export const allowedHeaders = [

@@ -1,6 +1,6 @@
 // Writes refused while the disk is below its floor of free space (store/disk-space.ts): 507 insufficient_storage,
 // with Retry-After, saying how much is free and kept in reserve.
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import type { DiskSpace } from '../store/disk-space.ts';
 
 const retrySeconds = 60;

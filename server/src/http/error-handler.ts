@@ -9,7 +9,7 @@ import { useCases } from '../use-cases.ts';
 import { isTransient } from '../store/transient.ts';
 import { noSuchUseCase } from './known-use-case.ts';
 import { unsupportedMediaType } from './media-types.ts';
-import { ApiError, errorBody, type FieldError, type ErrorCode } from '../api-error.ts';
+import { ApiError, errorBody, type FieldError, type ErrorCode } from '../core/api-error.ts';
 import { isDiskFull } from '../store/disk-space.ts';
 import { noRoom } from './disk-room.ts';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Database } from '../store/database.ts';
 import { findKey, type IdempotentRequest, type StoredAnswer } from '../store/idempotency-keys.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 
 /** The draft's Structured Field string: `"..."` with `\"` and `\\` as its only escapes. */
 const sfString = /^"((?:[ !#-[\]-~]|\\["\\])*)"$/;

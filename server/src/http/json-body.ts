@@ -3,7 +3,7 @@
 // parsed; a leading byte-order mark dropped; and every value checked for what the database cannot store or a
 // validator cannot walk (text-limits.ts).
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import { unacceptableValue } from './text-limits.ts';
 
 declare module 'express-serve-static-core' {

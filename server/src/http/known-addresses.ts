@@ -2,7 +2,7 @@
 // failed logins (login_account) does not lock the user out where they have logged in before: 20 wrong passwords
 // for alice, from anywhere, refused alice's right one for 10 minutes (issue 27). It is OWASP's device-cookie
 // defence, by address: bearer tokens bring no cookie. The per-address limits still count every try.
-import { boundedCache } from '../bounded-cache.ts';
+import { boundedCache } from '../core/bounded-cache.ts';
 
 const rememberedMs = 30 * 86_400_000;
 

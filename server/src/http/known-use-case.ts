@@ -3,9 +3,9 @@
 // problem_not_found` with the ids there are. On the problem paths it is checked once the request is
 // authenticated and counted, before its body is read: a typo is a typo whatever the body says.
 import type { NextFunction, Request, Response } from 'express';
-import type { UseCase } from '../use-case.ts';
+import type { UseCase } from '../core/use-case.ts';
 import { useCases } from '../use-cases.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 
 const clipped = (id: string) => (id.length > 64 ? `${id.slice(0, 64)}…` : id);
 

@@ -1,6 +1,6 @@
 // Query values as the contract types them: Express 5 may hand back the raw strings after validation, and the
 // validator's coercion lets "1e400" through as Infinity (ajv), so a page size and a time limit are checked here too.
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 
 export const queryList = (value: unknown) => (value === undefined ? undefined : [value].flat().map(String));
 export const queryNumber = (value: unknown) => (value === undefined ? undefined : Number(value));

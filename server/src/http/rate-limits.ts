@@ -6,8 +6,8 @@
 // already stored start nothing: they count on `default` alone).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { Config, RateLimit, RatePolicy } from '../config.ts';
-import { ApiError } from '../api-error.ts';
+import type { Config, RateLimit, RatePolicy } from '../config/config.ts';
+import { ApiError } from '../core/api-error.ts';
 import { type KnownAddresses, knownAddresses } from './known-addresses.ts';
 
 /** Which requests a policy counts: all, failed ones only (logins), or those that started or stored something. */

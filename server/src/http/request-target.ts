@@ -4,7 +4,7 @@
 // as a problem.
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 
 export function originForm(req: IncomingMessage): void {
   if (!req.url || !/^[a-z][a-z0-9+.-]*:\/\//i.test(req.url)) return;

@@ -4,8 +4,8 @@
 // routed its operation is known, so the operation's deprecation headers go on here: every answer it gives from
 // then on carries them, problems (401, 404, 413, 429, 503…) included.
 import type { NextFunction, Request, Response } from 'express';
-import type { ContractDocument } from '../contract.ts';
-import { ApiError } from '../api-error.ts';
+import type { ContractDocument } from '../core/contract.ts';
+import { ApiError } from '../core/api-error.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

@@ -2,7 +2,7 @@
 // no NUL (PostgreSQL refuses U+0000 in text and jsonb), no unpaired surrogate (jsonb refuses the escape,
 // and text would silently become U+FFFD), and no nesting deeper than `maxDepth` (JSON.stringify and the
 // validators recurse). The walk is iterative, so a body nested 10,000 deep is refused, not a stack overflow.
-import type { FieldError } from '../api-error.ts';
+import type { FieldError } from '../core/api-error.ts';
 
 export const maxDepth = 32;
 

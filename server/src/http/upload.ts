@@ -12,7 +12,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Database } from '../store/database.ts';
 import { discardChunks, storedBytes, storeChunk } from '../store/data-files.ts';
 import { acceptedEncoding } from './json-body.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import type { DiskSpace } from '../store/disk-space.ts';
 import { noRoom, requireRoom } from './disk-room.ts';
 import { unacceptableValue } from './text-limits.ts';

@@ -3,12 +3,12 @@
 // the job is created with its input (prepared, or its JSON text). Routes call it for every use case's path.
 import { randomInt } from 'node:crypto';
 import type { operations } from '@jes/contract';
-import { InputError } from '../input-error.ts';
-import { ApiError } from '../api-error.ts';
+import { InputError } from '../core/input-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import { readDataFile } from '../store/data-files.ts';
 import type { Database } from '../store/database.ts';
 import type { NewExecution, NewJob } from '../store/jobs.ts';
-import type { CheckedInline, InputSize, UseCase } from '../use-case.ts';
+import type { CheckedInline, InputSize, UseCase } from '../core/use-case.ts';
 import { findSolver } from '../use-cases.ts';
 
 type Body = operations['startJob']['requestBody']['content']['application/json'];

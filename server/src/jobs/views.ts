@@ -1,10 +1,10 @@
 // Reading jobs through a small cache, so that a GET is not a database read per request.
-import { type BoundedCache, boundedCache } from '../bounded-cache.ts';
+import { type BoundedCache, boundedCache } from '../core/bounded-cache.ts';
 import type { Database } from '../store/database.ts';
 import { type JobView, readJob } from '../store/jobs.ts';
 import type { operations } from '@jes/contract';
 import type { JobEvents } from './events.ts';
-import { terminalJob } from '../job-status.ts';
+import { terminalJob } from '../core/job-status.ts';
 import { renderJob } from './render.ts';
 
 export interface JobViewBounds {

@@ -3,7 +3,7 @@
 // max cut); no whole-file string. The member names and the sink are parameters, so QUBO's
 // `{"num_variables": n, "q_matrix": [[...], ...]}` is read by the same machine (readJsonMatrix).
 import type { Graph } from './graph.ts';
-import { InputError, jsonPointer } from '../input-error.ts';
+import { InputError, jsonPointer } from '../core/input-error.ts';
 import { JsonMatrix, MAX_JSON_NODES, tooLarge } from './json-matrix.ts';
 import { NumberScanner } from './json-number.ts';
 

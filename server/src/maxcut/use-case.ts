@@ -1,9 +1,9 @@
 // The max-cut use case: a weighted undirected graph in, a partition out. Inputs become a CSR Graph once (inline
 // bodies and data files alike); the solvers run on it and their answers become the contract's MaxCutOutput.
-import { toMillisecond } from '../format.ts';
-import { InputError } from '../input-error.ts';
-import type { CheckedInline, UseCase, UseCaseSolver } from '../use-case.ts';
-import { useCaseRecord } from '../use-case-record.ts';
+import { toMillisecond } from '../core/format.ts';
+import { InputError } from '../core/input-error.ts';
+import type { CheckedInline, UseCase, UseCaseSolver } from '../core/use-case.ts';
+import { useCaseRecord } from '../core/use-case-record.ts';
 import { graphFromDataFile } from './data-file.ts';
 import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { decodeGraph, encodedGraphBytes, encodeGraph } from './graph-bytes.ts';

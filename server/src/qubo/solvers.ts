@@ -1,13 +1,13 @@
 // The QUBO solvers: the max-cut solvers run on the equivalent graph of n + 1 nodes (reduction.ts), their
 // progress and answers turned into energies. The energy reported is computed from the assignment and Q, not
 // from the cut (the two agree up to rounding).
-import type { InputSize, SolverOutput, UseCaseSolver } from '../use-case.ts';
-import { toMillisecond } from '../format.ts';
+import type { InputSize, SolverOutput, UseCaseSolver } from '../core/use-case.ts';
+import { toMillisecond } from '../core/format.ts';
 import { annealing } from '../maxcut/solvers/annealing.ts';
 import { solveExactly } from '../maxcut/solvers/exact.ts';
 import { localSearch } from '../maxcut/solvers/local-search.ts';
 import type { SolveResult } from '../maxcut/solvers/solver.ts';
-import { type SolveOptions, SolverLimitError } from '../solver.ts';
+import { type SolveOptions, SolverLimitError } from '../core/solver.ts';
 import { energy, type QuboInput } from './input.ts';
 import { assignmentOf, maxCutGraph } from './reduction.ts';
 import type { Graph } from '../maxcut/graph.ts';

@@ -1,7 +1,7 @@
 // The QUBO use case (problem_id `qubo`): minimise xᵀQx over x ∈ {0,1}ⁿ. Its inputs are read by inline.ts and
 // data-file.ts into the prepared QuboInput, stored by encoding.ts, and solved through the reduction to max cut.
-import { useCaseRecord } from '../use-case-record.ts';
-import type { UseCase } from '../use-case.ts';
+import { useCaseRecord } from '../core/use-case-record.ts';
+import type { UseCase } from '../core/use-case.ts';
 import { quboFromDataFile } from './data-file.ts';
 import { decodeQubo, encodedQuboBytes, encodeQubo, quboBytes } from './encoding.ts';
 import { checkQubo, type QuboInlineInput } from './inline.ts';

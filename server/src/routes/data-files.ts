@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { AppDeps } from './deps.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
 import { dataFileTooLarge } from '../http/upload.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import { pageLimit } from '../http/query.ts';
 import { renderDataFile } from '../jobs/render.ts';
 import * as dataFiles from '../store/data-files.ts';

@@ -2,7 +2,7 @@
 // and the routes (which use them) do not import each other.
 import type { Logger } from 'pino';
 import type { TokenIssuer } from '../auth/tokens.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Limiters } from '../http/rate-limits.ts';
 import type { JobEvents } from '../jobs/events.ts';
 import type { Database } from '../store/database.ts';

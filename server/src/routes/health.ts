@@ -1,10 +1,10 @@
 // GET /healthz: ready when the database answers (else 503); `degraded` while its notifications are down (long
 // polls and new work are then noticed by polling, up to a second late).
 import { Router } from 'express';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import type { AppDeps } from './deps.ts';
-import { toMillisecond } from '../format.ts';
-import { contractVersion, serverVersion } from '../version.ts';
+import { toMillisecond } from '../core/format.ts';
+import { contractVersion, serverVersion } from '../core/version.ts';
 
 export function healthRoutes({ db, config, space }: AppDeps): Router {
   return Router().get('/healthz', async function getHealth(_req, res) {

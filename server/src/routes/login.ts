@@ -7,7 +7,7 @@ import { hashingGate, HashingBusyError } from '../auth/hashing-gate.ts';
 import { tokenLifetimeSeconds } from '../auth/tokens.ts';
 import { checkCredentials } from '../auth/users.ts';
 import { address } from '../http/rate-limits.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import type { AppDeps } from './deps.ts';
 
 export function loginRoutes(

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { linkSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/config.ts';
 
 export const lockFileName = 'jes-server.lock';
 

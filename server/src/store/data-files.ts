@@ -1,7 +1,7 @@
 // Data files in the database: their records, and their bytes in chunks of at most 1 MiB (stored while the
 // upload streams in, under a temporary id, then renamed to the SHA-1 of the bytes).
-import type { ErrorBody } from '../api-error.ts';
-import { ApiError } from '../api-error.ts';
+import type { ErrorBody } from '../core/api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import { inTurn } from './chunk-turns.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, recordAnswer, type StoredAnswer } from './idempotency-keys.ts';

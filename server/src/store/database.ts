@@ -3,7 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { openPostgres } from './postgres.ts';

@@ -9,7 +9,7 @@
 // three runs, and a job that was merely unlucky (killed with others, or once alone) runs again.
 //
 // Lock order as in queue.ts: executions rows (FOR UPDATE SKIP LOCKED), then the job (settleJob).
-import { errorBody } from '../api-error.ts';
+import { errorBody } from '../core/api-error.ts';
 import type { Database, Queryable } from './database.ts';
 import { settleJob, workChannel } from './jobs.ts';
 

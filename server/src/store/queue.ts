@@ -5,7 +5,7 @@
 //
 // Lock order, everywhere an execution changes status: its executions rows first, then its jobs row (settleJob).
 // requestCancel (jobs.ts) takes them in the same order; the opposite order deadlocked with a claim.
-import type { ErrorBody } from '../api-error.ts';
+import type { ErrorBody } from '../core/api-error.ts';
 import type { Database } from './database.ts';
 import { markJobsRunning, settleJob } from './jobs.ts';
 import { jsonText } from './json-text.ts';

@@ -1,7 +1,7 @@
 // Data-file validation as a queued task: a PROCESSING file is claimed by one worker under a lease (renewed by its
 // heartbeat while it reads the file; taken back once it runs out, as a dead worker's would be), and its outcome
 // recorded once: READY with the prepared input stored beside the bytes, or INVALID failing the jobs that wait.
-import type { ErrorBody } from '../api-error.ts';
+import type { ErrorBody } from '../core/api-error.ts';
 import type { Database, Queryable } from './database.ts';
 import { settleJob, workChannel } from './jobs.ts';
 import { randomUUID } from 'node:crypto';

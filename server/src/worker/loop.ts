@@ -8,9 +8,9 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { InputError } from '../input-error.ts';
-import { errorBody } from '../api-error.ts';
-import { SolverLimitError } from '../solver.ts';
+import { InputError } from '../core/input-error.ts';
+import { errorBody } from '../core/api-error.ts';
+import { SolverLimitError } from '../core/solver.ts';
 import type { Database } from '../store/database.ts';
 import type { DiskSpace } from '../store/disk-space.ts';
 import { jobChannel, workChannel } from '../store/jobs.ts';

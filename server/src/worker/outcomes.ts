@@ -5,7 +5,7 @@
 // to run an execution again, nor to throw a finished run away. A database that answers but keeps refusing (a lock
 // held, conflicts) is tried for about one lease.
 import type { Logger } from 'pino';
-import { errorBody } from '../api-error.ts';
+import { errorBody } from '../core/api-error.ts';
 import type { Database } from '../store/database.ts';
 import { releaseOne } from '../store/leases.ts';
 import { type Claimed, finish, type Outcome } from '../store/queue.ts';

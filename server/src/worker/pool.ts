@@ -3,8 +3,8 @@
 // replacement of threads that die or have to be terminated.
 import { Worker } from 'node:worker_threads';
 import type { ResourceLimits } from 'node:worker_threads';
-import { type Progress, SolverLimitError } from '../solver.ts';
-import type { SolverOutput } from '../use-case.ts';
+import { type Progress, SolverLimitError } from '../core/solver.ts';
+import type { SolverOutput } from '../core/use-case.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 import type { JobMessage, ThreadMessage } from './solver-thread.ts';
 import { threadModule } from './thread-module.ts';

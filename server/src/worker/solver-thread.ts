@@ -3,8 +3,8 @@
 // registry by use case and name. Also holds the message types the pool and the thread exchange.
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { type Progress, type SolveOptions, SolverLimitError, type StopSignal } from '../solver.ts';
-import type { SolverOutput } from '../use-case.ts';
+import { type Progress, type SolveOptions, SolverLimitError, type StopSignal } from '../core/solver.ts';
+import type { SolverOutput } from '../core/use-case.ts';
 import { findSolver, findUseCase } from '../use-cases.ts';
 
 /** Pool → thread: one job. The input is a structured-clone copy; `stop` holds one Int32, non-zero to stop. */

@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DiskSpace } from '../store/disk-space.ts';
 import type { Logger } from 'pino';
-import { errorBody } from '../api-error.ts';
+import { errorBody } from '../core/api-error.ts';
 import type { Database } from '../store/database.ts';
 import { readChunks, reclaimSpace } from '../store/data-files.ts';
 import {

@@ -1,4 +1,4 @@
-// A server in a child process (`node server/src/cli.ts`), for tests where the process itself may die: the
+// A server in a child process (`node server/src/start/cli.ts`), for tests where the process itself may die: the
 // test watches its exit instead of dying with it; or one on a terminal (`script`), as `npm start` runs; or
 // one that should refuse to start, run to its end.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { jwtSecret, users } from './server.ts';
 
-const cli = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
+const cli = join(import.meta.dirname, '..', '..', 'src', 'start', 'cli.ts');
 
 /** Why a test on a terminal cannot run here ('' when util-linux's `script` is there to give one). */
 export const noTerminal =

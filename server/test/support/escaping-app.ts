@@ -8,7 +8,7 @@ import { errorHandler } from '../../src/http/error-handler.ts';
 import { withRequestContext } from '../../src/http/request-context.ts';
 import { requestId } from '../../src/http/request-id.ts';
 import { requestLog } from '../../src/http/request-log.ts';
-import { guardProcess } from '../../src/process-guard.ts';
+import { guardProcess } from '../../src/start/process-guard.ts';
 
 const logger = pino({ level: 'info' });
 guardProcess(logger);

@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import type { Graph } from '../../src/maxcut/graph.ts';
 import { graphFromInline } from '../../src/maxcut/inline.ts';
-import { InputError } from '../../src/input-error.ts';
+import { InputError } from '../../src/core/input-error.ts';
 
 export const EXAMPLE = {
   num_nodes: 6,

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
-import { readConfig } from '../../src/config.ts';
-import { type Running, startServer } from '../../src/main.ts';
+import { readConfig } from '../../src/config/config.ts';
+import { type Running, startServer } from '../../src/start/main.ts';
 
 // Reference computations over the contract's dense matrix, shared with the contract suite.
 export { bruteForceMaxCut, cutValue, formatTimestamp } from '../../../test/contract/maxcut.ts';

@@ -1,10 +1,10 @@
 // The max-cut solver interface: a pure, synchronous function over a graph (the shared parts, stop signal,
-// progress and limits, are ../../solver.ts's).
+// progress and limits, are ../../core/solver.ts's).
 import type { Graph } from '../graph.ts';
-import type { SolveOptions, SolverInfo } from '../../solver.ts';
+import type { SolveOptions, SolverInfo } from '../../core/solver.ts';
 
-export type { Progress, SolveOptions, SolverInfo, StopSignal } from '../../solver.ts';
-export { SolverLimitError } from '../../solver.ts';
+export type { Progress, SolveOptions, SolverInfo, StopSignal } from '../../core/solver.ts';
+export { SolverLimitError } from '../../core/solver.ts';
 
 export interface SolveResult {
   cutValue: number;

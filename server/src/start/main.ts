@@ -3,24 +3,24 @@
 // `jes-server` and by the tests.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { createApp } from './app.ts';
-import { tokenIssuer } from './auth/tokens.ts';
-import { userStates } from './auth/user-states.ts';
-import { ensureUsers, signingKey } from './auth/users.ts';
-import { ConfigError, type Config } from './config.ts';
+import { createApp } from '../app.ts';
+import { tokenIssuer } from '../auth/tokens.ts';
+import { userStates } from '../auth/user-states.ts';
+import { ensureUsers, signingKey } from '../auth/users.ts';
+import { ConfigError, type Config } from '../config/config.ts';
 import { answerClientErrors } from '@jes/contract/node';
-import { capConnectionsPerAddress } from './http/connections-per-address.ts';
-import { originForm } from './http/request-target.ts';
-import { JobEvents } from './jobs/events.ts';
+import { capConnectionsPerAddress } from '../http/connections-per-address.ts';
+import { originForm } from '../http/request-target.ts';
+import { JobEvents } from '../jobs/events.ts';
 import { type Listening, listen } from './listen.ts';
 import { createLogger } from './logger.ts';
-import { claimDataDir, type Database, openDatabase } from './store/database.ts';
-import { maintainTables } from './store/maintenance.ts';
-import { migrate } from './store/migrations.ts';
+import { claimDataDir, type Database, openDatabase } from '../store/database.ts';
+import { maintainTables } from '../store/maintenance.ts';
+import { migrate } from '../store/migrations.ts';
 import { startRetention } from './retention.ts';
-import { WorkerLoop } from './worker/loop.ts';
-import { SolverPool } from './worker/pool.ts';
-import { type DiskSpace, watchDiskSpace } from './store/disk-space.ts';
+import { WorkerLoop } from '../worker/loop.ts';
+import { SolverPool } from '../worker/pool.ts';
+import { type DiskSpace, watchDiskSpace } from '../store/disk-space.ts';
 
 export interface Running {
   /** A URL that reaches the server from this machine (listening.url). */

@@ -3,7 +3,7 @@
 // listened on; for 0.0.0.0 or ::, which no browser can open, this machine's loopback.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from './config.ts';
+import { ConfigError } from '../config/config.ts';
 
 export interface Listening {
   /** A URL that reaches the server from this machine, such as http://127.0.0.1:3000. */

@@ -3,7 +3,7 @@
 // A request's line reads as the request: `GET /job/… 200 4 ms`, its id after it.
 import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from '../config/config.ts';
 
 /** The fields of the request line (http/request-log.ts), written into its message instead of after it. */
 const requestFields = ['method', 'url', 'status', 'ms'];

@@ -3,8 +3,8 @@
 // not been; the process goes on serving. An unhandled rejection outside any request is logged and survived too;
 // an uncaught exception outside any request ends the process, as its state is unknown.
 import type { Logger } from 'pino';
-import { errorHandler } from './http/error-handler.ts';
-import { requestContext } from './http/request-context.ts';
+import { errorHandler } from '../http/error-handler.ts';
+import { requestContext } from '../http/request-context.ts';
 
 function answer(error: unknown): boolean {
   const context = requestContext.getStore();

@@ -3,10 +3,10 @@
 // idempotency keys after 24 hours, and chunks of uploads cut off by a crash. In batches, yielding between
 // them, so that requests are served meanwhile; on the embedded database the space is then reclaimed.
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
-import { reclaimSpace, sweepUnfiled } from './store/data-files.ts';
-import type { Database } from './store/database.ts';
-import { deleteEndedJobs, deleteIdempotencyKeys, deleteUnusedDataFiles } from './store/retention.ts';
+import type { Config } from '../config/config.ts';
+import { reclaimSpace, sweepUnfiled } from '../store/data-files.ts';
+import type { Database } from '../store/database.ts';
+import { deleteEndedJobs, deleteIdempotencyKeys, deleteUnusedDataFiles } from '../store/retention.ts';
 
 export interface RetentionPolicy {
   /** Days an ended job and an unused data file are kept; undefined keeps them all. */

@@ -3,13 +3,13 @@
 // only, against DATABASE_URL. Settings come from the environment (settings.ts lists them; --help prints them).
 // Exit codes: 0 stopped by SIGTERM or SIGINT, 1 an invalid setting or a failure while running, 2 usage.
 import { Command, CommanderError } from 'commander';
-import { ConfigError, readConfig } from './config.ts';
+import { ConfigError, readConfig } from '../config/config.ts';
 import type { Listening } from './listen.ts';
 import { createLogger } from './logger.ts';
 import { startServer, startWorker } from './main.ts';
 import { guardProcess } from './process-guard.ts';
-import { settingsTable } from './settings.ts';
-import { contractVersion, serverVersion } from './version.ts';
+import { settingsTable } from '../config/settings.ts';
+import { contractVersion, serverVersion } from '../core/version.ts';
 
 /** Where it listens, and where a listen on the loopback alone can be opened up (HOST). */
 function where({ url, address, port, allInterfaces }: Listening): string {
