@@ -45,6 +45,10 @@ describe('@jes/client', () => {
     expect(files.length).toBeGreaterThan(8);
     expect([...packages].sort()).toEqual(['@jes/contract', 'openapi-fetch']);
     expect([...reachable(join(contract, contractPkg.exports['.']['jes-source'])).packages]).toEqual([]);
+    // Nor does its inputs entry (a use case's input read and checked), which a page may load to check a file first.
+    const inputs = reachable(join(contract, contractPkg.exports['./inputs']['jes-source']));
+    expect(inputs.files.length).toBeGreaterThan(15);
+    expect([...inputs.packages]).toEqual([]);
   });
 
   it('has openapi-fetch and @jes/contract as its only runtime dependencies besides commander, which only the bin reaches', () => {

@@ -1,10 +1,8 @@
 // Tests that the streaming JSON data-file reader (graphFromJsonStream) agrees with JSON.parse and
 // graphFromInline: layouts, chunkings, random matrices, number literals, errors and randomly damaged files.
 import { describe, expect, it } from 'vitest';
-import { cutValue, type Graph } from '../src/maxcut/graph.ts';
-import { graphFromInline } from '../src/maxcut/inline.ts';
-import { InputError } from '../src/core/input-error.ts';
-import { graphFromJsonStream, MAX_JSON_NODES } from '../src/maxcut/json-stream.ts';
+import { cutValue, type Graph, graphFromInline, InputError } from '@jes/contract/inputs';
+import { graphFromJsonStream, MAX_JSON_NODES } from '../../contract/src/inputs/read/json-stream.ts';
 import {
   canonical,
   CHUNKINGS,

@@ -2,8 +2,7 @@
 // the checks with their pointers, and the use case's record, size and encoding.
 import { describe, expect, it } from 'vitest';
 import { contract } from '../src/core/contract.ts';
-import { InputError } from '../src/core/input-error.ts';
-import { energy } from '../src/qubo/input.ts';
+import { energy, InputError } from '@jes/contract/inputs';
 import { qubo } from '../src/qubo/use-case.ts';
 import { inputError } from './support/maxcut-fixtures.ts';
 import {

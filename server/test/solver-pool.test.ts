@@ -2,8 +2,7 @@
 // unknown solvers, a thread killed by its memory limit, queueing, close).
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cutValue, graphFromEdges } from '../src/maxcut/graph.ts';
-import type { Graph } from '../src/maxcut/graph.ts';
+import { cutValue, type Graph, graphFromEdges } from '@jes/contract/inputs';
 import { solverByName } from '../src/maxcut/solvers/index.ts';
 import { SolverLimitError } from '../src/maxcut/solvers/solver.ts';
 import type { Progress } from '../src/maxcut/solvers/solver.ts';
@@ -216,7 +215,7 @@ describe('SolverPool', () => {
     // --input-type=module: threads inherit execArgv and a worker refuses that flag; -e detects ESM itself.)
     const script = `
       import { SolverPool } from ${JSON.stringify(new URL('../src/worker/pool.ts', import.meta.url).href)};
-      import { graphFromEdges } from ${JSON.stringify(new URL('../src/maxcut/graph.ts', import.meta.url).href)};
+      import { graphFromEdges } from '@jes/contract/inputs';
       const graph = graphFromEdges(3, [0, 1], [1, 2], [1, 1]);
       const pool = new SolverPool({ size: 2 });
       const a = pool.run({ problemId: 'maxcut', solver: 'local-search', input: graph, timeLimitSeconds: 30, seed: 1 });

@@ -1,16 +1,22 @@
 // The max-cut use case: a weighted undirected graph in, a partition out. Inputs become a CSR Graph once (inline
 // bodies and data files alike); the solvers run on it and their answers become the contract's MaxCutOutput.
 import { toMillisecond } from '../core/format.ts';
-import { InputError } from '../core/input-error.ts';
+import {
+  checkMatrix,
+  type Graph,
+  graphFromDataFile,
+  InputError,
+  type MaxCutInlineInput,
+  maxcutLimits,
+  TOTAL_WEIGHT_MESSAGE,
+} from '@jes/contract/inputs';
 import type { CheckedInline, UseCase, UseCaseSolver } from '../core/use-case.ts';
 import { useCaseRecord } from '../core/use-case-record.ts';
-import { graphFromDataFile } from './data-file.ts';
-import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { decodeGraph, encodedGraphBytes, encodeGraph } from './graph-bytes.ts';
-import { checkMatrix, type MaxCutInlineInput } from './inline.ts';
-import { maxDataFileBytes, maxInlineBytes, maxNodes } from './limits.ts';
 import { defaultSolvers, solvers as graphSolvers } from './solvers/index.ts';
 import type { Solver, SolveResult } from './solvers/solver.ts';
+
+const { maxDataFileBytes, maxInlineBytes, maxNodes } = maxcutLimits;
 
 /** MaxCutOutput: the cut, its partition, and what the solver proved. */
 function output(result: SolveResult) {

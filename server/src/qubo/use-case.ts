@@ -2,14 +2,13 @@
 // data-file.ts into the prepared QuboInput, stored by encoding.ts, and solved through the reduction to max cut.
 import { useCaseRecord } from '../core/use-case-record.ts';
 import type { UseCase } from '../core/use-case.ts';
-import { quboFromDataFile } from './data-file.ts';
+import { checkQubo, quboFromDataFile, type QuboInlineInput, type QuboInput, quboLimits } from '@jes/contract/inputs';
 import { decodeQubo, encodedQuboBytes, encodeQubo, quboBytes } from './encoding.ts';
-import { checkQubo, type QuboInlineInput } from './inline.ts';
-import type { QuboInput } from './input.ts';
-import { maxDataFileBytes, maxInlineBytes, maxVariables } from './limits.ts';
 import { defaultSolvers, solvers } from './solvers.ts';
 
-export type { QuboInput } from './input.ts';
+const { maxDataFileBytes, maxInlineBytes, maxVariables } = quboLimits;
+
+export type { QuboInput } from '@jes/contract/inputs';
 
 export const qubo: UseCase<QuboInput> = {
   id: 'qubo',

@@ -4,7 +4,7 @@
 // is filled as it is read, the other entries collected in qubo-entries.ts, which builds the couplings' CSR. The
 // p line's counts size nothing: the entries grow with the lines read, and counts no data file could hold are
 // refused before any line is.
-import { ErrorList, InputError } from '../core/input-error.ts';
+import { ErrorList, InputError } from '../input-error.ts';
 import {
   ascii,
   decimal,
@@ -15,7 +15,7 @@ import {
   SPACE,
   TAB,
   unsigned,
-} from '../parse/text-lines.ts';
+} from '../read/text-lines.ts';
 import { mostEntryLines } from '../maxcut/edge-list.ts';
 import { type QuboInput, TOTAL_WEIGHT_DETAIL, TOTAL_WEIGHT_MESSAGE } from './input.ts';
 import { maxDataFileBytes, maxVariables, tooManyVariablesDetail } from './limits.ts';

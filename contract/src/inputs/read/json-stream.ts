@@ -2,9 +2,9 @@
 // byte-level state machine for exactly this grammar, feeding json-number.ts and a matrix sink (json-matrix.ts for
 // max cut); no whole-file string. The member names and the sink are parameters, so QUBO's
 // `{"num_variables": n, "q_matrix": [[...], ...]}` is read by the same machine (readJsonMatrix).
-import type { Graph } from './graph.ts';
-import { InputError, jsonPointer } from '../core/input-error.ts';
-import { JsonMatrix, MAX_JSON_NODES, tooLarge } from './json-matrix.ts';
+import type { Graph } from '../maxcut/graph.ts';
+import { InputError, jsonPointer } from '../input-error.ts';
+import { JsonMatrix, MAX_JSON_NODES, tooLarge } from '../maxcut/json-matrix.ts';
 import { NumberScanner } from './json-number.ts';
 
 export { MAX_JSON_NODES };

@@ -2,7 +2,7 @@
 // Graph: the checks the schema cannot express (square, finite, symmetric) in one sweep, then, when the graph
 // is needed, the CSR built row by row.
 import type { Graph } from './graph.ts';
-import { ErrorList, InputError } from '../core/input-error.ts';
+import { ErrorList, InputError } from '../input-error.ts';
 import { maxNodes, tooManyNodes } from './limits.ts';
 
 export interface MaxCutInlineInput {

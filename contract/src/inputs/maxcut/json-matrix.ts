@@ -2,7 +2,7 @@
 // row, then the shape, finiteness and symmetry checks (in cache-friendly tiles) and the CSR: json-stream.ts's
 // MatrixSink for max cut.
 import type { Graph } from './graph.ts';
-import { ErrorList, InputError } from '../core/input-error.ts';
+import { ErrorList, InputError } from '../input-error.ts';
 import { FINITE_MESSAGE, rowCountDetail, rowLengthDetail, shapeMessage, SYMMETRIC_MESSAGE } from './inline.ts';
 import { maxNodes, tooManyNodes } from './limits.ts';
 

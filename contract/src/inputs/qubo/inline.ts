@@ -1,6 +1,6 @@
 // The inline QUBO (`{num_variables, q_matrix}`, already checked against the JSON Schema) to a QuboInput: the
 // checks the schema cannot express (square, finite entries, a finite total), then the upper-triangle CSR.
-import { ErrorList, InputError } from '../core/input-error.ts';
+import { ErrorList, InputError } from '../input-error.ts';
 import {
   FINITE_MESSAGE,
   type QuboInput,

@@ -1,7 +1,7 @@
 // A data file's format is told by its first byte that is not whitespace (after an optional UTF-8 byte-order
 // mark): `{` is JSON, anything else the use case's text format. This peeks at it and hands back the whole
 // stream, the peeked chunks first, for that format's reader; an empty or blank file is refused here.
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../input-error.ts';
 
 const BOM = [0xef, 0xbb, 0xbf] as const;
 /** `{`: the first byte of a JSON data file. */

@@ -4,8 +4,8 @@
 // the header's counts: the edges arrays grow with the lines read, and counts no data file could hold are refused
 // before any line is.
 import { type Graph, graphFromEdges } from './graph.ts';
-import { ErrorList, InputError } from '../core/input-error.ts';
-import { ascii, decimal, LineSplitter, quote, SPACE, TAB, unsigned } from '../parse/text-lines.ts';
+import { ErrorList, InputError } from '../input-error.ts';
+import { ascii, decimal, LineSplitter, quote, SPACE, TAB, unsigned } from '../read/text-lines.ts';
 import { maxDataFileBytes, maxNodes, tooManyNodesDetail } from './limits.ts';
 
 const CR = 13;

@@ -1,7 +1,7 @@
 // Line-oriented data files read chunk by chunk (a use case's text formats): the lines are cut at LF,
 // a leading UTF-8 byte-order mark skipped, a line split across chunks carried (up to MAX_LINE_BYTES, then refused
 // with its pointer). Also the byte-level token helpers the readers share. The file is never held as one string.
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../input-error.ts';
 
 /** Longer lines are refused rather than buffered. */
 export const MAX_LINE_BYTES = 4096;
