@@ -4,6 +4,8 @@
 // SANDBOX_PORT and SANDBOX_HOST set the same defaults. Exit codes: 0 stopped by a signal, 2 usage or a failure to start.
 import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { proxyLogLines } from './proxy-log.ts';
+import { startProxy } from './proxy.ts';
 import { requestLogLines } from './request-log.ts';
 import { startSandbox } from './server.ts';
 
@@ -11,6 +13,13 @@ function port(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535)
     throw new InvalidArgumentError('expected a port number (0 for any free port)');
   return Number(value);
+}
+
+function upstreamUrl(value: string): string {
+  const url = URL.parse(value);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new InvalidArgumentError('expected the http or https URL of a deployment');
+  return value;
 }
 
 function program(): Command {
@@ -33,7 +42,13 @@ function program(): Command {
     )
     .option(
       '--errors',
-      "Prism's --errors: always on here, a request at odds with the contract answers 400 invalid_request",
+      "Prism's --errors: always on in the mock, a request at odds with the contract answers 400 invalid_request; with --proxy, such a request is not forwarded and a response at odds with the contract answers 502",
+    )
+    .addOption(
+      new Option(
+        '--proxy <url>',
+        "Prism's proxy: forward every request to the deployment at <url>, check both ways against the contract, report violations in the sl-violations header and the log",
+      ).argParser(upstreamUrl),
     )
     .option('-d, --dynamic', "Prism's --dynamic: not offered, the sandbox answers with the contract's examples only")
     .addHelpText(
@@ -50,7 +65,7 @@ try {
 } catch (error) {
   process.exit(error instanceof CommanderError && error.exitCode === 0 ? 0 : 2);
 }
-const options = command.opts<{ port: number; host: string; dynamic?: boolean }>();
+const options = command.opts<{ port: number; host: string; dynamic?: boolean; errors?: boolean; proxy?: string }>();
 if (options.dynamic) {
   console.error(
     'jes-sandbox: --dynamic is not offered: generated bodies need not match the contract, so the sandbox answers with its examples only (Prefer: example=… chooses one)',
@@ -58,12 +73,21 @@ if (options.dynamic) {
   process.exit(2);
 }
 
-const sandbox = await startSandbox({
-  port: options.port,
-  host: options.host,
-  onResponse: (method, path, status, outcome) =>
-    console.log(requestLogLines(new Date(), method, path, status, outcome)),
-}).catch((error: NodeJS.ErrnoException) => {
+const started = options.proxy
+  ? startProxy({
+      upstream: options.proxy,
+      port: options.port,
+      host: options.host,
+      errors: options.errors === true,
+      onExchange: (exchange) => console.log(proxyLogLines(new Date(), exchange)),
+    })
+  : startSandbox({
+      port: options.port,
+      host: options.host,
+      onResponse: (method, path, status, outcome) =>
+        console.log(requestLogLines(new Date(), method, path, status, outcome)),
+    });
+const sandbox = await started.catch((error: NodeJS.ErrnoException) => {
   console.error(`jes-sandbox: cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`);
   return process.exit(2);
 });
@@ -74,9 +98,16 @@ for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
     console.error(`${new Date().toISOString()} ${event}, the sandbox keeps running:`, error),
   );
 }
-console.log(`jes sandbox (Prism mock of openapi.yaml) listening on ${sandbox.url}`);
-console.log(
-  "Stateless: any well-formed bearer token is accepted, answers are the contract's examples (Prefer: code=…, example=… choose). See docs/sandbox.md.",
-);
+if (options.proxy) {
+  console.log(`jes sandbox (validation proxy of ${options.proxy}) listening on ${sandbox.url}`);
+  console.log(
+    `Answers are the deployment's, with what breaks openapi.yaml in sl-violations${options.errors ? ' (--errors: refused, or 502)' : ''}. See docs/sandbox.md.`,
+  );
+} else {
+  console.log(`jes sandbox (Prism mock of openapi.yaml) listening on ${sandbox.url}`);
+  console.log(
+    "Stateless: any well-formed bearer token is accepted, answers are the contract's examples (Prefer: code=…, example=… choose). See docs/sandbox.md.",
+  );
+}
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

@@ -5,15 +5,8 @@
 import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
 import { contractPath, startJobBodyErrors, startsJob } from '@jes/contract/node';
-import {
-  type Answer,
-  asciiOnly,
-  invalidRequest,
-  pointer,
-  type preferences,
-  problem,
-  problemAnswer,
-} from './conventions.ts';
+import { type Answer, invalidRequest, type preferences, problem, problemAnswer } from './conventions.ts';
+import { fieldError, type Violation, violationsHeader } from './violations.ts';
 
 export type Operation = Awaited<ReturnType<typeof prismHttp.getHttpOperationsFromSpec>>[number];
 
@@ -24,24 +17,6 @@ export interface MockRequest {
   headers: Record<string, string>;
   body: unknown;
   prefer: ReturnType<typeof preferences>;
-}
-
-interface Violation {
-  path?: (string | number)[];
-  code?: string | number;
-  message: string;
-}
-
-const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
-
-/** Prism's account of the violations as JSON in printable ASCII (still valid JSON), whole entries up to 8,000 characters. */
-function violationsHeader(violations: Violation[]): string {
-  const entries = violations.map((v) => {
-    const location = ['request', ...(v.path ?? []).map((p) => (typeof p === 'string' ? clip(p) : p))];
-    return asciiOnly(JSON.stringify({ location, code: v.code, message: clip(v.message) }));
-  });
-  while (entries.length && entries.join(',').length > 7998) entries.pop();
-  return `[${entries.join(',')}]`;
 }
 
 /** The name of the contract example Prism answered with (it answers an example's value as it is). */
@@ -90,12 +65,7 @@ export async function createMock(path: string = contractPath) {
     const { output, validations } = result.right;
     const violations: Violation[] = validations.input.filter((v) => v.severity === 0 && v.code !== 401);
     const example = exampleName(operation, output.statusCode, output.body);
-    // A missing member is reported at its parent; point at the member itself, as the contract's examples do.
-    const missing = (v: Violation) => (v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined);
-    const errorOf = (v: Violation) => {
-      const member = missing(v);
-      return { pointer: pointer([...(v.path ?? []), ...(member === undefined ? [] : [member])]), detail: v.message };
-    };
+    const errorOf = fieldError;
     const answer: Answer = {
       status: output.statusCode,
       headers: { ...output.headers },

@@ -1,0 +1,254 @@
+// The validation proxy (`jes-sandbox --proxy https://deployment`, as `prism proxy`): every request to one of the
+// contract's paths goes on to the one deployment given, and its answer comes back unchanged (status, headers,
+// body), with what breaks the contract on either side in the `sl-violations` header and the log. Bodies stream
+// both ways; a JSON body is checked when it is at most `maxCheckedBytes` (the head is held until then, never
+// more). With `errors`, a request at odds with the contract is refused `400 invalid_request` without going on,
+// and a response at odds with it becomes a 502. It is no open relay: another host, or a path the contract
+// lacks, is never reached.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { request as requestTls } from 'node:https';
+import { answerClientErrors } from '@jes/contract/node';
+import { codingOf, drain, mediaTypeOf } from './body.ts';
+import { allowedMethods, asciiOnly, invalidRequest, problem, type Problem, problemAnswer } from './conventions.ts';
+import { createContractCheck, type SeenRequest } from './contract-check.ts';
+import { hopByHop } from './hop-by-hop.ts';
+import { parseJson, type Prefix, readPrefix } from './prefix.ts';
+import type { Sandbox } from './server.ts';
+import { fieldError, type Violation, violationsHeader } from './violations.ts';
+
+export interface ProxyOptions {
+  /** The deployment every request goes on to (`https://jes.example.com`, a path prefix allowed). */
+  upstream: string;
+  port?: number;
+  host?: string;
+  contractPath?: string;
+  /** Refuse a request at odds with the contract (400), answer 502 for a response at odds with it. */
+  errors?: boolean;
+  /** How long the deployment may stay silent, waiting for its answer or within it (above a 60 s long poll). */
+  upstreamTimeoutMs?: number;
+  /** The largest JSON body checked, either way; a larger one passes unchecked. */
+  maxCheckedBytes?: number;
+  /** Called once per request, with what became of it (for its log lines: proxy-log.ts). */
+  onExchange?: (exchange: ProxiedExchange) => void;
+}
+
+/** What became of one request through the proxy. */
+export interface ProxiedExchange {
+  method: string;
+  path: string;
+  status: number;
+  /** What breaks the contract, in the request or in the response. */
+  violations: { in: 'request' | 'response'; pointer: string; detail: string }[];
+  /** What was not checked, and why (a body too large, compressed, not JSON). */
+  unchecked: string[];
+  /** Why the proxy answered itself instead of the deployment, if it did. */
+  answeredBy?: string;
+}
+
+type Located = Violation & { in: 'request' | 'response' };
+
+const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?json$/.test(mediaTypeOf(contentType));
+
+/** Header names in lower case, with their values joined, as Prism's validators take them. */
+const flat = (headers: IncomingHttpHeaders): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
+
+const hasBody = (headers: IncomingHttpHeaders) =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+
+/** Why a body is not checked, or undefined when it is (JSON, not compressed, read whole within the bound). */
+function unreadBody(headers: IncomingHttpHeaders, prefix: Prefix | undefined, max: number): string | undefined {
+  if (!hasBody(headers)) return undefined;
+  if (!isJson(headers['content-type'])) return `${mediaTypeOf(headers['content-type']) || 'untyped'}, not JSON`;
+  if (codingOf(headers['content-encoding']) !== 'identity') return `Content-Encoding ${headers['content-encoding']}`;
+  if (!prefix?.whole) return `over ${max} bytes`;
+  return undefined;
+}
+
+/** A problem the proxy answers itself, in the contract's form. */
+const own = (p: Problem, status = p.status, headers: Record<string, string> = {}) => ({
+  status,
+  headers: { ...problemAnswer(p).headers, 'X-Request-Id': p.request_id, ...headers },
+  body: { ...p, status },
+});
+
+export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
+  const upstream = new URL(options.upstream);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new Error(`the upstream must be an http or https URL, not ${options.upstream}`);
+  const base = upstream.pathname.replace(/\/+$/, '');
+  const max = options.maxCheckedBytes ?? 4 * 1024 * 1024;
+  const timeout = options.upstreamTimeoutMs ?? 90_000;
+  const check = await createContractCheck(options.contractPath);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    // Only a path, never a URL of another host (`GET http://elsewhere/`), and only one of the contract's.
+    const target = req.url?.startsWith('/') ? new URL(`http://proxy${req.url}`) : undefined;
+    const path = target?.pathname ?? String(req.url);
+    const exchange: ProxiedExchange = { method, path, status: 0, violations: [], unchecked: [] };
+    const done = (status: number) => {
+      exchange.status = status;
+      try {
+        options.onExchange?.(exchange);
+      } catch {
+        // A log line that fails is no reason to fail the request.
+      }
+    };
+    const answer = async (status: number, headers: Record<string, string>, body: unknown, why: string) => {
+      exchange.answeredBy = why;
+      await drain(req);
+      res.writeHead(status, Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, asciiOnly(v)])));
+      res.end(JSON.stringify(body));
+      done(status);
+    };
+    if (!target || !allowedMethods(check.operations, path).length) {
+      const p = problem(
+        'not_found',
+        `No operation at ${path}; see openapi.yaml. The proxy forwards only the contract's paths.`,
+        path,
+      );
+      return answer(404, own(p).headers, p, 'a path the contract lacks is not forwarded');
+    }
+    const operation = check.operationAt(method, path);
+    if (!operation) exchange.unchecked.push(`not checked: the contract has no ${method} ${path}`);
+    const violations: Located[] = [];
+    const requestUnread = () => unreadBody(req.headers, requestHead, max);
+    let requestHead: Prefix | undefined;
+    if (
+      hasBody(req.headers) &&
+      isJson(req.headers['content-type']) &&
+      codingOf(req.headers['content-encoding']) === 'identity'
+    )
+      requestHead = await readPrefix(req, max);
+    if (operation) {
+      const seen: SeenRequest = { method, path, query: target.searchParams, headers: flat(req.headers) };
+      const why = requestUnread();
+      if (why) exchange.unchecked.push(`request body not checked: ${why}`);
+      else if (requestHead && hasBody(req.headers)) {
+        const parsed = parseJson(requestHead.chunks);
+        if ('value' in parsed) seen.body = parsed.value;
+        else violations.push({ in: 'request', path: ['body'], message: `Request body is not JSON: ${parsed.error}` });
+      }
+      violations.push(...check.request(operation, seen).map((v) => ({ ...v, in: 'request' as const })));
+      if (options.errors && violations.length) {
+        const refused = invalidRequest(path, violations.map(fieldError));
+        exchange.violations = locate(violations);
+        const p = refused.body as Problem;
+        return answer(400, own(p, 400, { 'sl-violations': violationsHeader(violations) }).headers, p, '--errors');
+      }
+    }
+
+    // On to the deployment: the request's own headers but for those of this hop, and Host.
+    const headers: string[] = [];
+    const dropped = hopByHop(req.headers.connection);
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      if (!dropped.has(name.toLowerCase()) && name.toLowerCase() !== 'host') headers.push(name, req.rawHeaders[i + 1]!);
+    }
+    headers.push('Host', upstream.host, 'Via', `${req.httpVersion} jes-sandbox`);
+    const send = upstream.protocol === 'https:' ? requestTls : request;
+    const outgoing = send({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port,
+      method,
+      path: `${base}${path}${target.search}`,
+      headers,
+      timeout,
+    });
+    // Nobody left to answer: the deployment's request goes too.
+    res.once('close', () => {
+      if (!res.writableFinished) outgoing.destroy();
+    });
+    const failed = (why: string) => {
+      if (res.headersSent) return void res.destroy();
+      const p = problem('service_unavailable', `The deployment at ${upstream.origin} did not answer: ${why}.`, path);
+      exchange.violations = locate(violations);
+      void answer(502, own(p, 502).headers, { ...p, status: 502 }, `the deployment did not answer (${why})`);
+    };
+    outgoing.once('timeout', () => outgoing.destroy(new Error(`no answer within ${timeout / 1000} s`)));
+    outgoing.once('error', (error: NodeJS.ErrnoException) => failed(error.code ?? error.message));
+    for (const chunk of requestHead?.chunks ?? []) outgoing.write(chunk);
+    if (!requestHead || !requestHead.whole) req.pipe(outgoing);
+    else outgoing.end();
+
+    outgoing.once('response', (incoming) => void respond(incoming).catch(() => res.destroy()));
+
+    async function respond(incoming: IncomingMessage) {
+      const status = incoming.statusCode ?? 502;
+      const readable = hasBody(incoming.headers) && isJson(incoming.headers['content-type']);
+      const head =
+        readable && codingOf(incoming.headers['content-encoding']) === 'identity'
+          ? await readPrefix(incoming, max)
+          : undefined;
+      if (operation) {
+        const why = unreadBody(incoming.headers, head, max);
+        const seen = { status, headers: flat(incoming.headers), body: undefined as unknown };
+        if (why) exchange.unchecked.push(`response body not checked: ${why}`);
+        else if (head && hasBody(incoming.headers)) {
+          const parsed = parseJson(head.chunks);
+          if ('value' in parsed) seen.body = parsed.value;
+          else
+            violations.push({ in: 'response', path: ['body'], message: `Response body is not JSON: ${parsed.error}` });
+        }
+        const found = check.response(operation, seen).map((v) => ({ ...v, in: 'response' as const }));
+        violations.push(...found);
+        if (options.errors && found.length) {
+          incoming.destroy();
+          const p = problem(
+            'internal_error',
+            `The deployment answered ${status}, at odds with the contract: ${found
+              .map((v) => v.message)
+              .join('; ')
+              .slice(0, 500)}.`,
+            path,
+          );
+          exchange.violations = locate(violations);
+          return answer(
+            502,
+            own(p, 502, { 'sl-violations': violationsHeader(violations) }).headers,
+            { ...p, status: 502 },
+            '--errors',
+          );
+        }
+      }
+      exchange.violations = locate(violations);
+      const back: string[] = [];
+      const skip = hopByHop(incoming.headers.connection);
+      for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
+        const name = incoming.rawHeaders[i]!;
+        if (!skip.has(name.toLowerCase()) && name.toLowerCase() !== 'sl-violations')
+          back.push(name, incoming.rawHeaders[i + 1]!);
+      }
+      if (violations.length) back.push('sl-violations', violationsHeader(violations));
+      res.writeHead(status, incoming.statusMessage, back);
+      for (const chunk of head?.chunks ?? []) res.write(chunk);
+      if (head?.whole) res.end();
+      else incoming.pipe(res);
+      incoming.once('error', () => res.destroy());
+      res.once('finish', () => done(status));
+    }
+  }
+
+  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  answerClientErrors(server, 'the validation proxy');
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Violations as the log shows them: where, a pointer, what. */
+const locate = (violations: Located[]) => violations.map((v) => ({ in: v.in, ...fieldError(v) }));
