@@ -4,9 +4,11 @@
 // SANDBOX_PORT and SANDBOX_HOST set the same defaults. Exit codes: 0 stopped by a signal, 2 usage or a failure to start.
 import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { parseFraction, parseLatency, parseRate } from './durations.ts';
 import { proxyLogLines } from './proxy-log.ts';
 import { startProxy } from './proxy.ts';
 import { requestLogLines } from './request-log.ts';
+import type { ScenarioOptions } from './scenarios.ts';
 import { startSandbox } from './server.ts';
 
 function port(value: string): number {
@@ -20,6 +22,20 @@ function upstreamUrl(value: string): string {
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
     throw new InvalidArgumentError('expected the http or https URL of a deployment');
   return value;
+}
+
+/** An option's parser from one of durations.ts's: undefined becomes a usage error saying what was expected. */
+const reading =
+  <T>(parse: (text: string) => T | undefined, expected: string) =>
+  (value: string): T => {
+    const read = parse(value);
+    if (read === undefined) throw new InvalidArgumentError(`expected ${expected}`);
+    return read;
+  };
+
+function seed(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError('expected a whole number below 1000000000');
+  return Number(value);
 }
 
 function program(): Command {
@@ -50,10 +66,40 @@ function program(): Command {
         "Prism's proxy: forward every request to the deployment at <url>, check both ways against the contract, report violations in the sl-violations header and the log",
       ).argParser(upstreamUrl),
     )
+    .addOption(
+      new Option(
+        '--latency <duration>',
+        'every answer waits this long: 200ms, 2s, or a range drawn from, 100-400ms',
+      ).argParser(reading(parseLatency, 'a duration such as 200ms or 2s, or a range such as 100-400ms')),
+    )
+    .addOption(
+      new Option(
+        '--rate-limit <rate>',
+        'limit each client (token, else address): 10/s, 60/min, 5/10s; past it, 429 rate_limited',
+      ).argParser(reading(parseRate, 'a rate such as 10/s, 60/min or 5/10s')),
+    )
+    .addOption(
+      new Option(
+        '--unavailable <fraction>',
+        'answer this fraction of requests 503 service_unavailable: 0.1 or 10%',
+      ).argParser(reading(parseFraction, 'a fraction such as 0.1 or 10%')),
+    )
+    .addOption(
+      new Option(
+        '--drop <fraction>',
+        'drop the connection of this fraction of requests, unanswered: 0.05 or 5%',
+      ).argParser(reading(parseFraction, 'a fraction such as 0.05 or 5%')),
+    )
+    .addOption(
+      new Option(
+        '--seed <n>',
+        'seed what is drawn at random (latency ranges, --unavailable, --drop), to repeat a run',
+      ).argParser(seed),
+    )
     .option('-d, --dynamic', "Prism's --dynamic: not offered, the sandbox answers with the contract's examples only")
     .addHelpText(
       'after',
-      "\nStateless: any well-formed bearer token is accepted; Prefer: code=404 or Prefer: example=pending choose among the contract's examples.\nExit codes: 0 stopped by a signal, 2 usage or a failure to start.",
+      "\nStateless: any well-formed bearer token is accepted; Prefer: code=404 or Prefer: example=pending choose among the contract's examples.\nPer request: Prefer: latency=300ms, Prefer: scenario=rate-limited | service-unavailable | dropped-connection.\nExit codes: 0 stopped by a signal, 2 usage or a failure to start.",
     )
     .showHelpAfterError('(run jes-sandbox --help for usage)')
     .exitOverride();
@@ -65,10 +111,25 @@ try {
 } catch (error) {
   process.exit(error instanceof CommanderError && error.exitCode === 0 ? 0 : 2);
 }
-const options = command.opts<{ port: number; host: string; dynamic?: boolean; errors?: boolean; proxy?: string }>();
+const options = command.opts<
+  { port: number; host: string; dynamic?: boolean; errors?: boolean; proxy?: string } & ScenarioOptions
+>();
 if (options.dynamic) {
   console.error(
     'jes-sandbox: --dynamic is not offered: generated bodies need not match the contract, so the sandbox answers with its examples only (Prefer: example=… chooses one)',
+  );
+  process.exit(2);
+}
+
+/** The scenario flags given, and only those (exactOptionalPropertyTypes). */
+function scenarioOptions(given: ScenarioOptions): ScenarioOptions {
+  const names = ['latency', 'rateLimit', 'unavailable', 'drop', 'seed'] as const;
+  return Object.fromEntries(names.filter((name) => given[name] !== undefined).map((name) => [name, given[name]]));
+}
+
+if (options.proxy && Object.keys(scenarioOptions(options)).length) {
+  console.error(
+    "jes-sandbox: --latency, --rate-limit, --unavailable, --drop and --seed are the mock's; the proxy answers what the deployment answers",
   );
   process.exit(2);
 }
@@ -84,6 +145,7 @@ const started = options.proxy
   : startSandbox({
       port: options.port,
       host: options.host,
+      ...scenarioOptions(options),
       onResponse: (method, path, status, outcome) =>
         console.log(requestLogLines(new Date(), method, path, status, outcome)),
     });

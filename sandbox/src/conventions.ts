@@ -6,6 +6,7 @@
 // `request_id`. The codes and titles are the contract's error catalogue (@jes/contract), as the reference server's.
 import { randomUUID } from 'node:crypto';
 import { type FieldError, type ErrorBody, type ErrorCode, errorBody, uriReference } from '@jes/contract';
+import { type Latency, parseLatency } from './durations.ts';
 
 export type { FieldError } from '@jes/contract';
 
@@ -66,18 +67,46 @@ export function pointer(path: readonly (string | number)[]): string {
   return `/${where === 'headers' ? 'header' : (where ?? '')}${tail}`;
 }
 
+/** The scenarios a request may ask for with `Prefer: scenario=…` (docs/sandbox.md, "Scenarios"). */
+export const scenarioNames = ['rate-limited', 'service-unavailable', 'dropped-connection', 'solver-error'] as const;
+export type ScenarioName = (typeof scenarioNames)[number];
+
+/** What a request's `Prefer` header asks of the sandbox, read once per request. */
+export interface Preferences {
+  /** `code=404`: the documented answer of that status (Prism's per-request setting). */
+  code?: number;
+  /** `example=pending`: the documented example of that name (Prism's per-request setting). */
+  exampleKey?: string;
+  /** `latency=300ms` or `latency=100-400ms`: how long the answer waits. */
+  latency?: Latency;
+  /** `scenario=rate-limited`, …: a situation a client must handle (`solver-error` is for a stateful sandbox). */
+  scenario?: ScenarioName;
+  /** The preferences the sandbox knows but cannot honour as written (`latency=soon`, `scenario=flood`), each said. */
+  unreadable: string[];
+}
+
 /**
- * `Prefer: code=404, example=pending` as Prism's per-request mock settings. Prism's `dynamic=true` is not passed
- * on: its generated bodies need not match the contract, and the sandbox answers with the contract's examples only.
+ * `Prefer: code=404, example=pending, latency=300ms, scenario=rate-limited`. Prism's `dynamic=true` is not taken:
+ * its generated bodies need not match the contract, and the sandbox answers with the contract's examples only.
+ * Other preferences (`wait=N`, `respond-async`) are ignored, as RFC 7240 has it.
  */
-export function preferences(prefer: string | undefined): { code?: number; exampleKey?: string } {
-  const result: { code?: number; exampleKey?: string } = {};
+export function preferences(prefer: string | undefined): Preferences {
+  const result: Preferences = { unreadable: [] };
   for (const part of (prefer ?? '').split(/[,;]/)) {
     const match = /^\s*([a-z]+)\s*=\s*"?([^"]*)"?\s*$/i.exec(part);
     if (!match) continue;
     const [, key, value] = match as unknown as [string, string, string];
     if (key === 'code' && /^\d{3}$/.test(value)) result.code = Number(value);
     if (key === 'example') result.exampleKey = value;
+    if (key === 'latency') {
+      const latency = parseLatency(value);
+      if (latency) result.latency = latency;
+      else result.unreadable.push(`latency=${value} is not a duration such as 300ms or a range such as 100-400ms`);
+    }
+    if (key === 'scenario') {
+      if ((scenarioNames as readonly string[]).includes(value)) result.scenario = value as ScenarioName;
+      else result.unreadable.push(`scenario=${value} is not one of ${scenarioNames.join(', ')}`);
+    }
   }
   return result;
 }

@@ -5,7 +5,7 @@
 import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
 import { contractPath, startJobBodyErrors, startsJob } from '@jes/contract/node';
-import { type Answer, invalidRequest, type preferences, problem, problemAnswer } from './conventions.ts';
+import { type Answer, invalidRequest, type Preferences, problem, problemAnswer } from './conventions.ts';
 import { fieldError, type Violation, violationsHeader } from './violations.ts';
 
 export type Operation = Awaited<ReturnType<typeof prismHttp.getHttpOperationsFromSpec>>[number];
@@ -16,7 +16,7 @@ export interface MockRequest {
   query: URLSearchParams;
   headers: Record<string, string>;
   body: unknown;
-  prefer: ReturnType<typeof preferences>;
+  prefer: Preferences;
 }
 
 /** The name of the contract example Prism answered with (it answers an example's value as it is). */
@@ -53,9 +53,14 @@ export async function createMock(path: string = contractPath) {
     const input = { method: operation.method as 'get', url: { path, query: params }, headers, body };
     // Prism answers the lowest success status; an operation that documents 201 (an upload) creates by default.
     const created = prefer.code === undefined && operation.responses.some((r) => r.code === '201') ? { code: 201 } : {};
+    // Prism is shown only what it knows of Prefer: the status and the example.
+    const chosen = {
+      ...(prefer.code === undefined ? {} : { code: prefer.code }),
+      ...(prefer.exampleKey === undefined ? {} : { exampleKey: prefer.exampleKey }),
+    };
     const result = await prism.request(input, operations, {
       ...base,
-      mock: { dynamic: false, ...created, ...prefer },
+      mock: { dynamic: false, ...created, ...chosen },
     })();
     if (result._tag === 'Left') {
       const error = result.left as Error & { detail?: string };

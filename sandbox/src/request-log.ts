@@ -15,6 +15,8 @@ export interface RequestOutcome {
   example?: string;
   /** The problem answered, if any. */
   problem?: { code: string; detail: string; errors?: FieldError[] };
+  /** The connection was dropped without an answer (a scenario). */
+  dropped?: boolean;
 }
 
 const clip = (text: string, max = 240) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -36,6 +38,8 @@ export function requestLogLines(
   outcome: RequestOutcome,
 ): string {
   const { violations, example, problem } = outcome;
+  if (outcome.dropped)
+    return `${at.toISOString()} ${method} ${clip(path, 200)}\n  ✖ connection dropped without an answer (scenario)`;
   const verdict =
     violations?.length || problem?.errors?.length
       ? `✖ request violates the contract: ${mismatches(violations?.length ? violations : problem!.errors!)}`

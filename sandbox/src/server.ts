@@ -15,6 +15,7 @@ import {
   asciiOnly,
   type FieldError,
   invalidRequest,
+  type Preferences,
   preferences,
   problem,
   problemAnswer,
@@ -24,6 +25,7 @@ import { createMock, type Operation } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
 import type { RequestOutcome } from './request-log.ts';
+import { createScenarios, type ScenarioOptions } from './scenarios.ts';
 import { createUseCaseCheck } from './use-cases.ts';
 
 export interface Sandbox {
@@ -31,7 +33,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export interface SandboxOptions {
+/** The options of the sandbox; those of its scenarios (latency, rate limit, 503s, drops, the seed) are scenarios.ts's. */
+export interface SandboxOptions extends ScenarioOptions {
   port?: number;
   host?: string;
   /** The contract to mock (default: the openapi.yaml this package carries). */
@@ -142,6 +145,7 @@ function prismHeaders(req: IncomingMessage): Record<string, string> {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { operations, mock } = await createMock(options.contractPath);
   const useCases = createUseCaseCheck(operations);
+  const scenarios = createScenarios(options);
   // Worked out once, as the server does; a contract whose deprecation members are wrong stops the start.
   const notices = new Map(
     operations.flatMap((op) => {
@@ -164,7 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       .sort((a, b) => templated(a.path) - templated(b.path))[0]!;
   }
 
-  async function answer(req: IncomingMessage, url: URL, operation: Operation): Promise<Answer> {
+  async function answer(req: IncomingMessage, url: URL, operation: Operation, prefer: Preferences): Promise<Answer> {
     const path = url.pathname;
     let headers = prismHeaders(req);
     if (operation.security?.length) {
@@ -194,7 +198,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       query: url.searchParams,
       headers,
       body,
-      prefer: preferences(headers.prefer),
+      prefer,
     });
     if (fields) return useCases.inAnswer(answer, path, fields.problem_id, '/problem_id');
     return useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
@@ -222,7 +226,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if ('status' in routed) result = await early(req, routed);
         else {
           notice = notices.get(routed);
-          result = await answer(req, url, routed);
+          // Prefer is read once: the scenarios take what is theirs (scenarios.ts), Prism the code and example.
+          const prefer = preferences([req.headers.prefer ?? []].flat().join(', ') || undefined);
+          const client = req.headers.authorization ?? req.socket.remoteAddress ?? '';
+          const staged = await scenarios.stage(req, routed, path, prefer, client, () =>
+            answer(req, url, routed, prefer),
+          );
+          if (staged === 'dropped') return dropConnection(req, path);
+          result = staged;
         }
       }
     } catch (error) {
@@ -238,6 +249,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       options.onResponse?.(req.method ?? 'GET', path, status, outcomeOf(result, status));
     } catch {
       // A log line that fails is no reason to fail the request, which is answered already.
+    }
+  }
+
+  /** A dropped connection (a scenario): the socket goes without an answer. */
+  function dropConnection(req: IncomingMessage, path: string): void {
+    req.socket.destroy();
+    try {
+      options.onResponse?.(req.method ?? 'GET', path, 0, { dropped: true });
+    } catch {
+      // As for any log line.
     }
   }
 
