@@ -28,6 +28,9 @@ import type { RequestOutcome } from './request-log.ts';
 import { createScenarios, type ScenarioOptions } from './scenarios.ts';
 import { createUseCaseCheck } from './use-cases.ts';
 
+export { type ProxiedExchange, type ProxyOptions, startProxy } from './proxy.ts';
+export type { ScenarioOptions } from './scenarios.ts';
+
 export interface Sandbox {
   url: string;
   close(): Promise<void>;
