@@ -99,6 +99,8 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
     };
     const answer = async (status: number, headers: Record<string, string>, body: unknown, why: string) => {
       exchange.answeredBy = why;
+      // A body whose head was read is paused there: the rest is read and dropped before the answer goes out.
+      req.resume();
       await drain(req);
       res.writeHead(status, Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, asciiOnly(v)])));
       res.end(JSON.stringify(body));
@@ -124,7 +126,13 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
     )
       requestHead = await readPrefix(req, max);
     if (operation) {
-      const seen: SeenRequest = { method, path, query: target.searchParams, headers: flat(req.headers) };
+      const seen: SeenRequest = {
+        method,
+        path,
+        query: target.searchParams,
+        headers: flat(req.headers),
+        rawHeaders: req.rawHeaders,
+      };
       const why = requestUnread();
       if (why) exchange.unchecked.push(`request body not checked: ${why}`);
       else if (requestHead && hasBody(req.headers)) {

@@ -230,7 +230,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         else {
           notice = notices.get(routed);
           // Prefer is read once: the scenarios take what is theirs (scenarios.ts), Prism the code and example.
-          const prefer = preferences([req.headers.prefer ?? []].flat().join(', ') || undefined);
+          const prefer = preferences([req.headers.prefer].flat().join(', '));
           const client = req.headers.authorization ?? req.socket.remoteAddress ?? '';
           const staged = await scenarios.stage(req, routed, path, prefer, client, () =>
             answer(req, url, routed, prefer),

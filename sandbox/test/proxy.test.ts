@@ -165,6 +165,24 @@ describe('in front of a deployment that breaks the contract', () => {
     expect(broken.seen.length).toBe(before);
   });
 
+  it('with errors, refuses such a request whose body is larger than it checks, having read the rest', async () => {
+    const res = await fetch(`${toBrokenErrors}/problem/maxcut?limit=1`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: JSON.stringify({ padding: 'z'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ errors: [{ pointer: '/query/limit' }] });
+  });
+
+  it('reports what the sandbox checks beside Prism: a path segment that does not decode, a query parameter the operation lacks', async () => {
+    const res = await fetch(`${toBroken}/job/%ff?color=red`, { headers: { authorization: 'Bearer t' } });
+    expect(res.status).toBe(200);
+    const found = violations(res).map((v) => v.location);
+    expect(found).toContainEqual(['request', 'path', 'job_id']);
+    expect(found).toContainEqual(['request', 'query', 'color']);
+  });
+
   it('passes on the headers but those of the hop, Host set to the deployment', async () => {
     // node:http, as fetch drops a Connection header.
     const { hostname, port } = new URL(toBroken);
