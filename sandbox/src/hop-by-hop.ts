@@ -19,3 +19,13 @@ export function hopByHop(connection: string | undefined): Set<string> {
     .filter(Boolean);
   return new Set([...fixed, ...named]);
 }
+
+/** Raw headers (names and values alternating, as node's rawHeaders) but for those of the hop and those in `also`. */
+export function endToEnd(rawHeaders: readonly string[], connection: string | undefined, also: string[] = []): string[] {
+  const dropped = hopByHop(connection);
+  for (const name of also) dropped.add(name);
+  const kept: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (!dropped.has(rawHeaders[i]!.toLowerCase())) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  return kept;
+}

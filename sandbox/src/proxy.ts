@@ -11,7 +11,7 @@ import { answerClientErrors } from '@jes/contract/node';
 import { codingOf, drain, mediaTypeOf } from './body.ts';
 import { allowedMethods, asciiOnly, invalidRequest, problem, type Problem, problemAnswer } from './conventions.ts';
 import { createContractCheck, type SeenRequest } from './contract-check.ts';
-import { hopByHop } from './hop-by-hop.ts';
+import { endToEnd } from './hop-by-hop.ts';
 import { parseJson, type Prefix, readPrefix } from './prefix.ts';
 import type { Sandbox } from './server.ts';
 import { fieldError, type Violation, violationsHeader } from './violations.ts';
@@ -67,12 +67,15 @@ function unreadBody(headers: IncomingHttpHeaders, prefix: Prefix | undefined, ma
   return undefined;
 }
 
-/** A problem the proxy answers itself, in the contract's form. */
-const own = (p: Problem, status = p.status, headers: Record<string, string> = {}) => ({
-  status,
-  headers: { ...problemAnswer(p).headers, 'X-Request-Id': p.request_id, ...headers },
-  body: { ...p, status },
+/** The headers of a problem the proxy answers itself, as the mock's: its media type and X-Request-Id. */
+const ownHeaders = (p: Problem, more: Record<string, string> = {}) => ({
+  ...problemAnswer(p).headers,
+  'X-Request-Id': p.request_id,
+  ...more,
 });
+
+/** A problem answered as a 502: the contract documents no code for one (see docs/sandbox.md, "Validation proxy"). */
+const gateway = (p: Problem): Problem => ({ ...p, status: 502 });
 
 export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
   const upstream = new URL(options.upstream);
@@ -112,7 +115,7 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
         `No operation at ${path}; see openapi.yaml. The proxy forwards only the contract's paths.`,
         path,
       );
-      return answer(404, own(p).headers, p, 'a path the contract lacks is not forwarded');
+      return answer(404, ownHeaders(p), p, 'a path the contract lacks is not forwarded');
     }
     const operation = check.operationAt(method, path);
     if (!operation) exchange.unchecked.push(`not checked: the contract has no ${method} ${path}`);
@@ -145,17 +148,12 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
         const refused = invalidRequest(path, violations.map(fieldError));
         exchange.violations = locate(violations);
         const p = refused.body as Problem;
-        return answer(400, own(p, 400, { 'sl-violations': violationsHeader(violations) }).headers, p, '--errors');
+        return answer(400, ownHeaders(p, { 'sl-violations': violationsHeader(violations) }), p, '--errors');
       }
     }
 
     // On to the deployment: the request's own headers but for those of this hop, and Host.
-    const headers: string[] = [];
-    const dropped = hopByHop(req.headers.connection);
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!;
-      if (!dropped.has(name.toLowerCase()) && name.toLowerCase() !== 'host') headers.push(name, req.rawHeaders[i + 1]!);
-    }
+    const headers = endToEnd(req.rawHeaders, req.headers.connection, ['host']);
     headers.push('Host', upstream.host, 'Via', `${req.httpVersion} jes-sandbox`);
     const send = upstream.protocol === 'https:' ? requestTls : request;
     const outgoing = send({
@@ -175,7 +173,7 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
       if (res.headersSent) return void res.destroy();
       const p = problem('service_unavailable', `The deployment at ${upstream.origin} did not answer: ${why}.`, path);
       exchange.violations = locate(violations);
-      void answer(502, own(p, 502).headers, { ...p, status: 502 }, `the deployment did not answer (${why})`);
+      void answer(502, ownHeaders(p), gateway(p), `the deployment did not answer (${why})`);
     };
     outgoing.once('timeout', () => outgoing.destroy(new Error(`no answer within ${timeout / 1000} s`)));
     outgoing.once('error', (error: NodeJS.ErrnoException) => failed(error.code ?? error.message));
@@ -195,42 +193,31 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
       if (operation) {
         const why = unreadBody(incoming.headers, head, max);
         const seen = { status, headers: flat(incoming.headers), body: undefined as unknown };
+        const found: Located[] = [];
         if (why) exchange.unchecked.push(`response body not checked: ${why}`);
         else if (head && hasBody(incoming.headers)) {
           const parsed = parseJson(head.chunks);
           if ('value' in parsed) seen.body = parsed.value;
-          else
-            violations.push({ in: 'response', path: ['body'], message: `Response body is not JSON: ${parsed.error}` });
+          else found.push({ in: 'response', path: ['body'], message: `Response body is not JSON: ${parsed.error}` });
         }
-        const found = check.response(operation, seen).map((v) => ({ ...v, in: 'response' as const }));
+        found.push(...check.response(operation, seen).map((v) => ({ ...v, in: 'response' as const })));
         violations.push(...found);
         if (options.errors && found.length) {
           incoming.destroy();
+          const broken = found.map((v) => v.message).join('; ');
           const p = problem(
             'internal_error',
-            `The deployment answered ${status}, at odds with the contract: ${found
-              .map((v) => v.message)
-              .join('; ')
-              .slice(0, 500)}.`,
+            `The deployment answered ${status}, at odds with the contract: ${broken.slice(0, 500)}.`,
             path,
           );
           exchange.violations = locate(violations);
-          return answer(
-            502,
-            own(p, 502, { 'sl-violations': violationsHeader(violations) }).headers,
-            { ...p, status: 502 },
-            '--errors',
-          );
+          const header = { 'sl-violations': violationsHeader(violations) };
+          return answer(502, ownHeaders(p, header), gateway(p), '--errors');
         }
       }
       exchange.violations = locate(violations);
-      const back: string[] = [];
-      const skip = hopByHop(incoming.headers.connection);
-      for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
-        const name = incoming.rawHeaders[i]!;
-        if (!skip.has(name.toLowerCase()) && name.toLowerCase() !== 'sl-violations')
-          back.push(name, incoming.rawHeaders[i + 1]!);
-      }
+      // A deployment's own sl-violations gives way to the proxy's.
+      const back = endToEnd(incoming.rawHeaders, incoming.headers.connection, ['sl-violations']);
       if (violations.length) back.push('sl-violations', violationsHeader(violations));
       res.writeHead(status, incoming.statusMessage, back);
       for (const chunk of head?.chunks ?? []) res.write(chunk);
