@@ -4,9 +4,9 @@
 // a pointer per mismatch, and Prism's own account goes in the `sl-violations` header.
 import prismCore from '@stoplight/prism-core';
 import prismHttp from '@stoplight/prism-http';
-import { contractPath, startJobBodyErrors, startsJob } from '@jes/contract/node';
+import { contractPath } from '@jes/contract/node';
 import { type Answer, invalidRequest, type Preferences, problem, problemAnswer } from './conventions.ts';
-import { fieldError, type Violation, violationsHeader } from './violations.ts';
+import { fieldError, requestErrors, type Violation, violationsHeader } from './violations.ts';
 
 export type Operation = Awaited<ReturnType<typeof prismHttp.getHttpOperationsFromSpec>>[number];
 
@@ -70,28 +70,17 @@ export async function createMock(path: string = contractPath) {
     const { output, validations } = result.right;
     const violations: Violation[] = validations.input.filter((v) => v.severity === 0 && v.code !== 401);
     const example = exampleName(operation, output.statusCode, output.body);
-    const errorOf = fieldError;
     const answer: Answer = {
       status: output.statusCode,
       headers: { ...output.headers },
       body: output.body,
-      judged: { violations: violations.map(errorOf), ...(example ? { example } : {}) },
+      judged: { violations: violations.map(fieldError), ...(example ? { example } : {}) },
     };
     if (!violations.length) return answer;
     const header = violationsHeader(violations);
     if (output.statusCode !== 400 && output.statusCode !== 422)
       return { ...answer, headers: { ...answer.headers, 'sl-violations': header } };
-    let errors = answer.judged!.violations;
-    // A refused start-job body is explained by the shape it meant alone (@jes/contract's start-job-body.ts), as the server does.
-    const inBody = (v: Violation) => v.path?.[0] === 'body';
-    if (startsJob(operation.iid) && violations.some(inBody)) {
-      const meant = startJobBodyErrors(operation.iid, body);
-      const depth = (p: string) => p.split('/').length;
-      if (meant.length)
-        errors = [...violations.filter((v) => !inBody(v)).map(errorOf), ...meant].sort(
-          (a, b) => depth(b.pointer) - depth(a.pointer),
-        );
-    }
+    const errors = requestErrors(operation.iid, violations, body);
     const refused = invalidRequest(path, errors);
     return { ...refused, headers: { ...refused.headers, 'sl-violations': header }, judged: { violations: errors } };
   }

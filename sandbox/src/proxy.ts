@@ -9,12 +9,20 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, 
 import { request as requestTls } from 'node:https';
 import { answerClientErrors } from '@jes/contract/node';
 import { codingOf, drain, mediaTypeOf } from './body.ts';
-import { allowedMethods, asciiOnly, invalidRequest, problem, type Problem, problemAnswer } from './conventions.ts';
+import {
+  allowedMethods,
+  asciiOnly,
+  type FieldError,
+  invalidRequest,
+  problem,
+  type Problem,
+  problemAnswer,
+} from './conventions.ts';
 import { createContractCheck, type SeenRequest } from './contract-check.ts';
 import { endToEnd } from './hop-by-hop.ts';
 import { parseJson, type Prefix, readPrefix } from './prefix.ts';
 import type { Sandbox } from './server.ts';
-import { fieldError, type Violation, violationsHeader } from './violations.ts';
+import { fieldError, requestErrors, type Violation, violationsHeader } from './violations.ts';
 
 export interface ProxyOptions {
   /** The deployment every request goes on to (`https://jes.example.com`, a path prefix allowed). */
@@ -119,8 +127,13 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
     }
     const operation = check.operationAt(method, path);
     if (!operation) exchange.unchecked.push(`not checked: the contract has no ${method} ${path}`);
+    // Prism's account of each side (the sl-violations header); the log's field errors of the request, explained.
     const violations: Located[] = [];
-    const requestUnread = () => unreadBody(req.headers, requestHead, max);
+    let requestFieldErrors: FieldError[] = [];
+    const report = () => [
+      ...requestFieldErrors.map((e) => ({ in: 'request' as const, ...e })),
+      ...violations.filter((v) => v.in === 'response').map((v) => ({ in: v.in, ...fieldError(v) })),
+    ];
     let requestHead: Prefix | undefined;
     if (
       hasBody(req.headers) &&
@@ -136,18 +149,20 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
         headers: flat(req.headers),
         rawHeaders: req.rawHeaders,
       };
-      const why = requestUnread();
+      const found: Violation[] = [];
+      const why = unreadBody(req.headers, requestHead, max);
       if (why) exchange.unchecked.push(`request body not checked: ${why}`);
       else if (requestHead && hasBody(req.headers)) {
         const parsed = parseJson(requestHead.chunks);
         if ('value' in parsed) seen.body = parsed.value;
-        else violations.push({ in: 'request', path: ['body'], message: `Request body is not JSON: ${parsed.error}` });
+        else found.push({ path: ['body'], message: `Request body is not JSON: ${parsed.error}` });
       }
-      violations.push(...check.request(operation, seen).map((v) => ({ ...v, in: 'request' as const })));
-      if (options.errors && violations.length) {
-        const refused = invalidRequest(path, violations.map(fieldError));
-        exchange.violations = locate(violations);
-        const p = refused.body as Problem;
+      found.push(...check.request(operation, seen));
+      violations.push(...found.map((v) => ({ ...v, in: 'request' as const })));
+      requestFieldErrors = requestErrors(operation.iid, found, seen.body);
+      if (options.errors && found.length) {
+        const p = invalidRequest(path, requestFieldErrors).body as Problem;
+        exchange.violations = report();
         return answer(400, ownHeaders(p, { 'sl-violations': violationsHeader(violations) }), p, '--errors');
       }
     }
@@ -172,7 +187,7 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
     const failed = (why: string) => {
       if (res.headersSent) return void res.destroy();
       const p = problem('service_unavailable', `The deployment at ${upstream.origin} did not answer: ${why}.`, path);
-      exchange.violations = locate(violations);
+      exchange.violations = report();
       void answer(502, ownHeaders(p), gateway(p), `the deployment did not answer (${why})`);
     };
     outgoing.once('timeout', () => outgoing.destroy(new Error(`no answer within ${timeout / 1000} s`)));
@@ -210,12 +225,12 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
             `The deployment answered ${status}, at odds with the contract: ${broken.slice(0, 500)}.`,
             path,
           );
-          exchange.violations = locate(violations);
+          exchange.violations = report();
           const header = { 'sl-violations': violationsHeader(violations) };
           return answer(502, ownHeaders(p, header), gateway(p), '--errors');
         }
       }
-      exchange.violations = locate(violations);
+      exchange.violations = report();
       // A deployment's own sl-violations gives way to the proxy's.
       const back = endToEnd(incoming.rawHeaders, incoming.headers.connection, ['sl-violations']);
       if (violations.length) back.push('sl-violations', violationsHeader(violations));
@@ -244,6 +259,3 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
       }),
   };
 }
-
-/** Violations as the log shows them: where, a pointer, what. */
-const locate = (violations: Located[]) => violations.map((v) => ({ in: v.in, ...fieldError(v) }));

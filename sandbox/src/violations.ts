@@ -1,6 +1,7 @@
 // Prism's account of what breaks the contract, in the two forms the sandbox gives it: the `sl-violations` header
 // (Prism's own name and shape, JSON in printable ASCII) and the contract's field errors (a JSON pointer and a
 // detail each). The mock reports a request's violations this way, the validation proxy a request's and a response's.
+import { startJobBodyErrors, startsJob } from '@jes/contract/node';
 import { asciiOnly, type FieldError, pointer } from './conventions.ts';
 
 /** One of Prism's diagnostics (severity 0 is an error). */
@@ -27,4 +28,22 @@ export function violationsHeader(violations: readonly (Violation & { in?: 'reque
 export function fieldError(v: Violation): FieldError {
   const member = v.code === 'required' ? /property '([^']+)'/.exec(v.message)?.[1] : undefined;
   return { pointer: pointer([...(v.path ?? []), ...(member === undefined ? [] : [member])]), detail: v.message };
+}
+
+/**
+ * A request's violations as field errors, deepest first. A start-job body at odds with the contract is explained by
+ * the shape it meant alone (@jes/contract's start-job-body.ts), as the server does, not by every branch of the union.
+ */
+export function requestErrors(
+  operationId: string | undefined,
+  violations: readonly Violation[],
+  body: unknown,
+): FieldError[] {
+  const inBody = (v: Violation) => v.path?.[0] === 'body';
+  const meant = startsJob(operationId) && violations.some(inBody) ? startJobBodyErrors(operationId, body) : [];
+  if (!meant.length) return violations.map(fieldError);
+  const depth = (p: string) => p.split('/').length;
+  return [...violations.filter((v) => !inBody(v)).map(fieldError), ...meant].sort(
+    (a, b) => depth(b.pointer) - depth(a.pointer),
+  );
 }

@@ -117,7 +117,10 @@ describe('in front of the reference server', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'invalid_request' });
     expect(violations(res)).toContainEqual(expect.objectContaining({ location: ['request', 'body', 'num_nodes'] }));
-    expect(lastExchange().violations).toContainEqual(expect.objectContaining({ in: 'request', pointer: '/num_nodes' }));
+    // The log explains the body by the shape it meant (max cut's), as the mock and the server do, not by QUBO's too.
+    const logged = lastExchange().violations.map((v) => `${v.in} ${v.pointer}`);
+    expect(logged).toContain('request /num_nodes');
+    expect(logged).not.toContain('request /q_matrix');
   });
 
   it('forwards Authorization as it is: a bad token is refused by the server, not the proxy', async () => {
