@@ -4,7 +4,7 @@
 // SANDBOX_PORT and SANDBOX_HOST set the same defaults. Exit codes: 0 stopped by a signal, 2 usage or a failure to start.
 import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { parseFraction, parseLatency, parseRate } from './durations.ts';
+import { scenarioOptions, withScenarioAndProxyFlags } from './cli-flags.ts';
 import { proxyLogLines } from './proxy-log.ts';
 import { startProxy } from './proxy.ts';
 import { requestLogLines } from './request-log.ts';
@@ -17,29 +17,8 @@ function port(value: string): number {
   return Number(value);
 }
 
-function upstreamUrl(value: string): string {
-  const url = URL.parse(value);
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
-    throw new InvalidArgumentError('expected the http or https URL of a deployment');
-  return value;
-}
-
-/** An option's parser from one of durations.ts's: undefined becomes a usage error saying what was expected. */
-const reading =
-  <T>(parse: (text: string) => T | undefined, expected: string) =>
-  (value: string): T => {
-    const read = parse(value);
-    if (read === undefined) throw new InvalidArgumentError(`expected ${expected}`);
-    return read;
-  };
-
-function seed(value: string): number {
-  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError('expected a whole number below 1000000000');
-  return Number(value);
-}
-
 function program(): Command {
-  return new Command('jes-sandbox')
+  const command = new Command('jes-sandbox')
     .description(
       "A mock of the Job Execution Service: Prism's engine over the contract this package carries, keeping its conventions.",
     )
@@ -60,42 +39,6 @@ function program(): Command {
       '--errors',
       "Prism's --errors: always on in the mock, a request at odds with the contract answers 400 invalid_request; with --proxy, such a request is not forwarded and a response at odds with the contract answers 502",
     )
-    .addOption(
-      new Option(
-        '--proxy <url>',
-        "Prism's proxy: forward every request to the deployment at <url>, check both ways against the contract, report violations in the sl-violations header and the log",
-      ).argParser(upstreamUrl),
-    )
-    .addOption(
-      new Option(
-        '--latency <duration>',
-        'every answer waits this long: 200ms, 2s, or a range drawn from, 100-400ms',
-      ).argParser(reading(parseLatency, 'a duration such as 200ms or 2s, or a range such as 100-400ms')),
-    )
-    .addOption(
-      new Option(
-        '--rate-limit <rate>',
-        'limit each client (token, else address): 10/s, 60/min, 5/10s; past it, 429 rate_limited',
-      ).argParser(reading(parseRate, 'a rate such as 10/s, 60/min or 5/10s')),
-    )
-    .addOption(
-      new Option(
-        '--unavailable <fraction>',
-        'answer this fraction of requests 503 service_unavailable: 0.1 or 10%',
-      ).argParser(reading(parseFraction, 'a fraction such as 0.1 or 10%')),
-    )
-    .addOption(
-      new Option(
-        '--drop <fraction>',
-        'drop the connection of this fraction of requests, unanswered: 0.05 or 5%',
-      ).argParser(reading(parseFraction, 'a fraction such as 0.05 or 5%')),
-    )
-    .addOption(
-      new Option(
-        '--seed <n>',
-        'seed what is drawn at random (latency ranges, --unavailable, --drop), to repeat a run',
-      ).argParser(seed),
-    )
     .option('-d, --dynamic', "Prism's --dynamic: not offered, the sandbox answers with the contract's examples only")
     .addHelpText(
       'after',
@@ -103,6 +46,7 @@ function program(): Command {
     )
     .showHelpAfterError('(run jes-sandbox --help for usage)')
     .exitOverride();
+  return withScenarioAndProxyFlags(command);
 }
 
 const command = program();
@@ -119,12 +63,6 @@ if (options.dynamic) {
     'jes-sandbox: --dynamic is not offered: generated bodies need not match the contract, so the sandbox answers with its examples only (Prefer: example=… chooses one)',
   );
   process.exit(2);
-}
-
-/** The scenario flags given, and only those (exactOptionalPropertyTypes). */
-function scenarioOptions(given: ScenarioOptions): ScenarioOptions {
-  const names = ['latency', 'rateLimit', 'unavailable', 'drop', 'seed'] as const;
-  return Object.fromEntries(names.filter((name) => given[name] !== undefined).map((name) => [name, given[name]]));
 }
 
 if (options.proxy && Object.keys(scenarioOptions(options)).length) {

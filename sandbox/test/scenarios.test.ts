@@ -2,7 +2,9 @@
 // `rate_limited` and a 503 `service_unavailable` as the contract documents them (checked with the conformance
 // suite's own response checks), a connection dropped without an answer, and the flags that make them happen by
 // themselves (--rate-limit limits for real; --unavailable and --drop draw from a PRNG that --seed makes repeat).
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../client/test/support/processes.ts';
 import { Contract } from '../../conformance/src/contract/contract.ts';
 import {
   contentTypeViolations,
@@ -176,5 +178,51 @@ describe('the Prefer vocabulary', () => {
     const res = await fetch(`${plain}/job`, { headers: { ...bearer(), prefer } });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ errors: [{ pointer: '/header/prefer' }] });
+  });
+});
+
+describe('the flags of jes-sandbox', () => {
+  const cli = ['--conditions=jes-source', 'sandbox/src/cli.ts'];
+
+  it('--rate-limit 1/min --latency 50ms --seed 3: the command passes them on', async () => {
+    const child = spawn(
+      process.execPath,
+      [...cli, '-p', '0', '--rate-limit', '1/min', '--latency', '50ms', '--seed', '3'],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${output}`)), 30_000);
+        child.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /listening on (http:\/\/\S+)/.exec(output);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found[1]!);
+          }
+        });
+      });
+      const first = await fetch(`${url}/job`, { headers: bearer() });
+      expect(first.headers.get('ratelimit-policy')).toBe('"default";q=1;w=60');
+      expect((await fetch(`${url}/job`, { headers: bearer() })).status).toBe(429);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it.each([
+    [['--rate-limit', '3'], 'expected a rate such as 10/s'],
+    [['--latency', 'soon'], 'expected a duration such as 200ms'],
+    [['--drop', '2'], 'expected a fraction such as 0.05'],
+    [['--proxy', 'ftp://x'], 'expected the http or https URL'],
+    [['--proxy', 'http://x', '--drop', '1%'], "are the mock's"],
+  ])('%j is a usage error (exit 2)', (args, message) => {
+    const run = spawnSync(process.execPath, [...cli, ...args], { cwd: repoRoot, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(message);
   });
 });
