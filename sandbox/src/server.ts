@@ -5,6 +5,8 @@
 // (parameters.ts), and only then Prism. Whatever a request holds, it gets an answer and the sandbox keeps
 // running: a failure while writing one included. Every answer of a routed request to a deprecated operation
 // carries its Deprecation and Sunset headers, as the reference server's do (@jes/contract's deprecation.ts).
+// Once the route is known, the scenarios a request or a flag asks for come first (scenarios.ts: a latency, a 429,
+// a 503, a dropped connection).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken } from './bearer.ts';
 import { answerClientErrors } from '@jes/contract/node';
