@@ -5,6 +5,7 @@
 // reaches no other host and no path the contract lacks.
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sixNodesEdgeList } from '../../client/test/support/graphs.ts';
 import { freePort, type Started, startServer, users } from '../../client/test/support/processes.ts';
 import { proxyLogLines } from '../src/proxy-log.ts';
 import { type ProxiedExchange, startProxy } from '../src/proxy.ts';
@@ -121,6 +122,23 @@ describe('in front of the reference server', () => {
     const logged = lastExchange().violations.map((v) => `${v.in} ${v.pointer}`);
     expect(logged).toContain('request /num_nodes');
     expect(logged).not.toContain('request /q_matrix');
+  });
+
+  it('passes an upload through to the server, which stores it', async () => {
+    const token = await login(toReference);
+    const form = new FormData();
+    form.append('problem_id', 'maxcut');
+    form.append('name', 'six-nodes');
+    form.append('file', new Blob([sixNodesEdgeList]), 'six-nodes.txt');
+    const res = await fetch(`${toReference}/data_file`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ data_file_identifier: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(res.headers.get('sl-violations')).toBeNull();
+    expect(lastExchange().unchecked).toEqual(['request body not checked: multipart/form-data, not JSON']);
   });
 
   it('forwards Authorization as it is: a bad token is refused by the server, not the proxy', async () => {
