@@ -32,6 +32,7 @@ export const catalogue = {
   rate_limited: [429, 'Too many requests'],
   too_many_active_jobs: [429, 'Too many active jobs'],
   internal_error: [500, 'Internal error'],
+  bad_gateway: [502, 'Bad gateway'],
   service_unavailable: [503, 'Service unavailable'],
   insufficient_storage: [507, 'Insufficient storage'],
 } as const satisfies Record<string, readonly [number, string]>;

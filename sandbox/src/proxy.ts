@@ -82,9 +82,6 @@ const ownHeaders = (p: Problem, more: Record<string, string> = {}) => ({
   ...more,
 });
 
-/** A problem answered as a 502: the contract documents no code for one (see docs/sandbox.md, "Validation proxy"). */
-const gateway = (p: Problem): Problem => ({ ...p, status: 502 });
-
 export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
   const upstream = new URL(options.upstream);
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
@@ -186,9 +183,9 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
     });
     const failed = (why: string) => {
       if (res.headersSent) return void res.destroy();
-      const p = problem('service_unavailable', `The deployment at ${upstream.origin} did not answer: ${why}.`, path);
+      const p = problem('bad_gateway', `The deployment at ${upstream.origin} did not answer: ${why}.`, path);
       exchange.violations = report();
-      void answer(502, ownHeaders(p), gateway(p), `the deployment did not answer (${why})`);
+      void answer(502, ownHeaders(p), p, `the deployment did not answer (${why})`);
     };
     outgoing.once('timeout', () => outgoing.destroy(new Error(`no answer within ${timeout / 1000} s`)));
     outgoing.once('error', (error: NodeJS.ErrnoException) => failed(error.code ?? error.message));
@@ -221,13 +218,13 @@ export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
           incoming.destroy();
           const broken = found.map((v) => v.message).join('; ');
           const p = problem(
-            'internal_error',
+            'bad_gateway',
             `The deployment answered ${status}, at odds with the contract: ${broken.slice(0, 500)}.`,
             path,
           );
           exchange.violations = report();
           const header = { 'sl-violations': violationsHeader(violations) };
-          return answer(502, ownHeaders(p, header), gateway(p), '--errors');
+          return answer(502, ownHeaders(p, header), p, '--errors');
         }
       }
       exchange.violations = report();

@@ -172,7 +172,7 @@ describe('in front of a deployment that breaks the contract', () => {
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     const body = (await res.json()) as { status: number; code: string; detail: string; request_id: string };
-    expect(body).toMatchObject({ status: 502, code: 'internal_error' });
+    expect(body).toMatchObject({ status: 502, code: 'bad_gateway', title: 'Bad gateway' });
     expect(body.detail).toContain('at odds with the contract');
     expect(res.headers.get('x-request-id')).toBe(body.request_id);
     expect(violations(res).map((v) => v.location)).toContainEqual(['response', 'body', 'job']);
@@ -263,7 +263,7 @@ describe('when the deployment does not answer', () => {
   it('answers 502 with a problem when nothing listens there', async () => {
     const res = await fetch(`${await proxy(`http://127.0.0.1:${await freePort()}`)}/healthz`);
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ status: 502, code: 'service_unavailable' });
+    expect(await res.json()).toMatchObject({ status: 502, code: 'bad_gateway', title: 'Bad gateway' });
   });
 
   it('answers 502 when it stays silent past the timeout', async () => {

@@ -919,7 +919,8 @@ export interface components {
          *     `job_already_terminal`, `data_file_in_use` (409); `payload_too_large` (413, with
          *     `max_bytes`); `storage_quota_exceeded` (413, with `max_bytes` and `used_bytes`); `unsupported_media_type` (415); `headers_too_large` (431); `invalid_input`, `data_file_problem_mismatch`,
          *     `data_file_invalid`, `idempotency_key_reused` (422); `rate_limited`, `too_many_active_jobs` (429, with `Retry-After`);
-         *     `internal_error` (500); `service_unavailable` (503); `insufficient_storage` (507, with `Retry-After`). Inside a job or execution `error`, solver
+         *     `internal_error` (500); `bad_gateway` (502: only from the sandbox's validation proxy, `jes-sandbox --proxy`, when
+         *     the deployment behind it does not answer or, with `--errors`, answers at odds with the contract); `service_unavailable` (503); `insufficient_storage` (507, with `Retry-After`). Inside a job or execution `error`, solver
          *     failures use `solver_failed`, `solver_limit_exceeded`, `job_expired` and `data_file_invalid`.
          */
         Problem: {
