@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
+import { usersSetting } from '../../../test/support/users-setting.ts';
 import { readConfig } from '../../src/config/config.ts';
 import { type Running, startServer } from '../../src/start/main.ts';
 
@@ -17,9 +18,7 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
   return {
     PORT: '0',
     JES_DATA_DIR: 'memory:',
-    JES_USERS: Object.entries(users)
-      .map(([u, p]) => `${u}:${p}`)
-      .join(','),
+    JES_USERS: usersSetting(users),
     JES_JWT_SECRET: jwtSecret,
     JES_WORKERS: '2',
     JES_RATE_LIMITS: 'off',
