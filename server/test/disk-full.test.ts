@@ -39,17 +39,13 @@ function fillTo(freeBytes: number, name: string): string {
 
 /** An edge list of about `bytes`, of random weights: the database stores it compressed, and a regular one took no room. */
 const upload = (client: Client, bytes: number, seed: number) => {
-  const form = new FormData();
   const lines: string[] = [];
   for (let size = 0; size < bytes;) {
     const line = `1 2 ${(Math.random() * 1e6).toFixed(6)}\n`;
     lines.push(line);
     size += line.length;
   }
-  form.set('file', new Blob([`2 ${lines.length}\n${lines.join('')}# ${seed}\n`]), 'g.txt');
-  form.set('problem_id', 'maxcut');
-  form.set('name', 'g.txt');
-  return client.request('POST', '/data_file', { body: form });
+  return client.upload(`2 ${lines.length}\n${lines.join('')}# ${seed}\n`, 'g.txt');
 };
 
 describe.skipIf(skip)(`a disk that fills${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -107,11 +103,7 @@ describe.skipIf(skip)(`a disk that fills${skip ? ` (skipped: ${skip})` : ''}`, (
     })();
     const filler = fillTo(32 * mib + 10 * mib, 'filler-3');
     try {
-      const form = new FormData();
-      form.set('file', new Blob([text]), 'big.txt');
-      form.set('problem_id', 'maxcut');
-      form.set('name', 'big.txt');
-      const uploaded = await jes.alice.request('POST', '/data_file', { body: form });
+      const uploaded = await jes.alice.upload(text, 'big.txt');
       expect(uploaded.status).toBe(201);
       const id = uploaded.body.data_file_identifier;
       // It stays PROCESSING while there is no room, given back each time without counting as a try.

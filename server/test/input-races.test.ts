@@ -26,11 +26,7 @@ describe.each(await backends())('on %s', (_name, backend) => {
     // 24 MiB of edges (24 chunks): more than the socket buffers take, so the answer is still streaming.
     const line = '1 2 1\n';
     const text = `2 ${4 * 1024 * 1024}\n${line.repeat(4 * 1024 * 1024)}`;
-    const form = new FormData();
-    form.set('file', new Blob([text]), 'big.txt');
-    form.set('problem_id', 'maxcut');
-    form.set('name', 'big.txt');
-    const id = (await jes.alice.request('POST', '/data_file', { body: form })).body.data_file_identifier;
+    const id = (await jes.alice.upload(text, 'big.txt')).body.data_file_identifier;
     const job = (
       await jes.alice.post('/problem/maxcut?solver=local-search&time_limit_seconds=0.1', { data_file_identifier: id })
     ).body.job;

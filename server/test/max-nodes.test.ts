@@ -13,11 +13,7 @@ const jes = sharedServer();
 
 /** Uploads `text` as a data file of `problemId` and waits for its validation; returns its record. */
 async function validated(problemId: 'maxcut' | 'qubo', text: string): Promise<any> {
-  const form = new FormData();
-  form.set('file', new Blob([text]), 'file.txt');
-  form.set('problem_id', problemId);
-  form.set('name', 'file.txt');
-  const uploaded = await jes.alice.request('POST', '/data_file', { body: form });
+  const uploaded = await jes.alice.upload(text, 'file.txt', problemId);
   expect(uploaded.status).toBe(201);
   return jes.alice.validated(uploaded.body.data_file_identifier);
 }

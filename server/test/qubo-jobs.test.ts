@@ -19,13 +19,7 @@ const jes = sharedServer();
 const energy = (q: number[][], x: number[]) =>
   q.reduce((sum, row, i) => sum + row.reduce((s, v, j) => s + v * x[i]! * x[j]!, 0), 0);
 
-async function upload(text: string, name: string, problemId = 'qubo') {
-  const form = new FormData();
-  form.set('file', new Blob([text]), name);
-  form.set('problem_id', problemId);
-  form.set('name', name);
-  return jes.alice.request('POST', '/data_file', { body: form });
-}
+const upload = (text: string, name: string) => jes.alice.upload(text, name, 'qubo');
 
 describe('the QUBO use case', () => {
   it('is listed beside max cut and described as the contract says', async () => {

@@ -21,13 +21,8 @@ function edgeList(size: number, seed: number): string {
 describe.each(await backends())('on %s', (_name, backend) => {
   const jes = sharedServer({ JES_STORAGE_QUOTA_MIB: '3' }, { users: ['alice', 'bob'], backend });
 
-  const upload = (client: Client, text: string, problemId = 'maxcut'): Promise<Reply> => {
-    const form = new FormData();
-    form.set('file', new Blob([text]), 'file.txt');
-    form.set('problem_id', problemId);
-    form.set('name', 'file.txt');
-    return client.request('POST', '/data_file', { body: form });
-  };
+  const upload = (client: Client, text: string, problemId = 'maxcut'): Promise<Reply> =>
+    client.upload(text, 'file.txt', problemId);
 
   it('refuses an upload past the quota with 413 storage_quota_exceeded, saying what is used and allowed', async () => {
     const first = await upload(jes.alice, edgeList(2 * mib, 1));

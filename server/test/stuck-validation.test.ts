@@ -27,11 +27,7 @@ describe.each(await backends())('on %s', (_name, backend) => {
   const jes = sharedServer({ JES_LEASE_SECONDS: '2' }, { backend });
 
   const upload = async (problemId: string, bytes: string) => {
-    const form = new FormData();
-    form.set('file', new Blob([bytes]), 'nul.txt');
-    form.set('problem_id', problemId);
-    form.set('name', 'nul.txt');
-    const reply = await jes.alice.request('POST', '/data_file', { body: form });
+    const reply = await jes.alice.upload(bytes, 'nul.txt', problemId);
     expect(reply.status).toBe(201);
     return reply.body.data_file_identifier as string;
   };
@@ -96,11 +92,7 @@ describe.each(await backends())('on %s', (_name, backend) => {
       'CREATE TRIGGER refuse_ready BEFORE UPDATE ON data_files FOR EACH ROW EXECUTE FUNCTION refuse_ready()',
     );
     try {
-      const form = new FormData();
-      form.set('file', new Blob(['2 1\n1 2 7\n']), 'refused.txt');
-      form.set('problem_id', 'maxcut');
-      form.set('name', 'refused.txt');
-      const id = (await jes.alice.request('POST', '/data_file', { body: form })).body.data_file_identifier;
+      const id = (await jes.alice.upload('2 1\n1 2 7\n', 'refused.txt')).body.data_file_identifier;
       const job = (await jes.alice.post('/problem/maxcut', { data_file_identifier: id })).body.job;
       // Each try waits for the last one's lease (2 s) to run out.
       const record = await verdict(id, 10 * maxValidationAttempts);

@@ -83,11 +83,11 @@ export class Client {
     this.request<T>('GET', path, headers ? { headers } : {});
   post = <T = any>(path: string, json?: unknown) => this.request<T>('POST', path, json === undefined ? {} : { json });
 
-  /** Uploads `text` as a max-cut data file named `name`. */
-  upload(text: string, name = 'graph.txt'): Promise<Reply> {
+  /** Uploads `text` as a data file of `problemId` named `name`. */
+  upload(text: string, name = 'graph.txt', problemId = 'maxcut'): Promise<Reply> {
     const form = new FormData();
     form.set('file', new Blob([text]), name);
-    form.set('problem_id', 'maxcut');
+    form.set('problem_id', problemId);
     form.set('name', name);
     return this.request('POST', '/data_file', { body: form });
   }
