@@ -32,7 +32,7 @@ const setting = /^(JES_|SANDBOX_)|^(DATABASE_URL|HOST|PORT|LOG_LEVEL)$/;
  * This process's environment without the server's and the sandbox's settings (a DATABASE_URL or JES_WORKERS of the
  * shell that runs the tests would move the child elsewhere), then `env`.
  */
-export function childEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+function childEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !setting.test(name))), ...env };
 }
 
