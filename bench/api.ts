@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { agent, Api, json, send } from './support/client.ts';
 import { bigBody, matrixBody } from './support/inputs.ts';
 import { installServer } from './support/installed.ts';
-import { startBare, startServer, stopAll, stopChild } from './support/processes.ts';
+import { startBare, startServer, stopAll } from './support/processes.ts';
 import { measurePrismGet } from './support/prism.ts';
 import { runTinyJobs, type TinyJobFigures } from './support/tiny-jobs.ts';
 import { installed, quick, settings } from './support/settings.ts';
@@ -99,32 +99,32 @@ async function compareGet(label: string, api: Api, id: string, pid: number | und
   const server = await measureGet(`${api.base}/job/${id}`, api.auth, pid);
   const bare = await startBare(sample.body);
   try {
-    const check = await send(bare.base, 'GET', `/job/${id}`);
+    const check = await send(bare.url, 'GET', `/job/${id}`);
     if (!check.body.equals(sample.body)) throw new Error('the bare app does not answer the same bytes');
     return {
       label,
       server,
-      bare: await measureGet(`${bare.base}/job/${id}`, {}, bare.proc.pid),
+      bare: await measureGet(`${bare.url}/job/${id}`, {}, bare.child.pid),
       bytes: sample.body.length,
     };
   } finally {
-    await stopChild(bare.proc);
+    await bare.stop();
   }
 }
 
 async function getBenchmark(script?: string): Promise<GetFigures[]> {
   const server = await startServer(2, {}, script);
   try {
-    const api = new Api(server.base);
+    const api = new Api(server.url);
     await api.login();
     const finished = await api.start(matrixBody(8, 7, 9));
     await api.waitFor(finished, (s) => s === 'FINISHED');
-    const figures = [await compareGet('FINISHED', api, finished, server.proc.pid)];
+    const figures = [await compareGet('FINISHED', api, finished, server.child.pid)];
 
     const running = await api.start(matrixBody(8, 8, 9), '?solver=local-search&time_limit_seconds=3600');
     await api.waitFor(running, (s) => s === 'RUNNING');
     try {
-      figures.push(await compareGet('RUNNING', api, running, server.proc.pid));
+      figures.push(await compareGet('RUNNING', api, running, server.child.pid));
       const still = json(await api.get(running)).job[running].status;
       if (still !== 'RUNNING') throw new Error(`the running job became ${still} during the benchmark`);
     } finally {
@@ -133,18 +133,18 @@ async function getBenchmark(script?: string): Promise<GetFigures[]> {
     }
     return figures;
   } finally {
-    await stopChild(server.proc);
+    await server.stop();
   }
 }
 
 async function jobBenchmark(script?: string): Promise<TinyJobFigures> {
   const server = await startServer(2, {}, script);
   try {
-    const api = new Api(server.base);
+    const api = new Api(server.url);
     await api.login();
     return await runTinyJobs(api);
   } finally {
-    await stopChild(server.proc);
+    await server.stop();
   }
 }
 
@@ -169,7 +169,7 @@ async function bigBenchmark(script?: string): Promise<BigFigures> {
 
   const server = await startServer(0, {}, script);
   try {
-    const api = new Api(server.base);
+    const api = new Api(server.url);
     await api.login();
     const accept: number[] = [];
     const headers = { ...api.auth, 'content-type': 'application/json' };
@@ -183,7 +183,7 @@ async function bigBenchmark(script?: string): Promise<BigFigures> {
     }
     return { bytes: body.length, n, accept, parse };
   } finally {
-    await stopChild(server.proc);
+    await server.stop();
   }
 }
 
@@ -206,13 +206,13 @@ async function sideBySide(installedScript: string): Promise<Side[]> {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const server = await startServer(2, {}, side.script);
       try {
-        const api = new Api(server.base);
+        const api = new Api(server.url);
         await api.login();
         const finished = await api.start(matrixBody(8, 7, 9));
         await api.waitFor(finished, (s) => s === 'FINISHED');
-        side.loads.push(await measureGet(`${api.base}/job/${finished}`, api.auth, server.proc.pid));
+        side.loads.push(await measureGet(`${api.base}/job/${finished}`, api.auth, server.child.pid));
       } finally {
-        await stopChild(server.proc);
+        await server.stop();
       }
     }
   }

@@ -13,7 +13,8 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Api, json, send } from './support/client.ts';
 import { bigBody } from './support/inputs.ts';
-import { serverEnv, startChild, stopAll, stopChild } from './support/processes.ts';
+import { node } from '../test/support/child-server.ts';
+import { serverEnv, startProcess, stopAll } from './support/processes.ts';
 import { root } from './support/settings.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -245,19 +246,19 @@ console.log('| attack | probes answered | p50 | worst |\n|---|---|---|---|');
 const only = argument('--only');
 for (const [name, attack] of Object.entries(attacks).filter(([name]) => !only || name.includes(only))) {
   const dataDir = join(mkdtempSync(join(tmpdir(), 'jes-attack-')), 'data');
-  const server = await startChild(
+  const server = await startProcess(
     name,
-    join(serverRoot, 'server/src/start/cli.ts'),
+    node(join(serverRoot, 'server/src/start/cli.ts')),
     serverEnv({ JES_DATA_DIR: dataDir, JES_RATE_LIMITS: '', JES_MAX_ACTIVE_JOBS: '' }),
   );
   try {
-    const api = new Api(server.base);
+    const api = new Api(server.url);
     await api.login();
-    const job = (await attack.prepare?.(server.base, api)) ?? '';
+    const job = (await attack.prepare?.(server.url, api)) ?? '';
     const stop = new AbortController();
-    const attacking = attack.run(server.base, api, stop.signal, job);
+    const attacking = attack.run(server.url, api, stop.signal, job);
     await sleep(2000); // the attack takes hold
-    const probing = probe(server.base, AbortSignal.timeout(seconds * 1000));
+    const probing = probe(server.url, AbortSignal.timeout(seconds * 1000));
     const probes = await probing;
     stop.abort();
     await attacking.catch(() => {});
@@ -266,7 +267,7 @@ for (const [name, attack] of Object.entries(attacks).filter(([name]) => !only ||
       `| ${name} | ${probes.waits.length} of ${total} | ${ms(percentile(probes.waits, 50))} | ${probes.failed ? 'no answer' : ms(Math.max(...probes.waits))} |`,
     );
   } finally {
-    await stopChild(server.proc);
+    await server.stop();
   }
 }
 await stopAll();

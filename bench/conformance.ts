@@ -11,7 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startChild, stopAll, stopChild } from './support/processes.ts';
+import { node, serverCli } from '../test/support/child-server.ts';
+import { usersSetting } from '../test/support/users-setting.ts';
+import { startProcess, stopAll } from './support/processes.ts';
 import { root } from './support/settings.ts';
 
 const users = { demo: 'demo-password-1', eve: 'eve-password-2' };
@@ -92,20 +94,14 @@ function conformance(args: string[]): Promise<{ ms: number; stdout: string; stde
 }
 
 async function measure(secondUser: boolean): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('JES_') || key === 'DATABASE_URL' || key === 'PORT' || key === 'LOG_LEVEL') delete env[key];
   const dir = mkdtempSync(join(tmpdir(), 'jes-bench-conformance-'));
-  const server = await startChild('jes server (defaults)', 'server/src/start/cli.ts', {
-    ...env,
+  const server = await startProcess('jes server (defaults)', node(serverCli), {
     PORT: '0',
     JES_DATA_DIR: join(dir, 'data'),
-    JES_USERS: Object.entries(users)
-      .map(([name, password]) => `${name}:${password}`)
-      .join(','),
+    JES_USERS: usersSetting(users),
     LOG_LEVEL: 'warn',
   });
-  const proxy = await countingProxy(server.base);
+  const proxy = await countingProxy(server.url);
   try {
     const run = await conformance([
       '--base-url',
@@ -141,7 +137,7 @@ async function measure(secondUser: boolean): Promise<string> {
     ].join(' | ');
   } finally {
     proxy.close();
-    await stopChild(server.proc);
+    await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -10,48 +10,26 @@
 // were retried; and whether every process is still running. Skipped, with the reason printed, when no PostgreSQL
 // answers (JES_TEST_POSTGRES_URL, default 127.0.0.1:5432, database test). Its HTTP goes to 127.0.0.1 only; it drops its
 // databases and stops every child on exit. Figures are printed, never asserted.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { agent, Api } from './support/client.ts';
 import { freshDatabase } from './support/seed-postgres.ts';
-import { children, serverEnv, startChild, stopAll, stopChild } from './support/processes.ts';
-import { quick, root, settings } from './support/settings.ts';
+import { type ChildServer, node, serverCli } from '../test/support/child-server.ts';
+import { serverEnv, startProcess, stopAll } from './support/processes.ts';
+import { quick, settings } from './support/settings.ts';
 import { runTinyJobs, type TinyJobFigures } from './support/tiny-jobs.ts';
 
 const threadsPerWorker = 2;
-const cli = 'server/src/start/cli.ts';
 
 /** `jes-server worker` on `url`, once it says it runs. */
-async function startWorkerProcess(url: string): Promise<ChildProcess> {
-  const env = serverEnv({ DATABASE_URL: url, JES_WORKERS: String(threadsPerWorker) });
-  const proc = spawn(process.execPath, ['--conditions=jes-source', cli, 'worker'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(proc);
-  proc.once('exit', () => children.delete(proc));
-  let output = '';
-  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-20_000)));
-  const lines = createInterface({ input: proc.stdout! });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`jes worker did not start within 60 s\n${output}`)), 60_000);
-    lines.on('line', (line) => {
-      output = (output + line + '\n').slice(-20_000);
-      if (/^jes worker running/.test(line)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    proc.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`jes worker exited (${code ?? signal}) before running\n${output}`));
-    });
-  });
-  return proc;
-}
+const startWorkerProcess = (url: string): Promise<ChildServer> =>
+  startProcess(
+    'jes worker',
+    node(serverCli, 'worker'),
+    serverEnv({ DATABASE_URL: url, JES_WORKERS: String(threadsPerWorker) }),
+    { ready: /^jes worker running/m },
+  );
 
 interface Run {
   workers: number;
@@ -91,27 +69,35 @@ async function readStore(url: string, workers: ChildProcess[]): Promise<Pick<Run
 async function runConfiguration(workers: number): Promise<Run> {
   const database = await freshDatabase();
   if ('skip' in database) throw new Error(database.skip);
-  const procs: ChildProcess[] = [];
+  const procs: ChildServer[] = [];
   try {
     // The API first: it migrates the fresh database before any worker opens it.
-    const server = await startChild(
+    const server = await startProcess(
       'jes server (JES_WORKERS=0)',
-      cli,
+      node(serverCli),
       serverEnv({ DATABASE_URL: database.url, JES_WORKERS: '0' }),
     );
-    procs.push(server.proc);
-    const workerProcs: ChildProcess[] = [];
+    procs.push(server);
+    const workerProcs: ChildServer[] = [];
     for (let i = 0; i < workers; i++) workerProcs.push(await startWorkerProcess(database.url));
     procs.push(...workerProcs);
-    const api = new Api(server.base);
+    const api = new Api(server.url);
     await api.login();
     const figures = await runTinyJobs(api);
     const exited = procs
-      .filter((p) => p.exitCode !== null || p.signalCode !== null)
-      .map((p) => `${p === server.proc ? 'API' : 'worker'} (${p.exitCode ?? p.signalCode})`);
-    return { workers, figures, ...(await readStore(database.url, workerProcs)), exited };
+      .filter((p) => !p.alive())
+      .map((p) => `${p === server ? 'API' : 'worker'} (${p.child.exitCode ?? p.child.signalCode})`);
+    return {
+      workers,
+      figures,
+      ...(await readStore(
+        database.url,
+        workerProcs.map((w) => w.child),
+      )),
+      exited,
+    };
   } finally {
-    await Promise.all(procs.map(stopChild));
+    await Promise.all(procs.map((p) => p.stop()));
     await database.drop();
   }
 }

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { Api, send } from './support/client.ts';
 import { matrixBody } from './support/inputs.ts';
-import { startServer, stopAll, stopChild } from './support/processes.ts';
+import { startServer, stopAll } from './support/processes.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -159,10 +159,10 @@ async function main(): Promise<void> {
       MEMORY_PROBE_FILE: probeFile,
       ...(options['live-heap'] ? { JES_MEMORY_PROBE_GC: '1' } : {}),
     });
-    const api = new Api(server.base);
+    const api = new Api(server.url);
     await api.login();
     console.log(
-      `Soak: ${minutes} min of small jobs (${loops} loops: submit, long poll, output, every fifth deleted) on the embedded server, pid ${server.proc.pid}, data in ${server.dataDir}; V8's heap ${heapMib === undefined ? "at Node's default limit" : `limited to ${heapMib} MiB`}${options['live-heap'] ? ', collected before each reading (heap used = live heap)' : ''}.\n`,
+      `Soak: ${minutes} min of small jobs (${loops} loops: submit, long poll, output, every fifth deleted) on the embedded server, pid ${server.child.pid}, data in ${server.dataDir}; V8's heap ${heapMib === undefined ? "at Node's default limit" : `limited to ${heapMib} MiB`}${options['live-heap'] ? ', collected before each reading (heap used = live heap)' : ''}.\n`,
     );
     console.log(
       '| time | RSS MiB | heap used MiB | heap size MiB | outside the heap MiB (database, buffers) | data dir MiB | jobs done | deleted |',
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
     const sample = async () => {
       const s: Sample = {
         seconds: Math.round((performance.now() - started) / 1000),
-        rss: rssOf(server.proc.pid),
+        rss: rssOf(server.child.pid),
         memory: memoryReading(probeFile),
         dir: await bytesUnder(server.dataDir),
         jobs: counts.jobs,
@@ -213,7 +213,7 @@ async function main(): Promise<void> {
     console.log(
       `Jobs: ${last.jobs} done (${(last.jobs / (minutes * 60 || 1)).toFixed(1)}/s), ${last.deleted} deleted, ${counts.failed} failed`,
     );
-    await stopChild(server.proc);
+    await server.stop();
     await printTableSizes(server.dataDir, kept);
   } finally {
     await stopAll();

@@ -17,7 +17,8 @@ import autocannon from 'autocannon';
 import { openDatabase } from '../server/src/store/database.ts';
 import { agent, Api } from './support/client.ts';
 import { matrixBody } from './support/inputs.ts';
-import { serverEnv, startChild, stopAll, stopChild } from './support/processes.ts';
+import { node, serverCli } from '../test/support/child-server.ts';
+import { serverEnv, startProcess, stopAll } from './support/processes.ts';
 import { freshDatabase } from './support/seed-postgres.ts';
 import { prepareStore, type SeedCounts, seedOwners, seedReadFixtures, seedStore } from './support/seed-store.ts';
 import { quick, settings, user } from './support/settings.ts';
@@ -130,13 +131,9 @@ async function measureStores(wheres: Where[]): Promise<StoreFigures[]> {
   try {
     for (const where of wheres)
       servers.push(
-        await startChild(
-          'jes server (JES_WORKERS=0)',
-          'server/src/start/cli.ts',
-          serverEnv({ JES_WORKERS: '0', ...where }),
-        ),
+        await startProcess('jes server (JES_WORKERS=0)', node(serverCli), serverEnv({ JES_WORKERS: '0', ...where })),
       );
-    const apis = servers.map((server) => new Api(server.base));
+    const apis = servers.map((server) => new Api(server.url));
     for (const api of apis) await api.login();
     const figures = filled.map((f) => ({ seedSeconds: f.seconds, loads: new Map<string, Load>() }));
     const plans = filled.map((f) => measures(f.ids));
@@ -159,7 +156,7 @@ async function measureStores(wheres: Where[]): Promise<StoreFigures[]> {
     }
     return figures;
   } finally {
-    await Promise.all(servers.map((server) => stopChild(server.proc)));
+    await Promise.all(servers.map((server) => server.stop()));
   }
 }
 

@@ -87,7 +87,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main(): Promise<void> {
   try {
     const server = await startServer(2);
-    const api = new Api(server.base);
+    const api = new Api(server.url);
     await api.login();
     const solvers = '?solver=annealing&solver=local-search&time_limit_seconds=5';
     console.log(

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { send } from './client.ts';
-import { startChild, stopChild } from './processes.ts';
+import { node } from '../../test/support/child-server.ts';
+import { startProcess } from './processes.ts';
 import { root } from './settings.ts';
 
 export interface PrismGet<Load> {
@@ -22,17 +23,17 @@ const headers = { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaC
 export async function measurePrismGet<Load>(
   measure: (url: string, headers: Record<string, string>, pid: number | undefined) => Promise<Load>,
 ): Promise<PrismGet<Load>> {
-  const prism = await startChild('prism mock', 'bench/prism-mock.ts', { ...process.env }, 60_000);
+  const prism = await startProcess('prism mock', node('bench/prism-mock.ts'));
   try {
-    const sample = await send(prism.base, 'GET', path, { headers });
+    const sample = await send(prism.url, 'GET', path, { headers });
     if (sample.status !== 200) throw new Error(`Prism GET ${path}: ${sample.status} ${sample.body}`);
     const pkg = join(root, 'node_modules', '@stoplight', 'prism-http', 'package.json');
     return {
-      load: await measure(`${prism.base}${path}`, headers, prism.proc.pid),
+      load: await measure(`${prism.url}${path}`, headers, prism.child.pid),
       bytes: sample.body.length,
       version: (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version,
     };
   } finally {
-    await stopChild(prism.proc);
+    await prism.stop();
   }
 }

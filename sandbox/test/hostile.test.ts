@@ -2,15 +2,12 @@
 // server): it never dies, routes then authenticates before it reads a body, refuses empty query values, and
 // answers what Node refuses with a problem. The bodies themselves are in hostile-bodies.test.ts. Every answer
 // is checked against the contract (support/hostile-requests.ts).
-import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/server.ts';
 import { deref } from '../../test/contract/openapi-document.ts';
+import { node, sandboxCli, startChild } from '../../test/support/child-server.ts';
 import { bearer, doc, graph, json, send, type Sent, startedSandbox, validate } from './support/hostile-requests.ts';
-
-const repoRoot = join(import.meta.dirname, '../..');
 
 let sandbox: Sandbox;
 let call: Awaited<ReturnType<typeof startedSandbox>>['call'];
@@ -37,41 +34,22 @@ describe('the sandbox never dies', () => {
     // Injected once the sandbox says it listens: a rejection nobody handles and an exception nobody catches.
     const inject =
       "const log = console.log; console.log = (...a) => { log(...a); if (String(a[0]).includes('listening on')) setImmediate(() => { Promise.reject(new Error('injected rejection')); setImmediate(() => { throw new Error('injected exception'); }); }); };";
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=jes-source',
-        `--import=data:text/javascript,${encodeURIComponent(inject)}`,
-        join(repoRoot, 'sandbox/src/cli.ts'),
-      ],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, SANDBOX_PORT: '0' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const sandbox = await startChild(node(`--import=data:text/javascript,${encodeURIComponent(inject)}`, sandboxCli), {
+      env: { SANDBOX_PORT: '0' },
+    });
+    const { url, output } = sandbox;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', () => {
-          const found = /listening on (http:\/\/\S+)/.exec(output);
-          if (found) resolve(found[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before listening: ${output}`)));
-      });
       const crash = await send(url, 'POST', '/problem/maxcut', {
         headers: json,
         body: '{"num_nodes": 1, "adj_matrix": [[0]], "Ā": 1}',
       });
       expect(crash.status).toBe(400);
       expect((await send(url, 'GET', '/healthz')).status).toBe(200);
-      expect(output).toContain('injected rejection');
-      expect(output).toContain('injected exception');
-      expect(child.exitCode, output).toBeNull();
+      expect(output()).toContain('injected rejection');
+      expect(output()).toContain('injected exception');
+      expect(sandbox.alive(), output()).toBe(true);
     } finally {
-      child.kill('SIGTERM');
+      await sandbox.stop();
     }
   });
 

@@ -1,36 +1,16 @@
 // What `npm run sandbox` prints per request (issue 13: only `GET /job/… → 404`): the request, then whether it
 // keeps the contract (✔ valid request, or ✖ and each mismatch, or why it was refused) and what was answered,
 // with the contract example by name. Run as a user runs it: the command, on a free port, read from its stdout.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { repoRoot } from '../../client/test/support/processes.ts';
+import { type ChildServer, node, sandboxCli, startChild } from '../../test/support/child-server.ts';
 
-let child: ChildProcess;
-let url: string;
-let output = '';
+let sandbox: ChildServer;
 
-beforeAll(async () => {
-  child = spawn(process.execPath, ['--conditions=jes-source', 'sandbox/src/cli.ts', '-p', '0'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${output}`)), 30_000);
-    child.stdout!.on('data', () => {
-      // The URL, and the line after it: what follows is the requests'.
-      const found = /listening on (http:\/\/\S+)\n.*\n/.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    });
-  });
-});
-afterAll(() => {
-  if (child?.pid) process.kill(child.pid, 'SIGTERM');
-});
+// The URL, and the line after it: what follows is the requests'.
+beforeAll(
+  async () => (sandbox = await startChild(node(sandboxCli, '-p', '0'), { ready: /listening on (http:\/\/\S+)\n.*\n/ })),
+);
+afterAll(() => sandbox?.stop());
 
 /** Sends a request, then the two lines the sandbox printed for it (it prints them once it has answered). */
 async function logged(
@@ -38,11 +18,11 @@ async function logged(
   path: string,
   init: { headers?: Record<string, string>; body?: string } = {},
 ): Promise<string[]> {
-  const from = output.length;
-  await (await fetch(url + path, { method, ...init })).arrayBuffer();
-  for (let i = 0; i < 500 && output.slice(from).split('\n').length < 3; i++)
-    await new Promise((r) => setTimeout(r, 20));
-  return output.slice(from).split('\n').slice(0, 2);
+  const from = sandbox.output().length;
+  await (await fetch(sandbox.url + path, { method, ...init })).arrayBuffer();
+  const since = () => sandbox.output().slice(from).split('\n');
+  for (let i = 0; i < 500 && since().length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+  return since().slice(0, 2);
 }
 
 const bearer = { authorization: 'Bearer anything' };

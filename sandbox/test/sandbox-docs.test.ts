@@ -1,11 +1,11 @@
 // docs/sandbox.md against the real sandbox: its two walk-throughs run as written and print what the page
 // shows, `npm run sandbox` starts it where SANDBOX_PORT says, every documented example of every operation
 // comes back when `Prefer` asks for it, and the refusals the page lists are the sandbox's.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, repoRoot } from '../../client/test/support/processes.ts';
+import { freePort, repoRoot, startChild } from '../../test/support/child-server.ts';
 import { runBash } from '../../client/test/support/readme.ts';
 import { type Sandbox, startSandbox } from '../src/server.ts';
 import { deref, type Node, loadContract, operations } from '../../test/contract/openapi-document.ts';
@@ -54,29 +54,19 @@ describe('docs/sandbox.md', () => {
   it('npm run sandbox listens where SANDBOX_PORT says and prints its URL', async () => {
     const port = await freePort();
     const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
-    const child = spawn('npm', ['run', 'sandbox'], {
-      cwd: repoRoot,
-      env: { ...process.env, PATH: path, SANDBOX_PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
+    // npm and the sandbox it runs in a process group of their own, which stop() ends whole.
+    const sandbox = await startChild(['npm', 'run', 'sandbox'], {
+      env: { PATH: path, SANDBOX_PORT: String(port) },
+      group: true,
+      timeoutMs: 30_000,
     });
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${output}`)), 30_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const found = /listening on (http:\/\/\S+)/.exec(output);
-          if (found) {
-            clearTimeout(timer);
-            resolve(found[1]!);
-          }
-        });
-      });
-      expect(line).toBe(`http://127.0.0.1:${port}`);
-      expect((await fetch(`${line}/problem`, { headers: { authorization: 'Bearer anything' } })).status).toBe(200);
+      expect(sandbox.url).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`${sandbox.url}/problem`, { headers: { authorization: 'Bearer anything' } })).status).toBe(
+        200,
+      );
     } finally {
-      process.kill(-child.pid!, 'SIGTERM');
+      await sandbox.stop();
     }
   });
 });

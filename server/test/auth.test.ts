@@ -1,27 +1,18 @@
 // Token attacks and privacy: forged, unsigned, expired and other-environment tokens are refused, and one
 // user's jobs and data files answer 404 to another.
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
-import { Client, jwtSecret, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { Client, jwtSecret, sixNodes, sixNodesEdgeList } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
-let alice: Client;
-let bob: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await new Client(server.url).login('alice');
-  bob = await new Client(server.url).login('bob');
-});
-afterAll(async () => server?.close());
+const jes = sharedServer({}, { users: ['alice', 'bob'] });
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 
 async function refused(token: string) {
-  const reply = await new Client(server.url).get('/job', { authorization: `Bearer ${token}` });
+  const reply = await new Client(jes.url).get('/job', { authorization: `Bearer ${token}` });
   expect(reply.status).toBe(401);
   expect(reply.body.code).toBe('invalid_token');
   expect(reply.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
@@ -30,8 +21,8 @@ async function refused(token: string) {
 
 describe('tokens', () => {
   it('a token from login works, and carries sub, env, iat, exp, jti', async () => {
-    expect((await alice.get('/job')).status).toBe(200);
-    const [, payload] = alice.token!.split('.');
+    expect((await jes.alice.get('/job')).status).toBe(200);
+    const [, payload] = jes.alice.token!.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     expect(claims).toMatchObject({ sub: 'alice', env: 'production', jti: expect.any(String) });
     expect(claims.exp - claims.iat).toBe(3600);
@@ -88,7 +79,7 @@ describe('tokens', () => {
         .sign(key(jwtSecret)),
     );
     await refused('garbage');
-    await refused(`${alice.token}x`);
+    await refused(`${jes.alice.token}x`);
   });
 
   it('refuses a well-signed token that claims a longer life than we issue, or an iat in the future (issue 10)', async () => {
@@ -115,7 +106,7 @@ describe('tokens', () => {
   });
 
   it('answers a login with Cache-Control: no-store', async () => {
-    const reply = await new Client(server.url).post('/login', { username: 'bob', password: 'bob-password-2' });
+    const reply = await new Client(jes.url).post('/login', { username: 'bob', password: 'bob-password-2' });
     expect(reply.headers.get('cache-control')).toBe('no-store');
     expect(reply.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
   });
@@ -123,17 +114,19 @@ describe('tokens', () => {
 
 describe('isolation between users', () => {
   it("hides one user's jobs and data files from another", async () => {
-    const job = await alice.start(sixNodes);
-    const file = (await alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
+    const job = await jes.alice.start(sixNodes);
+    const file = (await jes.alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
 
-    expect((await bob.get(`/job/${job}`)).body.code).toBe('job_not_found');
-    expect((await bob.get(`/job/${job}/output`)).body.code).toBe('job_not_found');
-    expect((await bob.post(`/job/${job}/cancel`)).body.code).toBe('job_not_found');
-    expect((await bob.get('/job')).body.ids).not.toContain(job);
-    expect((await bob.get(`/data_file/${file}`)).body.code).toBe('data_file_not_found');
-    expect((await bob.request('DELETE', `/data_file/${file}`)).body.code).toBe('data_file_not_found');
-    expect((await bob.post('/problem/maxcut', { data_file_identifier: file })).body.code).toBe('data_file_not_found');
-    expect((await bob.get('/data_file')).body.ids).not.toContain(file);
-    expect((await alice.waitFor(job)).status).toBe('FINISHED');
+    expect((await jes.bob.get(`/job/${job}`)).body.code).toBe('job_not_found');
+    expect((await jes.bob.get(`/job/${job}/output`)).body.code).toBe('job_not_found');
+    expect((await jes.bob.post(`/job/${job}/cancel`)).body.code).toBe('job_not_found');
+    expect((await jes.bob.get('/job')).body.ids).not.toContain(job);
+    expect((await jes.bob.get(`/data_file/${file}`)).body.code).toBe('data_file_not_found');
+    expect((await jes.bob.request('DELETE', `/data_file/${file}`)).body.code).toBe('data_file_not_found');
+    expect((await jes.bob.post('/problem/maxcut', { data_file_identifier: file })).body.code).toBe(
+      'data_file_not_found',
+    );
+    expect((await jes.bob.get('/data_file')).body.ids).not.toContain(file);
+    expect((await jes.alice.waitFor(job)).status).toBe('FINISHED');
   });
 });

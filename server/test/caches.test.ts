@@ -9,9 +9,9 @@ import { boundedCache } from '../src/core/bounded-cache.ts';
 import { serializeFrozenOnce } from '../src/http/frozen-json.ts';
 import { JobEvents } from '../src/jobs/events.ts';
 import { JobViews } from '../src/jobs/views.ts';
-import type { Running } from '../src/start/main.ts';
 import { rawRequest } from './support/raw-http.ts';
-import { Client, randomMatrix, startTestServer } from './support/server.ts';
+import { randomMatrix } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 describe('boundedCache', () => {
   it('evicts the least recently used entries past its byte budget, whatever their count', () => {
@@ -112,33 +112,25 @@ describe('serializeFrozenOnce', () => {
 });
 
 describe('JobViews', () => {
-  let server: Running;
-  let alice: Client;
+  const jes = sharedServer({ JES_WORKERS: '1' });
   const events = new JobEvents();
-  beforeAll(async () => {
-    server = await startTestServer({ JES_WORKERS: '1' });
-    alice = await new Client(server.url).login('alice');
-    await events.start(server.db);
-  });
-  afterAll(async () => {
-    await events.stop();
-    await server?.close();
-  });
+  beforeAll(() => events.start(jes.server.db));
+  afterAll(() => events.stop());
 
   it('stays under its byte budget when filled with more ended jobs than fit (it was bounded by count only)', async () => {
     const ids: string[] = [];
     // 40-node jobs: each view holds a partition of 40 and the solver's figures, some hundreds of bytes.
     for (let i = 0; i < 12; i++)
       ids.push(
-        await alice.start(
+        await jes.alice.start(
           { num_nodes: 40, adj_matrix: randomMatrix(40, i) },
           '?solver=local-search&time_limit_seconds=0.05',
         ),
       );
-    for (const id of ids) await alice.waitFor(id);
+    for (const id of ids) await jes.alice.waitFor(id);
     const budget = 4000;
     const views = new JobViews(events, { maxBytes: budget });
-    for (const id of ids) expect((await views.read(server.db, 'alice', id))?.job.id).toBe(id);
+    for (const id of ids) expect((await views.read(jes.server.db, 'alice', id))?.job.id).toBe(id);
     expect(views.bytes).toBeGreaterThan(0);
     expect(views.bytes).toBeLessThanOrEqual(budget);
     expect(views.size).toBeLessThan(ids.length);
@@ -147,9 +139,9 @@ describe('JobViews', () => {
   // A finished job's answer is made, serialized and hashed once (http/frozen-json.ts): what is sent again must be
   // the same bytes with the ETag of those bytes, as Express would make them, and a conditional GET still 304.
   it('answers a finished job with the same bytes and their own ETag every time, and 304 to If-None-Match', async () => {
-    const id = await alice.start({ num_nodes: 6, adj_matrix: randomMatrix(6, 1) }, '?solver=exact');
-    await alice.waitFor(id);
-    const get = () => fetch(`${server.url}/job/${id}`, { headers: { authorization: `Bearer ${alice.token}` } });
+    const id = await jes.alice.start({ num_nodes: 6, adj_matrix: randomMatrix(6, 1) }, '?solver=exact');
+    await jes.alice.waitFor(id);
+    const get = () => fetch(`${jes.url}/job/${id}`, { headers: { authorization: `Bearer ${jes.alice.token}` } });
     const answers = [];
     for (let i = 0; i < 3; i++) {
       const res = await get();
@@ -170,10 +162,10 @@ describe('JobViews', () => {
     expect(JSON.parse(answers[0]!.text).job[id].status).toBe('FINISHED');
     expect(answers.slice(1)).toEqual([answers[0], answers[0]]);
     // Through node:http: fetch adds Cache-Control: no-cache to a request with If-None-Match, which asks for the body.
-    const conditional = await rawRequest(server.url, {
+    const conditional = await rawRequest(jes.url, {
       method: 'GET',
       path: `/job/${id}`,
-      headers: { authorization: `Bearer ${alice.token}`, 'if-none-match': answers[0]!.etag! },
+      headers: { authorization: `Bearer ${jes.alice.token}`, 'if-none-match': answers[0]!.etag! },
     });
     expect([conditional.status, conditional.body]).toEqual([304, undefined]);
   });

@@ -2,11 +2,10 @@
 // answers carry, worked out from copies of the real contract with one operation deprecated (no operation of it is
 // deprecated today, and the server reads no other), the contracts that cannot be sent as headers, and over HTTP
 // that the real server's answers carry neither header while the contract deprecates nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contract } from '../src/core/contract.ts';
 import { DeprecationError, deprecationHeaders } from '@jes/contract';
-import type { Running } from '../src/start/main.ts';
-import { Client, startTestServer } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 /** The real contract with `fields` added to GET /problem (listProblems). */
 function withListProblems(fields: Record<string, unknown>) {
@@ -60,23 +59,15 @@ describe('deprecationHeaders', () => {
 });
 
 describe('the answers of operations the contract does not deprecate', () => {
-  let server: Running;
-  let alice: Client;
-  let anonymous: Client;
-  beforeAll(async () => {
-    server = await startTestServer();
-    alice = await new Client(server.url).login('alice');
-    anonymous = new Client(server.url);
-  });
-  afterAll(() => server?.close());
+  const jes = sharedServer();
 
   it('carry neither Deprecation nor Sunset, successes and problems alike', async () => {
     const replies = [
-      await anonymous.get('/healthz'),
-      await anonymous.get('/problem'),
-      await alice.get('/problem'),
-      await alice.get('/job/NOSUCHJOB000'),
-      await alice.post('/problem/maxcut', { num_nodes: 2 }),
+      await jes.anonymous.get('/healthz'),
+      await jes.anonymous.get('/problem'),
+      await jes.alice.get('/problem'),
+      await jes.alice.get('/job/NOSUCHJOB000'),
+      await jes.alice.post('/problem/maxcut', { num_nodes: 2 }),
     ];
     expect(replies.map((r) => r.status)).toEqual([200, 401, 200, 404, 400]);
     for (const reply of replies) {

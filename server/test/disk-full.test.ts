@@ -8,10 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectProblem } from './support/problems.ts';
-import { Client, randomMatrix, startTestServer } from './support/server.ts';
+import { Client, randomMatrix } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 const mib = 1024 * 1024;
 const volume = mkdtempSync(join(tmpdir(), 'jes-disk-'));
@@ -39,51 +39,38 @@ function fillTo(freeBytes: number, name: string): string {
 
 /** An edge list of about `bytes`, of random weights: the database stores it compressed, and a regular one took no room. */
 const upload = (client: Client, bytes: number, seed: number) => {
-  const form = new FormData();
   const lines: string[] = [];
   for (let size = 0; size < bytes;) {
     const line = `1 2 ${(Math.random() * 1e6).toFixed(6)}\n`;
     lines.push(line);
     size += line.length;
   }
-  form.set('file', new Blob([`2 ${lines.length}\n${lines.join('')}# ${seed}\n`]), 'g.txt');
-  form.set('problem_id', 'maxcut');
-  form.set('name', 'g.txt');
-  return client.request('POST', '/data_file', { body: form });
+  return client.upload(`2 ${lines.length}\n${lines.join('')}# ${seed}\n`, 'g.txt');
 };
 
 describe.skipIf(skip)(`a disk that fills${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  let server: Running;
-  let alice: Client;
-  beforeAll(async () => {
-    server = await startTestServer({
-      JES_DATA_DIR: join(volume, 'data'),
-      JES_MIN_FREE_DISK_MIB: '32',
-      JES_WORKERS: '1',
-    });
-    alice = await new Client(server.url).login('alice');
-  });
-  afterAll(async () => {
+  // Registered before the server's: afterAll hooks run last first, so the volume is unmounted once it has closed.
+  afterAll(() => {
     // The 507s are what this test asks for: not the unexpected 5xx the suite's guard looks for.
     const expected = Client.serverErrors.filter((e) => / → 507 /.test(e));
     for (const error of expected) Client.serverErrors.splice(Client.serverErrors.indexOf(error), 1);
-    await server?.close();
     if (!skip) execFileSync('umount', [volume]);
     rmSync(volume, { recursive: true, force: true });
   });
+  const jes = sharedServer({ JES_DATA_DIR: join(volume, 'data'), JES_MIN_FREE_DISK_MIB: '32', JES_WORKERS: '1' });
 
-  const health = async () => (await alice.get('/healthz')).body;
+  const health = async () => (await jes.alice.get('/healthz')).body;
 
   it('refuses new jobs and uploads below the reserve with 507, says so, finishes what it accepted, and recovers', async () => {
     expect((await health()).checks.disk).toBe('ok');
-    const accepted = await alice.start(
+    const accepted = await jes.alice.start(
       { num_nodes: 30, adj_matrix: randomMatrix(30, 1) },
       '?solver=local-search&time_limit_seconds=3',
     );
     const filler = fillTo(20 * mib, 'filler');
     await expect.poll(async () => (await health()).checks.disk, { timeout: 10_000 }).toBe('low');
     expect((await health()).status).toBe('degraded');
-    const refused = await alice.post('/problem/maxcut?solver=exact', {
+    const refused = await jes.alice.post('/problem/maxcut?solver=exact', {
       num_nodes: 2,
       adj_matrix: [
         [0, 1],
@@ -92,14 +79,14 @@ describe.skipIf(skip)(`a disk that fills${skip ? ` (skipped: ${skip})` : ''}`, (
     });
     expectProblem(refused, 507, 'insufficient_storage');
     expect(refused.headers.get('retry-after')).toBe('60');
-    expectProblem(await upload(alice, 64 * 1024, 1), 507, 'insufficient_storage');
+    expectProblem(await upload(jes.alice, 64 * 1024, 1), 507, 'insufficient_storage');
     // What was accepted still ends, its outcome written into the reserve.
-    expect((await alice.waitFor(accepted)).status).toBe('FINISHED');
+    expect((await jes.alice.waitFor(accepted)).status).toBe('FINISHED');
 
     rmSync(filler);
     await expect.poll(async () => (await health()).checks.disk, { timeout: 10_000 }).toBe('ok');
     expect((await health()).status).toBe('ok');
-    expect((await upload(alice, 64 * 1024, 2)).status).toBe(201);
+    expect((await upload(jes.alice, 64 * 1024, 2)).status).toBe(201);
   }, 60_000);
 
   it('postpones a validation whose prepared input would go into the reserve, and validates it once space is freed', async () => {
@@ -116,19 +103,15 @@ describe.skipIf(skip)(`a disk that fills${skip ? ` (skipped: ${skip})` : ''}`, (
     })();
     const filler = fillTo(32 * mib + 10 * mib, 'filler-3');
     try {
-      const form = new FormData();
-      form.set('file', new Blob([text]), 'big.txt');
-      form.set('problem_id', 'maxcut');
-      form.set('name', 'big.txt');
-      const uploaded = await alice.request('POST', '/data_file', { body: form });
+      const uploaded = await jes.alice.upload(text, 'big.txt');
       expect(uploaded.status).toBe(201);
       const id = uploaded.body.data_file_identifier;
       // It stays PROCESSING while there is no room, given back each time without counting as a try.
       await new Promise((resolve) => setTimeout(resolve, 3000));
-      expect((await alice.get(`/data_file/${id}`)).body.data_file[id].status).toBe('PROCESSING');
+      expect((await jes.alice.get(`/data_file/${id}`)).body.data_file[id].status).toBe('PROCESSING');
       rmSync(filler);
       await expect
-        .poll(async () => (await alice.get(`/data_file/${id}`)).body.data_file[id].status, {
+        .poll(async () => (await jes.alice.get(`/data_file/${id}`)).body.data_file[id].status, {
           timeout: 60_000,
           interval: 1000,
         })
@@ -142,10 +125,10 @@ describe.skipIf(skip)(`a disk that fills${skip ? ` (skipped: ${skip})` : ''}`, (
     const filler = fillTo(60 * mib, 'filler-2');
     try {
       // 40 MiB into 60 MiB free with 32 MiB kept: it stops at its 28th MiB or so, and its chunks are discarded.
-      expectProblem(await upload(alice, 40 * mib, 3), 507, 'insufficient_storage');
+      expectProblem(await upload(jes.alice, 40 * mib, 3), 507, 'insufficient_storage');
       const uploading = async () =>
         (
-          await server.db.query<{ n: number }>(
+          await jes.server.db.query<{ n: number }>(
             `SELECT count(*)::int AS n FROM data_file_chunks WHERE id LIKE 'upload:%'`,
           )
         )[0]!.n;

@@ -2,26 +2,17 @@
 // also validated against the contract by the server itself in tests).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
+import { describe, expect, it } from 'vitest';
 import { expectProblem } from './support/problems.ts';
 import { Client, sixNodes, startTestServer } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
-let alice: Client;
-let anonymous: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await new Client(server.url).login('alice');
-  anonymous = new Client(server.url);
-});
-afterAll(async () => server?.close());
+const jes = sharedServer();
 
 describe('400', () => {
   it('malformed_json for a body that is not JSON', async () => {
     expectProblem(
-      await alice.request('POST', '/problem/maxcut', {
+      await jes.alice.request('POST', '/problem/maxcut', {
         body: '{"num_nodes": 6,',
         headers: { 'content-type': 'application/json' },
       }),
@@ -32,31 +23,31 @@ describe('400', () => {
   it('invalid_request, not malformed_json, for a body that is JSON but not an object (found by the conformance suite)', async () => {
     for (const body of ['42', 'null', '"text"', 'true']) {
       for (const path of ['/problem/maxcut', '/login']) {
-        const reply = await alice.request('POST', path, { body, headers: { 'content-type': 'application/json' } });
+        const reply = await jes.alice.request('POST', path, { body, headers: { 'content-type': 'application/json' } });
         expectProblem(reply, 400, 'invalid_request');
         expect(reply.body.errors).toEqual([{ pointer: '/', detail: 'must be object' }]);
       }
     }
   });
   it('invalid_request with pointers for a body or query that breaks the contract', async () => {
-    const body = await alice.post('/problem/maxcut', { num_nodes: '6', adj_matrix: sixNodes.adj_matrix });
+    const body = await jes.alice.post('/problem/maxcut', { num_nodes: '6', adj_matrix: sixNodes.adj_matrix });
     expectProblem(body, 400, 'invalid_request');
     expect(body.body.errors.map((e: any) => e.pointer)).toContain('/num_nodes');
-    const query = await alice.get('/job?limit=0');
+    const query = await jes.alice.get('/job?limit=0');
     expectProblem(query, 400, 'invalid_request');
     expect(query.body.errors[0].pointer).toBe('/query/limit');
-    expectProblem(await alice.get('/job/not-a-job-id'), 400, 'invalid_request');
-    expectProblem(await alice.post('/login', { username: 'alice' }), 400, 'invalid_request');
+    expectProblem(await jes.alice.get('/job/not-a-job-id'), 400, 'invalid_request');
+    expectProblem(await jes.alice.post('/login', { username: 'alice' }), 400, 'invalid_request');
   });
   it('invalid_request, not a server error, for a body the database could not store', async () => {
-    const file = (await alice.upload('4 1\n1 2 1\n', 'tiny.txt')).body.data_file_identifier;
-    const seed = await alice.post('/problem/maxcut', {
+    const file = (await jes.alice.upload('4 1\n1 2 1\n', 'tiny.txt')).body.data_file_identifier;
+    const seed = await jes.alice.post('/problem/maxcut', {
       data_file_identifier: file,
       solvers: [{ name: 'local-search', params: { seed: 2 ** 40 } }],
     });
     expectProblem(seed, 400, 'invalid_request');
     expect(seed.body.errors[0].pointer).toBe('/solvers/0/params/seed');
-    const twice = await alice.post('/problem/maxcut', {
+    const twice = await jes.alice.post('/problem/maxcut', {
       data_file_identifier: file,
       solvers: [{ name: 'exact' }, { name: 'exact' }],
     });
@@ -65,7 +56,7 @@ describe('400', () => {
     const form = new FormData();
     form.set('problem_id', 'maxcut');
     form.set('name', 'no-file.txt');
-    const noFile = await alice.request('POST', '/data_file', { body: form });
+    const noFile = await jes.alice.request('POST', '/data_file', { body: form });
     expectProblem(noFile, 400, 'invalid_request');
     expect(noFile.body.errors[0].pointer).toBe('/file');
   });
@@ -74,21 +65,21 @@ describe('400', () => {
 describe('found by the fuzz test', () => {
   it('answers limit=1e400 with 400 (the validator let it through as Infinity, and the database answered 500)', async () => {
     for (const path of ['/job?limit=1e400', '/data_file?limit=1e400', '/job?limit=-1e400']) {
-      const reply = await alice.get(path);
+      const reply = await jes.alice.get(path);
       expectProblem(reply, 400, 'invalid_request');
       expect(reply.body.errors[0].pointer).toBe('/query/limit');
     }
   });
   it('answers time_limit_seconds=1e309 with 400 (the validator let it through as Infinity: a solver run without end)', async () => {
     for (const value of ['1e309', '-1e309', '3600.5', '0']) {
-      const reply = await alice.post(`/problem/maxcut?time_limit_seconds=${value}`, sixNodes);
+      const reply = await jes.alice.post(`/problem/maxcut?time_limit_seconds=${value}`, sixNodes);
       expectProblem(reply, 400, 'invalid_request');
       expect(reply.body.errors, value).toEqual([expect.objectContaining({ pointer: '/query/time_limit_seconds' })]);
     }
-    expect((await alice.post('/problem/maxcut?solver=exact&time_limit_seconds=3600', sixNodes)).status).toBe(200);
+    expect((await jes.alice.post('/problem/maxcut?solver=exact&time_limit_seconds=3600', sixNodes)).status).toBe(200);
   });
   it('gives a problem an instance that is a URI reference even when the path is not one (/job/%zz)', async () => {
-    const reply = await alice.get('/job/%zz');
+    const reply = await jes.alice.get('/job/%zz');
     expectProblem(reply, 400, 'invalid_request');
     expect(reply.body.instance).toBe('/job/%25zz');
   });
@@ -96,20 +87,20 @@ describe('found by the fuzz test', () => {
 
 describe('401', () => {
   it('missing_token without a token, with a bare challenge', async () => {
-    const reply = await anonymous.get('/job');
+    const reply = await jes.anonymous.get('/job');
     expectProblem(reply, 401, 'missing_token');
     expect(reply.headers.get('www-authenticate')).toBe('Bearer realm="jes"');
   });
   it('invalid_token for a token that is not ours', async () => {
-    const reply = await anonymous.get('/job', { authorization: 'Bearer not.a.token' });
+    const reply = await jes.anonymous.get('/job', { authorization: 'Bearer not.a.token' });
     expectProblem(reply, 401, 'invalid_token');
     expect(reply.headers.get('www-authenticate')).toMatch(
       /^Bearer realm="jes", error="invalid_token", error_description="/,
     );
   });
   it('invalid_credentials alike for a wrong password and an unknown user', async () => {
-    const wrong = await anonymous.post('/login', { username: 'alice', password: 'nope' });
-    const unknown = await anonymous.post('/login', { username: 'mallory', password: 'nope' });
+    const wrong = await jes.anonymous.post('/login', { username: 'alice', password: 'nope' });
+    const unknown = await jes.anonymous.post('/login', { username: 'mallory', password: 'nope' });
     expectProblem(wrong, 401, 'invalid_credentials');
     expectProblem(unknown, 401, 'invalid_credentials');
     expect(unknown.body.detail).toBe(wrong.body.detail);
@@ -119,41 +110,45 @@ describe('401', () => {
 
 describe('404', () => {
   it('not_found for a path with no operation', async () => {
-    expectProblem(await alice.get('/jobs'), 404, 'not_found');
+    expectProblem(await jes.alice.get('/jobs'), 404, 'not_found');
   });
   it('problem_not_found, job_not_found, data_file_not_found, solver_not_found', async () => {
-    expectProblem(await alice.get('/problem/tsp'), 404, 'problem_not_found');
-    expectProblem(await alice.post('/problem/tsp', sixNodes), 404, 'problem_not_found');
-    expectProblem(await alice.get('/job/ZZZZZZZZZZZZ'), 404, 'job_not_found');
-    expectProblem(await alice.get('/job/ZZZZZZZZZZZZ/output'), 404, 'job_not_found');
-    expectProblem(await alice.post('/job/ZZZZZZZZZZZZ/cancel'), 404, 'job_not_found');
+    expectProblem(await jes.alice.get('/problem/tsp'), 404, 'problem_not_found');
+    expectProblem(await jes.alice.post('/problem/tsp', sixNodes), 404, 'problem_not_found');
+    expectProblem(await jes.alice.get('/job/ZZZZZZZZZZZZ'), 404, 'job_not_found');
+    expectProblem(await jes.alice.get('/job/ZZZZZZZZZZZZ/output'), 404, 'job_not_found');
+    expectProblem(await jes.alice.post('/job/ZZZZZZZZZZZZ/cancel'), 404, 'job_not_found');
     const missing = '0'.repeat(40);
-    expectProblem(await alice.get(`/data_file/${missing}`), 404, 'data_file_not_found');
-    expectProblem(await alice.request('DELETE', `/data_file/${missing}`), 404, 'data_file_not_found');
-    expectProblem(await alice.post('/problem/maxcut', { data_file_identifier: missing }), 404, 'data_file_not_found');
-    expectProblem(await alice.post('/problem/maxcut?solver=qaoa', sixNodes), 404, 'solver_not_found');
+    expectProblem(await jes.alice.get(`/data_file/${missing}`), 404, 'data_file_not_found');
+    expectProblem(await jes.alice.request('DELETE', `/data_file/${missing}`), 404, 'data_file_not_found');
+    expectProblem(
+      await jes.alice.post('/problem/maxcut', { data_file_identifier: missing }),
+      404,
+      'data_file_not_found',
+    );
+    expectProblem(await jes.alice.post('/problem/maxcut?solver=qaoa', sixNodes), 404, 'solver_not_found');
   });
 });
 
 describe('405, 409, 413, 415, 422', () => {
   it('method_not_allowed with Allow', async () => {
-    const reply = await alice.request('PUT', '/job/ZZZZZZZZZZZZ');
+    const reply = await jes.alice.request('PUT', '/job/ZZZZZZZZZZZZ');
     expectProblem(reply, 405, 'method_not_allowed');
     expect(reply.headers.get('allow')).toMatch(/GET/);
   });
 
   it('data_file_in_use while a job that has not ended uses the file', async () => {
-    const id = (await alice.upload('40 1\n1 2 1\n', 'small.txt')).body.data_file_identifier;
-    const job = await alice.start({
+    const id = (await jes.alice.upload('40 1\n1 2 1\n', 'small.txt')).body.data_file_identifier;
+    const job = await jes.alice.start({
       data_file_identifier: id,
       solvers: [{ name: 'local-search' }],
       time_limit_seconds: 30,
     });
-    expectProblem(await alice.request('DELETE', `/data_file/${id}`), 409, 'data_file_in_use');
-    await alice.post(`/job/${job}/cancel`);
-    await alice.waitFor(job);
-    expect((await alice.request('DELETE', `/data_file/${id}`)).status).toBe(204);
-    expectProblem(await alice.get(`/data_file/${id}`), 404, 'data_file_not_found');
+    expectProblem(await jes.alice.request('DELETE', `/data_file/${id}`), 409, 'data_file_in_use');
+    await jes.alice.post(`/job/${job}/cancel`);
+    await jes.alice.waitFor(job);
+    expect((await jes.alice.request('DELETE', `/data_file/${id}`)).status).toBe(204);
+    expectProblem(await jes.alice.get(`/data_file/${id}`), 404, 'data_file_not_found');
   });
 
   it('payload_too_large at 4 MiB, counted in bytes; just under is accepted', async () => {
@@ -166,23 +161,23 @@ describe('405, 409, 413, 415, 422', () => {
     };
     const under = json(limit - 1);
     expect(Buffer.byteLength(under)).toBe(limit - 1);
-    const accepted = await alice.request('POST', '/problem/maxcut?solver=local-search&time_limit_seconds=0.1', {
+    const accepted = await jes.alice.request('POST', '/problem/maxcut?solver=local-search&time_limit_seconds=0.1', {
       body: under,
       headers: { 'content-type': 'application/json' },
     });
     expect(accepted.status).toBe(200);
-    const rejected = await alice.request('POST', '/problem/maxcut', {
+    const rejected = await jes.alice.request('POST', '/problem/maxcut', {
       body: json(limit),
       headers: { 'content-type': 'application/json' },
     });
     expectProblem(rejected, 413, 'payload_too_large');
     expect(rejected.body.max_bytes).toBe(limit);
-    await alice.waitFor(accepted.body.job);
+    await jes.alice.waitFor(accepted.body.job);
   });
 
   it('unsupported_media_type for a body that is not JSON', async () => {
     expectProblem(
-      await alice.request('POST', '/problem/maxcut', {
+      await jes.alice.request('POST', '/problem/maxcut', {
         body: JSON.stringify(sixNodes),
         headers: { 'content-type': 'text/plain' },
       }),
@@ -192,7 +187,7 @@ describe('405, 409, 413, 415, 422', () => {
   });
 
   it('invalid_input with pointers for a matrix that is wrong for max-cut', async () => {
-    const short = await alice.post('/problem/maxcut', {
+    const short = await jes.alice.post('/problem/maxcut', {
       num_nodes: 3,
       adj_matrix: [
         [0, 1, 2],
@@ -202,7 +197,7 @@ describe('405, 409, 413, 415, 422', () => {
     });
     expectProblem(short, 422, 'invalid_input');
     expect(short.body.errors[0].pointer).toBe('/adj_matrix/1');
-    const asymmetric = await alice.post('/problem/maxcut', {
+    const asymmetric = await jes.alice.post('/problem/maxcut', {
       num_nodes: 2,
       adj_matrix: [
         [0, 1],
@@ -211,7 +206,7 @@ describe('405, 409, 413, 415, 422', () => {
     });
     expectProblem(asymmetric, 422, 'invalid_input');
     expectProblem(
-      await alice.post('/problem/maxcut', {
+      await jes.alice.post('/problem/maxcut', {
         num_nodes: 3,
         adj_matrix: [
           [0, 1],
@@ -222,7 +217,7 @@ describe('405, 409, 413, 415, 422', () => {
       'invalid_input',
     );
     // 1e400 is a JSON number no double can hold: the contract's `type: number` refuses it (400).
-    const huge = await alice.request('POST', '/problem/maxcut', {
+    const huge = await jes.alice.request('POST', '/problem/maxcut', {
       body: '{"num_nodes":2,"adj_matrix":[[0,1e400],[1e400,0]]}',
       headers: { 'content-type': 'application/json' },
     });
@@ -231,9 +226,9 @@ describe('405, 409, 413, 415, 422', () => {
   });
 
   it('data_file_invalid when starting from a file that failed validation', async () => {
-    const id = (await alice.upload('not a graph\n', 'bad.txt')).body.data_file_identifier;
-    await alice.validated(id);
-    expectProblem(await alice.post('/problem/maxcut', { data_file_identifier: id }), 422, 'data_file_invalid');
+    const id = (await jes.alice.upload('not a graph\n', 'bad.txt')).body.data_file_identifier;
+    await jes.alice.validated(id);
+    expectProblem(await jes.alice.post('/problem/maxcut', { data_file_identifier: id }), 422, 'data_file_invalid');
   });
 });
 
@@ -329,7 +324,7 @@ describe('429 and 503 (servers of their own)', () => {
 
 describe('outside the contract', () => {
   it('serves the contract and the reference', async () => {
-    expect((await anonymous.get('/openapi.yaml')).body).toMatch(/^openapi: 3\.1\.0/);
-    expect((await anonymous.get('/docs')).body).toMatch(/<!DOCTYPE html>/);
+    expect((await jes.anonymous.get('/openapi.yaml')).body).toMatch(/^openapi: 3\.1\.0/);
+    expect((await jes.anonymous.get('/docs')).body).toMatch(/<!DOCTYPE html>/);
   });
 });

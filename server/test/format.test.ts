@@ -1,10 +1,10 @@
 // Instants as the contract writes them, on any date: `MM/DD/YYYY, HH:MM:SS` in UTC beside RFC 3339, for fixed
 // instants around a day's, a month's and a year's end and a leap day, and for a job run now, whatever now is (the
 // clock set runs this file again a year ahead and across a New Year's Eve: test/clock/set.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { documentedTimestamp, rfc3339 } from '../src/core/format.ts';
-import type { Running } from '../src/start/main.ts';
-import { Client, formatTimestamp, sixNodes, startTestServer } from './support/server.ts';
+import { formatTimestamp, sixNodes } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 describe('documentedTimestamp', () => {
   it.each([
@@ -24,17 +24,11 @@ describe('documentedTimestamp', () => {
 });
 
 describe('a job run now', () => {
-  let server: Running;
-  let alice: Client;
-  beforeAll(async () => {
-    server = await startTestServer();
-    alice = await new Client(server.url).login('alice');
-  });
-  afterAll(() => server?.close());
+  const jes = sharedServer();
 
   it('gives each documented timestamp as its RFC 3339 twin, and ends no earlier than it started', async () => {
-    const id = await alice.start(sixNodes, '?solver=exact&solver=local-search&time_limit_seconds=0.2');
-    const job = await alice.waitFor(id);
+    const id = await jes.alice.start(sixNodes, '?solver=exact&solver=local-search&time_limit_seconds=0.2');
+    const job = await jes.alice.waitFor(id);
     expect(job.status).toBe('FINISHED');
     expect([job.started_at, job.end_at]).toEqual([
       formatTimestamp(job.timestamps.submitted),

@@ -1,19 +1,12 @@
 // Bodies an adversarial review sent that were answered 500 (or accepted and then failed the job): each now gets
 // its documented 4xx problem, and what is accepted runs. Found by Schemathesis and by hand (issue 10).
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
+import { describe, expect, it } from 'vitest';
 import { expectProblem } from './support/problems.ts';
-import { Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import { sixNodes, sixNodesEdgeList } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
-let alice: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await new Client(server.url).login('alice');
-});
-afterAll(async () => server?.close());
+const jes = sharedServer();
 
 const json = (body: string | Buffer, headers: Record<string, string> = {}) => ({
   body: typeof body === 'string' ? body : new Uint8Array(body),
@@ -40,7 +33,7 @@ function form(
 
 describe('text the database cannot store is refused at the edge (400 with a pointer, was 500)', () => {
   it('a NUL in the login username', async () => {
-    const reply = await alice.request('POST', '/login', json('{"username":"al\\u0000ice","password":"x"}'));
+    const reply = await jes.alice.request('POST', '/login', json('{"username":"al\\u0000ice","password":"x"}'));
     expectProblem(reply, 400, 'invalid_request');
     expect(reply.body.errors).toEqual([{ pointer: '/username', detail: 'must not contain U+0000 (NUL)' }]);
   });
@@ -53,21 +46,21 @@ describe('text the database cannot store is refused at the edge (400 with a poin
         { name: 'file', filename: 'six.txt', value: sixNodesEdgeList },
       ];
       const withNul = parts.filter((p) => p.name !== field).concat({ name: field, value: 'a\u0000b' });
-      const reply = await alice.request('POST', '/data_file', form(withNul));
+      const reply = await jes.alice.request('POST', '/data_file', form(withNul));
       expectProblem(reply, 400, 'invalid_request');
       expect(reply.body.errors[0].pointer).toBe(`/${field}`);
     }
   });
 
   it('a NUL or an unpaired surrogate inside solvers[].params, in a value or a name', async () => {
-    const file = (await alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
+    const file = (await jes.alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
     const cases: [string, string, string][] = [
       ['{"note":"a\\u0000b"}', '/solvers/0/params/note', 'NUL'],
       ['{"note":"\\ud800"}', '/solvers/0/params/note', 'unpaired surrogate'],
       ['{"a\\u0000b":1}', '/solvers/0/params/a\u0000b', 'NUL'],
     ];
     for (const [params, pointer, what] of cases) {
-      const reply = await alice.request(
+      const reply = await jes.alice.request(
         'POST',
         '/problem/maxcut',
         json(`{"data_file_identifier":"${file}","solvers":[{"name":"exact","params":${params}}]}`),
@@ -80,10 +73,10 @@ describe('text the database cannot store is refused at the edge (400 with a poin
 
 describe('nesting is refused before anything recurses into it (400, was 500: a stack overflow)', () => {
   it('params nested 5,000 and 10,000 deep, arrays and objects', async () => {
-    const file = (await alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
+    const file = (await jes.alice.upload(sixNodesEdgeList, 'six.txt')).body.data_file_identifier;
     const objects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
     for (const params of [`{"x":${nested(5000, '1')}}`, objects(10_000)]) {
-      const reply = await alice.request(
+      const reply = await jes.alice.request(
         'POST',
         '/problem/maxcut',
         json(`{"data_file_identifier":"${file}","solvers":[{"name":"exact","params":${params}}]}`),
@@ -95,7 +88,7 @@ describe('nesting is refused before anything recurses into it (400, was 500: a s
   });
 
   it('an inline job nested 10,000 deep', async () => {
-    const reply = await alice.request(
+    const reply = await jes.alice.request(
       'POST',
       '/problem/maxcut',
       json(`{"num_nodes":1,"adj_matrix":${nested(10_000, '0')}}`),
@@ -115,22 +108,31 @@ describe('charsets and encodings', () => {
       ['utf8', Buffer.from(body)],
     ] as const) {
       expectProblem(
-        await alice.request('POST', '/login', json(bytes, { 'content-type': `application/json; charset=${charset}` })),
+        await jes.alice.request(
+          'POST',
+          '/login',
+          json(bytes, { 'content-type': `application/json; charset=${charset}` }),
+        ),
         415,
         'unsupported_media_type',
       );
     }
     for (const charset of ['utf-8', 'UTF-8', '"utf-8"']) {
       expect(
-        (await alice.request('POST', '/login', json(body, { 'content-type': `application/json; charset=${charset}` })))
-          .status,
+        (
+          await jes.alice.request(
+            'POST',
+            '/login',
+            json(body, { 'content-type': `application/json; charset=${charset}` }),
+          )
+        ).status,
       ).toBe(200);
     }
   });
 
   it('answers corrupt br, gzip and deflate bodies with 400 invalid_request (was 500), and decodes good ones', async () => {
     for (const encoding of ['br', 'gzip', 'deflate']) {
-      const reply = await alice.request(
+      const reply = await jes.alice.request(
         'POST',
         '/problem/maxcut',
         json(Buffer.from('definitely not compressed'), { 'content-encoding': encoding }),
@@ -143,9 +145,9 @@ describe('charsets and encodings', () => {
       ['gzip', gzipSync(text)],
       ['br', brotliCompressSync(text)],
     ] as const) {
-      const job = await alice.request('POST', '/problem/maxcut', json(bytes, { 'content-encoding': encoding }));
+      const job = await jes.alice.request('POST', '/problem/maxcut', json(bytes, { 'content-encoding': encoding }));
       expect(job.status).toBe(200);
-      expect((await alice.waitFor(job.body.job)).executions.exact.data.cut_value).toBe(53);
+      expect((await jes.alice.waitFor(job.body.job)).executions.exact.data.cut_value).toBe(53);
     }
   });
 
@@ -159,15 +161,17 @@ describe('charsets and encodings', () => {
       ['gzip', gzipSync(upload.body)],
       ['br', brotliCompressSync(upload.body)],
     ] as const) {
-      const reply = await alice.request('POST', '/data_file', {
+      const reply = await jes.alice.request('POST', '/data_file', {
         body: new Uint8Array(bytes),
         headers: { ...upload.headers, 'content-encoding': encoding },
       });
       expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
-      expect((await alice.validated(reply.body.data_file_identifier)).bytes).toBe(Buffer.byteLength(sixNodesEdgeList));
+      expect((await jes.alice.validated(reply.body.data_file_identifier)).bytes).toBe(
+        Buffer.byteLength(sixNodesEdgeList),
+      );
     }
     expectProblem(
-      await alice.request('POST', '/data_file', {
+      await jes.alice.request('POST', '/data_file', {
         body: upload.body,
         headers: { ...upload.headers, 'content-encoding': 'zstd' },
       }),
@@ -175,7 +179,7 @@ describe('charsets and encodings', () => {
       'unsupported_media_type',
     );
     expectProblem(
-      await alice.request('POST', '/data_file', {
+      await jes.alice.request('POST', '/data_file', {
         body: 'not gzip',
         headers: { ...upload.headers, 'content-encoding': 'gzip' },
       }),
@@ -187,7 +191,7 @@ describe('charsets and encodings', () => {
   it('refuses JSON sent zstd, compress or twice encoded with 415: the encodings are identity, gzip, deflate and br', async () => {
     for (const encoding of ['zstd', 'compress', 'gzip, br']) {
       expectProblem(
-        await alice.request(
+        await jes.alice.request(
           'POST',
           '/problem/maxcut',
           json(JSON.stringify(sixNodes), { 'content-encoding': encoding }),
@@ -200,17 +204,17 @@ describe('charsets and encodings', () => {
 
   it('refuses an empty JSON body with 400 (it was a 500 on POST /problem)', async () => {
     for (const path of ['/problem/maxcut', '/login'])
-      expectProblem(await alice.request('POST', path, json('')), 400, 'invalid_request');
+      expectProblem(await jes.alice.request('POST', path, json('')), 400, 'invalid_request');
   });
 
   it('runs an inline job whose body starts with a byte-order mark (it used to end in ERROR/solver_failed)', async () => {
-    const reply = await alice.request(
+    const reply = await jes.alice.request(
       'POST',
       '/problem/maxcut',
       json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(sixNodes))])),
     );
     expect(reply.status).toBe(200);
-    const job = await alice.waitFor(reply.body.job);
+    const job = await jes.alice.waitFor(reply.body.job);
     expect(job.status).toBe('FINISHED');
     expect(job.executions.exact.data.cut_value).toBe(53);
     expect(job.input.bytes).toBe(Buffer.byteLength(JSON.stringify(sixNodes)));
@@ -218,10 +222,10 @@ describe('charsets and encodings', () => {
 
   it('runs a job from data files that start with a byte-order mark, as JSON and as an edge list', async () => {
     for (const text of [`\ufeff${JSON.stringify(sixNodes)}`, `\ufeff${sixNodesEdgeList}`]) {
-      const id = (await alice.upload(text, 'bom.txt')).body.data_file_identifier;
-      expect((await alice.validated(id)).status).toBe('READY');
+      const id = (await jes.alice.upload(text, 'bom.txt')).body.data_file_identifier;
+      expect((await jes.alice.validated(id)).status).toBe('READY');
       expect(
-        (await alice.waitFor(await alice.start({ data_file_identifier: id }))).executions.exact.data.cut_value,
+        (await jes.alice.waitFor(await jes.alice.start({ data_file_identifier: id }))).executions.exact.data.cut_value,
       ).toBe(53);
     }
   });
@@ -230,7 +234,7 @@ describe('charsets and encodings', () => {
 describe('weights that overflow a double when added (found by the fuzz test)', () => {
   const big = 1.7976931348623157e308;
   it('refuses an inline graph whose weights sum past a double with 422 (its cut was Infinity, and the job answered 500 ever after)', async () => {
-    const reply = await alice.post('/problem/maxcut?solver=exact', {
+    const reply = await jes.alice.post('/problem/maxcut?solver=exact', {
       num_nodes: 3,
       adj_matrix: [
         [0, big, 0],
@@ -242,7 +246,7 @@ describe('weights that overflow a double when added (found by the fuzz test)', (
     expect(reply.body.errors[0].pointer).toBe('/adj_matrix');
     expect(
       (
-        await alice.post('/problem/maxcut?solver=exact', {
+        await jes.alice.post('/problem/maxcut?solver=exact', {
           num_nodes: 3,
           adj_matrix: [
             [0, big, 0],
@@ -252,14 +256,14 @@ describe('weights that overflow a double when added (found by the fuzz test)', (
         })
       ).status,
     ).toBe(422);
-    const fine = await alice.post('/problem/maxcut?solver=exact', {
+    const fine = await jes.alice.post('/problem/maxcut?solver=exact', {
       num_nodes: 2,
       adj_matrix: [
         [0, big],
         [big, 0],
       ],
     });
-    expect((await alice.waitFor(fine.body.job)).executions.exact.data.cut_value).toBe(big);
+    expect((await jes.alice.waitFor(fine.body.job)).executions.exact.data.cut_value).toBe(big);
   });
 
   it('marks such a data file INVALID, also when a repeated edge merges past a double', async () => {
@@ -275,8 +279,8 @@ describe('weights that overflow a double when added (found by the fuzz test)', (
         ],
       }),
     ]) {
-      const id = (await alice.upload(text, 'big.txt')).body.data_file_identifier;
-      const record = await alice.validated(id);
+      const id = (await jes.alice.upload(text, 'big.txt')).body.data_file_identifier;
+      const record = await jes.alice.validated(id);
       expect(record.status).toBe('INVALID');
       expect(record.error.detail).toMatch(/sum to a finite number/);
     }
@@ -290,7 +294,7 @@ describe('the upload form', () => {
       ['application/json', JSON.stringify(sixNodes)],
       [undefined, `${sixNodesEdgeList}\n`],
     ] as const) {
-      const reply = await alice.request(
+      const reply = await jes.alice.request(
         'POST',
         '/data_file',
         form([
@@ -300,7 +304,7 @@ describe('the upload form', () => {
         ]),
       );
       expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
-      const record = await alice.validated(reply.body.data_file_identifier);
+      const record = await jes.alice.validated(reply.body.data_file_identifier);
       expect(record).toMatchObject({ status: 'READY', num_nodes: 6, bytes: Buffer.byteLength(value) });
     }
   });
@@ -312,7 +316,7 @@ describe('the upload form', () => {
       { name: 'file', filename: 'six.txt', value: sixNodesEdgeList },
     ];
     expectProblem(
-      await alice.request('POST', '/data_file', form([...base, { name: '', value: 'x' }])),
+      await jes.alice.request('POST', '/data_file', form([...base, { name: '', value: 'x' }])),
       400,
       'invalid_request',
     );
@@ -321,7 +325,7 @@ describe('the upload form', () => {
       '--B0undary\r\nContent-Disposition: form-data\r\n\r\nx\r\n--B0undary--',
     );
     expectProblem(
-      await alice.request('POST', '/data_file', { body: nameless, headers: form([]).headers }),
+      await jes.alice.request('POST', '/data_file', { body: nameless, headers: form([]).headers }),
       400,
       'invalid_request',
     );
@@ -330,7 +334,7 @@ describe('the upload form', () => {
       { name: 'name', value: 'proto' },
       { name: 'file', filename: 'six.txt', value: `${sixNodesEdgeList}\n\n` },
     ];
-    const proto = await alice.request(
+    const proto = await jes.alice.request(
       'POST',
       '/data_file',
       form([...fresh, { name: '__proto__', value: '{"name":"polluted"}' }]),
@@ -338,8 +342,13 @@ describe('the upload form', () => {
     expect(proto.status).toBe(201);
     expect(proto.body.data_file[proto.body.data_file_identifier].name).toBe('proto');
     expect(
-      (await alice.request('POST', '/data_file', form([...base, { name: 'other', filename: 'other.txt', value: 'x' }])))
-        .status,
+      (
+        await jes.alice.request(
+          'POST',
+          '/data_file',
+          form([...base, { name: 'other', filename: 'other.txt', value: 'x' }]),
+        )
+      ).status,
     ).toBeLessThan(300);
   });
 
@@ -349,13 +358,13 @@ describe('the upload form', () => {
       '',
     );
     expectProblem(
-      await alice.request('POST', '/data_file', {
+      await jes.alice.request('POST', '/data_file', {
         body: cut,
         headers: { 'content-type': 'multipart/form-data; boundary=B0undary' },
       }),
       400,
       'invalid_request',
     );
-    expect((await alice.get('/healthz')).status).toBe(200);
+    expect((await jes.alice.get('/healthz')).status).toBe(200);
   });
 });

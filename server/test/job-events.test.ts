@@ -5,20 +5,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { JobEvents } from '../src/jobs/events.ts';
-import type { Running } from '../src/start/main.ts';
 import { jobChannel } from '../src/store/jobs.ts';
-import { startTestServer } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
+const jes = sharedServer({ JES_WORKERS: '0' }, { users: [] });
 const events = new JobEvents();
-beforeAll(async () => {
-  server = await startTestServer({ JES_WORKERS: '0' });
-  await events.start(server.db);
-});
-afterAll(async () => {
-  await events.stop();
-  await server?.close();
-});
+beforeAll(() => events.start(jes.server.db));
+afterAll(() => events.stop());
 
 /** Whether `wait` resolves within a few seconds (it would otherwise take the minute it was given). */
 const woken = (wait: Promise<void>) =>
@@ -27,13 +20,13 @@ const woken = (wait: Promise<void>) =>
 it('wakes a wait at once for a change announced after the watch began and before the wait', async () => {
   const watch = events.watch('JOBWATCHED01');
   try {
-    await server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'JOBWATCHED01']);
+    await jes.server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'JOBWATCHED01']);
     await sleep(50); // the announcement is delivered before the wait begins
     expect(await woken(watch.next(60_000))).toBe('woken');
     // Consumed: the next wait waits for a new change, and another job's change does not wake it.
     const next = watch.next(60_000);
-    await server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'ANOTHERJOB01']);
-    await server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'JOBWATCHED01']);
+    await jes.server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'ANOTHERJOB01']);
+    await jes.server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'JOBWATCHED01']);
     expect(await woken(next)).toBe('woken');
   } finally {
     watch.close();
@@ -43,7 +36,7 @@ it('wakes a wait at once for a change announced after the watch began and before
 it('does not wake for changes of other jobs, and ends the wait when the signal aborts', async () => {
   const watch = events.watch('JOBWATCHED02');
   try {
-    await server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'ANOTHERJOB02']);
+    await jes.server.db.query('SELECT pg_notify($1, $2)', [jobChannel, 'ANOTHERJOB02']);
     await sleep(50);
     const gone = new AbortController();
     const wait = watch.next(60_000, gone.signal);

@@ -2,23 +2,16 @@
 // or the same problem written out again from the service's compact form (a max-cut graph, a QUBO with its
 // couplings in the upper triangle: the same energy for every assignment); from a data file, its bytes as
 // uploaded with the content type of its format. Another user's job, or a deleted data file, is a 404.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
+import { describe, expect, it } from 'vitest';
 import { expectProblem } from './support/problems.ts';
-import { Client, sixNodes, startTestServer } from './support/server.ts';
+import { Client, sixNodes } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
-let alice: Client;
-let bob: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  [alice, bob] = await Promise.all([new Client(server.url).login('alice'), new Client(server.url).login('bob')]);
-});
-afterAll(async () => server?.close());
+const jes = sharedServer({}, { users: ['alice', 'bob'] });
 
 /** The raw answer: its status, content type and text. */
 async function input(client: Client, id: string) {
-  const res = await fetch(`${server.url}/job/${id}/input`, { headers: { authorization: `Bearer ${client.token}` } });
+  const res = await fetch(`${jes.url}/job/${id}/input`, { headers: { authorization: `Bearer ${client.token}` } });
   return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
@@ -34,22 +27,22 @@ describe('GET /job/{job_id}/input', () => {
   it('answers an inline input stored as sent with the very bytes sent', async () => {
     // Its members in the other order: the compact form written out again would put num_nodes first.
     const body = JSON.stringify({ adj_matrix: sixNodes.adj_matrix, num_nodes: sixNodes.num_nodes });
-    const started = await alice.request('POST', '/problem/maxcut', {
+    const started = await jes.alice.request('POST', '/problem/maxcut', {
       body,
       headers: { 'content-type': 'application/json' },
     });
-    const answer = await input(alice, started.body.job);
+    const answer = await input(jes.alice, started.body.job);
     expect(answer).toMatchObject({ status: 200, text: body });
     expect(answer.type).toMatch(/^application\/json/);
   });
 
   it('writes a max-cut input kept in compact form out again as the same graph', async () => {
     const { body, matrix } = sparseBody(120);
-    const started = await alice.request('POST', '/problem/maxcut', {
+    const started = await jes.alice.request('POST', '/problem/maxcut', {
       body,
       headers: { 'content-type': 'application/json' },
     });
-    const answer = await input(alice, started.body.job);
+    const answer = await input(jes.alice, started.body.job);
     expect(answer.status).toBe(200);
     // Not the bytes sent (so the compact form was read), but the same graph.
     expect(answer.text).not.toBe(body);
@@ -64,12 +57,12 @@ describe('GET /job/{job_id}/input', () => {
       [0, 0, 0, -6],
     ];
     const body = `{"num_variables": 4, "q_matrix": [${q.map((r) => `[${r.join(',' + ' '.repeat(60))}]`).join(',')}]}`;
-    const started = await alice.request('POST', '/problem/qubo', {
+    const started = await jes.alice.request('POST', '/problem/qubo', {
       body,
       headers: { 'content-type': 'application/json' },
     });
     expect(started.status).toBe(200);
-    const answer = await input(alice, started.body.job);
+    const answer = await input(jes.alice, started.body.job);
     expect(answer.text).not.toBe(body);
     const back = JSON.parse(answer.text) as { num_variables: number; q_matrix: number[][] };
     expect(back.num_variables).toBe(4);
@@ -86,22 +79,22 @@ describe('GET /job/{job_id}/input', () => {
 
   it("answers a data file's bytes as uploaded, as text for an edge list, and 404 once the file is deleted", async () => {
     const text = '3 2\n1 2 5\n2 3 1\n';
-    const uploaded = await alice.upload(text, 'three.txt');
+    const uploaded = await jes.alice.upload(text, 'three.txt');
     const fileId = uploaded.body.data_file_identifier;
-    await alice.validated(fileId);
-    const id = (await alice.post('/problem/maxcut', { data_file_identifier: fileId })).body.job;
-    const answer = await input(alice, id);
+    await jes.alice.validated(fileId);
+    const id = (await jes.alice.post('/problem/maxcut', { data_file_identifier: fileId })).body.job;
+    const answer = await input(jes.alice, id);
     expect(answer).toMatchObject({ status: 200, text });
     expect(answer.type).toMatch(/^text\/plain/);
-    await alice.waitFor(id);
-    expect((await alice.request('DELETE', `/data_file/${fileId}`)).status).toBe(204);
-    expectProblem(await alice.get(`/job/${id}/input`), 404, 'data_file_not_found');
+    await jes.alice.waitFor(id);
+    expect((await jes.alice.request('DELETE', `/data_file/${fileId}`)).status).toBe(204);
+    expectProblem(await jes.alice.get(`/job/${id}/input`), 404, 'data_file_not_found');
   });
 
   it("is 404 for another user's job or an unknown one, and 401 without a token", async () => {
-    const id = await alice.start(sixNodes);
-    expectProblem(await bob.get(`/job/${id}/input`), 404, 'job_not_found');
-    expectProblem(await alice.get('/job/ZZZZZZZZZZZZ/input'), 404, 'job_not_found');
-    expectProblem(await new Client(server.url).get(`/job/${id}/input`), 401, 'missing_token');
+    const id = await jes.alice.start(sixNodes);
+    expectProblem(await jes.bob.get(`/job/${id}/input`), 404, 'job_not_found');
+    expectProblem(await jes.alice.get('/job/ZZZZZZZZZZZZ/input'), 404, 'job_not_found');
+    expectProblem(await new Client(jes.url).get(`/job/${id}/input`), 401, 'missing_token');
   });
 });

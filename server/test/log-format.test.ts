@@ -52,8 +52,8 @@ describe('the log', () => {
     });
   }, 60_000);
 
-  it.skipIf(noTerminal)(
-    `is human lines when stdout is a terminal, as under npm start${noTerminal}`,
+  it.skipIf(noTerminal())(
+    `is human lines when stdout is a terminal, as under npm start${noTerminal()}`,
     async () => {
       await withServer({}, true, async (server) => {
         await server.printed(prettyRequest);
@@ -64,8 +64,8 @@ describe('the log', () => {
     60_000,
   );
 
-  it.skipIf(noTerminal)(
-    `is JSON on a terminal too with JES_LOG_FORMAT=json${noTerminal}`,
+  it.skipIf(noTerminal())(
+    `is JSON on a terminal too with JES_LOG_FORMAT=json${noTerminal()}`,
     async () => {
       await withServer({ JES_LOG_FORMAT: 'json' }, true, async (server) => {
         const line = (await server.printed(/^\{.*"msg":"request".*\}\r?$/m))[0];

@@ -3,30 +3,19 @@
 // form of input is now held to the use case's max_nodes (100,000) and refused past it with the existing codes:
 // inline 422 invalid_input, a data file INVALID (data_file_invalid) with a pointer to its size; and a header
 // declaring more lines than a data file can hold is refused too. Real server, real database, real worker threads.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
+import { describe, expect, it } from 'vitest';
 import { maxDataFileBytes, maxNodes } from '../../contract/src/inputs/maxcut/limits.ts';
 import { maxVariables } from '../../contract/src/inputs/qubo/limits.ts';
 import { expectProblem } from './support/problems.ts';
-import { Client, startTestServer } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
-let alice: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await new Client(server.url).login('alice');
-});
-afterAll(async () => server?.close());
+const jes = sharedServer();
 
 /** Uploads `text` as a data file of `problemId` and waits for its validation; returns its record. */
 async function validated(problemId: 'maxcut' | 'qubo', text: string): Promise<any> {
-  const form = new FormData();
-  form.set('file', new Blob([text]), 'file.txt');
-  form.set('problem_id', problemId);
-  form.set('name', 'file.txt');
-  const uploaded = await alice.request('POST', '/data_file', { body: form });
+  const uploaded = await jes.alice.upload(text, 'file.txt', problemId);
   expect(uploaded.status).toBe(201);
-  return alice.validated(uploaded.body.data_file_identifier);
+  return jes.alice.validated(uploaded.body.data_file_identifier);
 }
 
 /** The most lines "i j w" a data file can hold, and one more. */
@@ -34,8 +23,8 @@ const tooManyLines = Math.floor((maxDataFileBytes + 1) / 6) + 1;
 
 describe('max_nodes', () => {
   it('is on each use case’s record: 100,000 nodes for maxcut, 100,000 variables for qubo', async () => {
-    expect((await alice.get('/problem/maxcut')).body.max_nodes).toBe(100_000);
-    expect((await alice.get('/problem/qubo')).body.max_nodes).toBe(100_000);
+    expect((await jes.alice.get('/problem/maxcut')).body.max_nodes).toBe(100_000);
+    expect((await jes.alice.get('/problem/qubo')).body.max_nodes).toBe(100_000);
     expect([maxNodes, maxVariables]).toEqual([100_000, 100_000]);
   });
 
@@ -118,7 +107,7 @@ describe('max_nodes', () => {
   ] as const)(
     '%s refuses an inline input of max_nodes + 1: 422 invalid_input',
     async (problemId, body, pointer, size, what) => {
-      const reply = await alice.post(`/problem/${problemId}`, body);
+      const reply = await jes.alice.post(`/problem/${problemId}`, body);
       expectProblem(reply, 422, 'invalid_input');
       expect(reply.body.errors).toEqual([{ pointer, detail: `${size} is more than the 100000 ${what} may have` }]);
     },

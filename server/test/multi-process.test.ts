@@ -1,80 +1,40 @@
 // Many processes on one PostgreSQL: two API processes (no workers) and two worker processes share a fresh
 // database. 200 jobs go in through both APIs; one worker is killed with SIGKILL while it runs executions;
 // every job still ends exactly once, with correct answers, the dead worker's executions retried elsewhere.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, cutValue, freshPostgres, randomMatrix, users } from './support/server.ts';
+import { type ChildServer, node, serverCli, startChild } from '../../test/support/child-server.ts';
+import { Client, cutValue, freshPostgres, randomMatrix, testEnv } from './support/server.ts';
 
-const cli = join(import.meta.dirname, '..', 'src', 'start', 'cli.ts');
 const database = await freshPostgres();
 if ('skip' in database) console.warn(`skipping the multi-process test: ${database.skip}`);
 
-function launch(
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-): Promise<{ child: ChildProcess; line: string; output: string[] }> {
-  const child = spawn(process.execPath, ['--conditions=jes-source', cli, ...args], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      JES_USERS: Object.entries(users)
-        .map(([u, p]) => `${u}:${p}`)
-        .join(','),
-      JES_RATE_LIMITS: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${args.join(' ') || 'serve'} did not start:\n${output.join('')}`)),
-      30_000,
-    );
-    const onData = (data: Buffer) => {
-      output.push(data.toString());
-      const line = output
-        .join('')
-        .split('\n')
-        .find((l) => ready.test(l));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, line, output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output.join('')}`)));
-  });
-}
+/** `jes-server` with `args` (serve unless `worker`) on the test users and `env`, once it prints `ready`. */
+const launch = (args: string[], env: Record<string, string>, ready?: RegExp) =>
+  startChild(node(serverCli, ...args), { env: testEnv({ LOG_LEVEL: 'warn', ...env }), ...(ready ? { ready } : {}) });
 
 describe.skipIf('skip' in database)('two API processes and two workers on one PostgreSQL', () => {
-  const children: ChildProcess[] = [];
+  const children: ChildServer[] = [];
   let apis: Client[];
-  let workers: ChildProcess[];
+  let workers: ChildServer[];
   let url: string;
 
   beforeAll(async () => {
     url = (database as { url: string }).url;
     const env = { DATABASE_URL: url, JES_LEASE_SECONDS: '3', JES_MAX_ACTIVE_JOBS: '1000', PORT: '0' };
     const started = await Promise.all([
-      launch([], { ...env, JES_WORKERS: '0' }, /listening on/),
-      launch([], { ...env, JES_WORKERS: '0' }, /listening on/),
+      launch([], { ...env, JES_WORKERS: '0' }),
+      launch([], { ...env, JES_WORKERS: '0' }),
       launch(['worker'], { ...env, JES_WORKERS: '2' }, /worker running/),
       launch(['worker'], { ...env, JES_WORKERS: '2' }, /worker running/),
     ]);
-    children.push(...started.map((s) => s.child));
-    apis = await Promise.all(
-      started.slice(0, 2).map((s) => new Client(/http:\/\/\S+?(?= |$)/.exec(s.line)![0]).login('alice')),
-    );
-    workers = started.slice(2).map((s) => s.child);
+    children.push(...started);
+    apis = await Promise.all(started.slice(0, 2).map((s) => new Client(s.url).login('alice')));
+    workers = started.slice(2);
   });
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await Promise.all(children.map((child) => child.kill()));
     await (database as { drop?: () => Promise<void> }).drop?.();
   });
 
@@ -100,14 +60,14 @@ describe.skipIf('skip' in database)('two API processes and two workers on one Po
       for (let i = 0; i < 200 && held === 0; i++) {
         const [row] = (
           await db.query(`SELECT count(*)::int AS n FROM executions WHERE status = 'RUNNING' AND lease_owner LIKE $1`, [
-            `%:${victim.pid}:%`,
+            `%:${victim.child.pid}:%`,
           ])
         ).rows;
         held = row.n;
         if (held === 0) await new Promise((r) => setTimeout(r, 25));
       }
       expect(held).toBeGreaterThan(0);
-      victim.kill('SIGKILL');
+      await victim.kill();
 
       for (const [i, { id, matrix }] of submitted.entries()) {
         const job = await apis[i % 2]!.waitFor(id, 120);

@@ -2,20 +2,12 @@
 // used to authenticate first (GET /login without a token was 401, not 405) and to read and parse a 4 MiB body
 // before refusing its missing token (issue 10).
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
+import { describe, expect, it } from 'vitest';
 import { expectProblem } from './support/problems.ts';
 import { rawRequest } from './support/raw-http.ts';
-import { Client, startTestServer } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
-let anonymous: Client;
-
-beforeAll(async () => {
-  server = await startTestServer({ JES_WORKERS: '0' });
-  anonymous = new Client(server.url);
-});
-afterAll(async () => server?.close());
+const jes = sharedServer({ JES_WORKERS: '0' }, { users: [] });
 
 describe('routing needs no token', () => {
   it('answers a method the path does not document with 405 and Allow, without a token', async () => {
@@ -26,7 +18,7 @@ describe('routing needs no token', () => {
       ['PUT', '/job/ZZZZZZZZZZZZ', 'GET, DELETE'],
       ['PATCH', '/data_file', 'GET, POST'],
     ]) {
-      const reply = await rawRequest(server.url, { method: method!, path: path! });
+      const reply = await rawRequest(jes.url, { method: method!, path: path! });
       expectProblem(reply, 405, 'method_not_allowed');
       expect(reply.headers.allow).toBe(allow);
     }
@@ -34,7 +26,7 @@ describe('routing needs no token', () => {
 
   it('answers a path without an operation with 404, without a token', async () => {
     for (const path of ['/nope', '/jobs', '/job/ZZZZZZZZZZZZ/nope', '/problem/maxcut/extra'])
-      expectProblem(await anonymous.get(path), 404, 'not_found');
+      expectProblem(await jes.anonymous.get(path), 404, 'not_found');
   });
 });
 
@@ -42,12 +34,12 @@ describe('the request line (found by the fuzz test)', () => {
   it('takes an absolute-form target as its path (it answered 404), and refuses HTTP/1.1 without Host with a problem (it was an empty 400)', async () => {
     const exchange = (raw: string) =>
       new Promise<string>((resolve) => {
-        const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => socket.write(raw));
+        const socket = connect(Number(new URL(jes.url).port), '127.0.0.1', () => socket.write(raw));
         let text = '';
         socket.on('data', (chunk) => (text += chunk.toString()));
         socket.on('close', () => resolve(text));
       });
-    expect(await exchange(`GET ${server.url}/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(
+    expect(await exchange(`GET ${jes.url}/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(
       /^HTTP\/1\.1 200 /,
     );
     const [head = '', body = ''] = (await exchange('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n')).split(
@@ -64,17 +56,17 @@ describe('the request line (found by the fuzz test)', () => {
 
 describe('authentication comes before the body', () => {
   it('refuses an unauthenticated malformed or oversized job body with 401, not 400 or 413', async () => {
-    const malformed = await anonymous.request('POST', '/problem/maxcut', {
+    const malformed = await jes.anonymous.request('POST', '/problem/maxcut', {
       body: '{"num_nodes": 6,',
       headers: { 'content-type': 'application/json' },
     });
     expectProblem(malformed, 401, 'missing_token');
-    const oversized = await anonymous.request('POST', '/problem/maxcut', {
+    const oversized = await jes.anonymous.request('POST', '/problem/maxcut', {
       body: ' '.repeat(5 * 1024 * 1024),
       headers: { 'content-type': 'application/json' },
     });
     expectProblem(oversized, 401, 'missing_token');
-    const upload = await anonymous.request('POST', '/data_file', {
+    const upload = await jes.anonymous.request('POST', '/data_file', {
       body: '--x\r\nbroken',
       headers: { 'content-type': 'multipart/form-data; boundary=x' },
     });
@@ -87,7 +79,7 @@ describe('authentication comes before the body', () => {
       ['/problem/maxcut', 'application/json'],
       ['/data_file', 'multipart/form-data; boundary=x'],
     ]) {
-      const reply = await rawRequest(server.url, {
+      const reply = await rawRequest(jes.url, {
         method: 'POST',
         path: path!,
         headers: { 'content-type': type!, 'content-length': String(4 * 1024 * 1024 - 1) },
@@ -99,7 +91,7 @@ describe('authentication comes before the body', () => {
 
   it('still reads the login body (login needs no token) and refuses a bad one', async () => {
     expectProblem(
-      await anonymous.request('POST', '/login', {
+      await jes.anonymous.request('POST', '/login', {
         body: '{"username":',
         headers: { 'content-type': 'application/json' },
       }),

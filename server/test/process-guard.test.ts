@@ -1,45 +1,26 @@
 // No request can end the process (issue 10). A truncated multipart upload used to end jes-server ("Unexpected
 // end of form", an unhandled rejection of the storing promise); now it is a 400 and the server goes on. And the
 // guard jes-server installs answers and logs any failure that escapes a request, with the request's id.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type ChildServer, node, serverCli, startChild } from '../../test/support/child-server.ts';
 import { expectProblem } from './support/problems.ts';
 import { rawRequest } from './support/raw-http.ts';
 import { Client, testEnv, users } from './support/server.ts';
 
-const children: ChildProcess[] = [];
-afterAll(() => children.forEach((child) => child.kill('SIGKILL')));
+const children: ChildServer[] = [];
+afterAll(() => Promise.all(children.map((child) => child.kill())));
 
-/** Starts `script` as a child process; resolves with its URL once it prints one. */
-function launch(
-  script: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ child: ChildProcess; url: string; output: string[] }> {
-  const child = spawn(process.execPath, ['--conditions=jes-source', script], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Starts `script` as a child process with `env`; resolves once it prints its URL. */
+async function launch(script: string, env: NodeJS.ProcessEnv = {}): Promise<ChildServer> {
+  const child = await startChild(node(script), { env });
   children.push(child);
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const onData = (data: Buffer) => {
-      output.push(data.toString());
-      const url = /listening on (http:\/\/\S+?)(?= |$|\n)/m.exec(output.join(''))?.[1];
-      if (url) resolve({ child, url, output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (data: Buffer) => output.push(data.toString()));
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output.join('')}`)));
-  });
+  return child;
 }
 
 describe('jes-server survives a hostile upload', () => {
   it('answers a multipart form with no closing boundary with 400 and keeps serving', async () => {
-    const { child, url, output } = await launch(join(import.meta.dirname, '..', 'src', 'start', 'cli.ts'), {
-      ...process.env,
-      ...testEnv({ LOG_LEVEL: 'warn', JES_WORKERS: '1' }),
-    });
+    const { child, url, output } = await launch(serverCli, testEnv({ LOG_LEVEL: 'warn', JES_WORKERS: '1' }));
     const alice = await new Client(url).login('alice', users.alice);
     const truncated = '--B\r\nContent-Disposition: form-data; name="file"; filename="g.txt"\r\n\r\n2 1\n1 2 3\n';
     for (let i = 0; i < 3; i++) {
@@ -50,7 +31,7 @@ describe('jes-server survives a hostile upload', () => {
       expectProblem(reply, 400, 'invalid_request');
     }
     await new Promise((r) => setTimeout(r, 500));
-    expect(child.exitCode, output.join('')).toBeNull();
+    expect(child.exitCode, output()).toBeNull();
     expect((await alice.get('/healthz')).status).toBe(200);
     expect(
       (
@@ -82,8 +63,7 @@ describe('the process guard', () => {
     }
     expect((await rawRequest(url, { method: 'GET', path: '/healthz' })).status).toBe(200);
     expect(child.exitCode).toBeNull();
-    const logged = output
-      .join('')
+    const logged = output()
       .split('\n')
       .filter((line) => line.includes('"level":50'))
       .map((line) => JSON.parse(line));

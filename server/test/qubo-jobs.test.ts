@@ -3,41 +3,29 @@
 // each use case's path takes its own body only (400 with pointers), a data file stays with its use case (422), and
 // exact refuses more than 32 variables. Real server, real database, real worker threads.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
-import { Client, sixNodes, startTestServer } from './support/server.ts';
+import { sixNodes } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 const contract = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
 const example = contract.components.examples.QuboInput.value as { num_variables: number; q_matrix: number[][] };
 const quboFile = contract.paths['/data_file'].post.requestBody.content['multipart/form-data'].examples.qubo.value
   .file as string;
 
-let server: Running;
-let alice: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await new Client(server.url).login('alice');
-});
-afterAll(async () => server?.close());
+const jes = sharedServer();
 
 const energy = (q: number[][], x: number[]) =>
   q.reduce((sum, row, i) => sum + row.reduce((s, v, j) => s + v * x[i]! * x[j]!, 0), 0);
 
-async function upload(text: string, name: string, problemId = 'qubo') {
-  const form = new FormData();
-  form.set('file', new Blob([text]), name);
-  form.set('problem_id', problemId);
-  form.set('name', name);
-  return alice.request('POST', '/data_file', { body: form });
-}
+const upload = (text: string, name: string) => jes.alice.upload(text, name, 'qubo');
 
 describe('the QUBO use case', () => {
   it('is listed beside max cut and described as the contract says', async () => {
-    expect((await alice.get('/problem')).body.ids).toEqual(['maxcut', 'qubo']);
+    expect((await jes.alice.get('/problem')).body.ids).toEqual(['maxcut', 'qubo']);
     // The example abbreviates the schemas; everything else is as documented.
-    const { input_schema, output_schema, ...rest } = (await alice.get('/problem/qubo')).body;
+    const { input_schema, output_schema, ...rest } = (await jes.alice.get('/problem/qubo')).body;
     const { input_schema: _in, output_schema: _out, ...documented } = contract.components.examples.QuboUseCase.value;
     expect(rest).toEqual(documented);
     expect(input_schema.required).toEqual(['num_variables', 'q_matrix']);
@@ -45,12 +33,12 @@ describe('the QUBO use case', () => {
   });
 
   it('runs the example with each solver to the minimum energy -11, recomputed from the assignment', async () => {
-    const started = await alice.post(
+    const started = await jes.alice.post(
       '/problem/qubo?solver=exact&solver=annealing&solver=local-search&time_limit_seconds=1',
       example,
     );
     expect(started.status).toBe(200);
-    const job = await alice.waitFor(started.body.job);
+    const job = await jes.alice.waitFor(started.body.job);
     expect(job).toMatchObject({ status: 'FINISHED', problem_id: 'qubo' });
     for (const [solver, execution] of Object.entries<any>(job.executions)) {
       expect(execution.status, solver).toBe('SUCCESS');
@@ -66,22 +54,22 @@ describe('the QUBO use case', () => {
     const uploaded = await upload(quboFile, 'four-variables.qubo');
     expect(uploaded.status).toBe(201);
     const id = uploaded.body.data_file_identifier;
-    expect(await alice.validated(id)).toMatchObject({ status: 'READY', format: 'qubo', num_nodes: 4 });
-    const started = await alice.post('/problem/qubo', { data_file_identifier: id });
-    const job = await alice.waitFor(started.body.job);
+    expect(await jes.alice.validated(id)).toMatchObject({ status: 'READY', format: 'qubo', num_nodes: 4 });
+    const started = await jes.alice.post('/problem/qubo', { data_file_identifier: id });
+    const job = await jes.alice.waitFor(started.body.job);
     expect(Object.keys(job.executions)).toEqual(['exact']);
     expect(job.executions.exact.data).toMatchObject({ energy: -11, assignment: [1, 0, 0, 1], optimal: true });
   });
 
   it('keeps a data file with its use case: a QUBO file on /problem/maxcut is 422 data_file_problem_mismatch', async () => {
     const id = (await upload(quboFile, 'four-variables.qubo')).body.data_file_identifier;
-    const reply = await alice.post('/problem/maxcut', { data_file_identifier: id });
+    const reply = await jes.alice.post('/problem/maxcut', { data_file_identifier: id });
     expectProblem(reply, 422, 'data_file_problem_mismatch');
   });
 
   it('tells an invalid .qubo file where it is wrong', async () => {
     const id = (await upload('p qubo 0 2 1 1\n0 0 1\n', 'short.qubo')).body.data_file_identifier;
-    const record = await alice.validated(id);
+    const record = await jes.alice.validated(id);
     expect(record.status).toBe('INVALID');
     expect(record.error.code).toBe('data_file_invalid');
   });
@@ -92,7 +80,7 @@ describe('the QUBO use case', () => {
       ['/problem/qubo', sixNodes],
     ] as const;
     for (const [path, body] of crossed) {
-      const reply = await alice.post(path, body);
+      const reply = await jes.alice.post(path, body);
       expectProblem(reply, 400, 'invalid_request');
       expect(reply.body.errors.length, path).toBeGreaterThan(0);
     }
@@ -103,7 +91,7 @@ describe('the QUBO use case', () => {
       contract.components.responses.StartJobRefused.content['application/problem+json'].examples.qubo_invalid_input
         .value;
     const q = example.q_matrix.map((row, i) => (i === 2 ? row.slice(0, 3) : row));
-    const reply = await alice.post('/problem/qubo', { num_variables: 4, q_matrix: q });
+    const reply = await jes.alice.post('/problem/qubo', { num_variables: 4, q_matrix: q });
     expectProblem(reply, 422, 'invalid_input');
     expect(reply.body).toMatchObject({ detail: documented.detail, errors: documented.errors });
   });
@@ -111,13 +99,13 @@ describe('the QUBO use case', () => {
   it('ends exact on 33 variables in ERROR solver_limit_exceeded', async () => {
     const n = 33;
     const q = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? -1 : 0)));
-    const started = await alice.post('/problem/qubo?solver=exact', { num_variables: n, q_matrix: q });
-    const job = await alice.waitFor(started.body.job);
+    const started = await jes.alice.post('/problem/qubo?solver=exact', { num_variables: n, q_matrix: q });
+    const job = await jes.alice.waitFor(started.body.job);
     expect(job.executions.exact.error.code).toBe('solver_limit_exceeded');
   });
 
   it('does not take a use case through a percent-encoded id on the templated path', async () => {
-    const reply = await alice.post('/problem/%71ubo', example);
+    const reply = await jes.alice.post('/problem/%71ubo', example);
     expectProblem(reply, 400, 'invalid_request');
     expect(reply.body.errors).toEqual([
       { pointer: '/path/problem_id', detail: "write the use case's id as it is: /problem/qubo" },

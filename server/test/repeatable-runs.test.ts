@@ -1,19 +1,16 @@
 // Repeatable runs through the API: the same data file, solver, `seed` and `max_iterations` give the same
 // execution output (in worker threads, through the queue), another seed gives another partition, and a
 // `max_iterations` outside the contract's range is refused with a pointer to it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
-import { Client, cutValue, startTestServer } from './support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cutValue } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
-let alice: Client;
+const jes = sharedServer();
 let file: string;
 const n = 300;
 const matrix: number[][] = Array.from({ length: n }, () => new Array<number>(n).fill(0));
 
 beforeAll(async () => {
-  server = await startTestServer();
-  alice = await new Client(server.url).login('alice');
   // A sparse graph with +-1 weights: every node has degree 3 or more, so the reductions leave it whole.
   const lines: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -24,18 +21,17 @@ beforeAll(async () => {
       matrix[i]![j] = matrix[j]![i] = w;
     }
   }
-  file = (await alice.upload(`${n} ${lines.length}\n${lines.join('\n')}\n`, 'ring.txt')).body.data_file_identifier;
+  file = (await jes.alice.upload(`${n} ${lines.length}\n${lines.join('\n')}\n`, 'ring.txt')).body.data_file_identifier;
 });
-afterAll(async () => server?.close());
 
 async function run(solver: string, params: Record<string, unknown>): Promise<any> {
-  const started = await alice.post('/problem/maxcut', {
+  const started = await jes.alice.post('/problem/maxcut', {
     data_file_identifier: file,
     solvers: [{ name: solver, params }],
     time_limit_seconds: 60,
   });
   expect(started.status).toBe(200);
-  const job = await alice.waitFor(started.body.job);
+  const job = await jes.alice.waitFor(started.body.job);
   expect(job.status).toBe('FINISHED');
   return job.executions[solver].data;
 }
@@ -61,7 +57,7 @@ describe('seed and max_iterations', () => {
 
   it('refuses a max_iterations below 1 or not an integer, pointing at it', async () => {
     for (const bad of [0, 2.5, 'many']) {
-      const reply = await alice.post('/problem/maxcut', {
+      const reply = await jes.alice.post('/problem/maxcut', {
         data_file_identifier: file,
         solvers: [{ name: 'annealing', params: { max_iterations: bad } }],
       });

@@ -4,11 +4,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config/config.ts';
-import type { Running } from '../src/start/main.ts';
 import { runRetention } from '../src/start/retention.ts';
-import { backends, Client, sixNodes, startTestServer } from './support/server.ts';
+import { backends, sixNodes, startTestServer } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 const day = 86_400_000;
 /** An edge list of the 6-node example with one weight changed, so that each is a data file of its own. */
@@ -32,26 +32,16 @@ describe('JES_RETENTION_DAYS', () => {
 });
 
 describe.each(await backends())('on %s', (_name, backend) => {
-  let server: Running;
-  let alice: Client;
-
-  beforeAll(async () => {
-    server = await startTestServer({ ...(await backend.env()), JES_WORKERS: '1' });
-    alice = await new Client(server.url).login('alice');
-  });
-  afterAll(async () => {
-    await server?.close();
-    await backend.drop();
-  });
+  const jes = sharedServer({ JES_WORKERS: '1' }, { backend });
 
   const fileOf = async (weight: number) => {
-    const id = (await alice.upload(edgeList(weight), `w${weight}.txt`)).body.data_file_identifier as string;
-    await alice.validated(id);
+    const id = (await jes.alice.upload(edgeList(weight), `w${weight}.txt`)).body.data_file_identifier as string;
+    await jes.alice.validated(id);
     return id;
   };
-  const status = async (path: string) => (await alice.get(path)).status;
+  const status = async (path: string) => (await jes.alice.get(path)).status;
   const count = async (sql: string, params: unknown[]) =>
-    (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]!.n;
+    (await jes.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]!.n;
 
   it('deletes old ended jobs, then the old data files no job uses, old idempotency keys and orphan upload chunks; keeps the rest', async () => {
     const [unused, keptByRecent, keptByRunning, onlyOldJob] = await Promise.all([
@@ -60,11 +50,11 @@ describe.each(await backends())('on %s', (_name, backend) => {
       fileOf(13),
       fileOf(14),
     ]);
-    const oldJob = await alice.start(sixNodes, '?solver=exact');
-    const oldJobOnFile = await alice.start({ data_file_identifier: onlyOldJob, solvers: [{ name: 'exact' }] });
-    const recentJob = await alice.start({ data_file_identifier: keptByRecent, solvers: [{ name: 'exact' }] });
-    for (const id of [oldJob, oldJobOnFile, recentJob]) expect((await alice.waitFor(id)).status).toBe('FINISHED');
-    const runningJob = await alice.start({
+    const oldJob = await jes.alice.start(sixNodes, '?solver=exact');
+    const oldJobOnFile = await jes.alice.start({ data_file_identifier: onlyOldJob, solvers: [{ name: 'exact' }] });
+    const recentJob = await jes.alice.start({ data_file_identifier: keptByRecent, solvers: [{ name: 'exact' }] });
+    for (const id of [oldJob, oldJobOnFile, recentJob]) expect((await jes.alice.waitFor(id)).status).toBe('FINISHED');
+    const runningJob = await jes.alice.start({
       data_file_identifier: keptByRunning,
       solvers: [{ name: 'local-search' }],
       time_limit_seconds: 60,
@@ -72,32 +62,36 @@ describe.each(await backends())('on %s', (_name, backend) => {
 
     const now = new Date();
     const ago = (ms: number) => new Date(now.getTime() - ms);
-    await server.db.query('UPDATE jobs SET ended_at = $2, submitted_at = $2 WHERE id = ANY($1)', [
+    await jes.server.db.query('UPDATE jobs SET ended_at = $2, submitted_at = $2 WHERE id = ANY($1)', [
       [oldJob, oldJobOnFile],
       ago(31 * day),
     ]);
-    await server.db.query('UPDATE jobs SET submitted_at = $2 WHERE id = $1', [runningJob, ago(40 * day)]);
-    await server.db.query('UPDATE data_files SET created_at = $1', [ago(31 * day)]);
-    await server.db.query(
+    await jes.server.db.query('UPDATE jobs SET submitted_at = $2 WHERE id = $1', [runningJob, ago(40 * day)]);
+    await jes.server.db.query('UPDATE data_files SET created_at = $1', [ago(31 * day)]);
+    await jes.server.db.query(
       `INSERT INTO data_file_chunks (owner, id, part, bytes, created_at) VALUES ('alice', 'upload:cut-off', 0, '\\x00', $1), ('alice', 'upload:streaming', 0, '\\x00', $2)`,
       [ago(3600_000), ago(60_000)],
     );
     // A validation's prepared input staged before a crash, and one being written now (validations.ts).
-    await server.db.query(
+    await jes.server.db.query(
       `INSERT INTO data_file_prepared (owner, id, part, bytes, created_at) VALUES ('alice', 'staging:cut-off', 0, '\\x00', $1), ('alice', 'staging:writing', 0, '\\x00', $2)`,
       [ago(3600_000), ago(60_000)],
     );
-    await server.db.query(
+    await jes.server.db.query(
       `INSERT INTO idempotency_keys (owner, key, fingerprint, status, body, created_at) VALUES ('alice', 'old', 'f', 200, '{}', $1), ('alice', 'new', 'f', 200, '{}', $2)`,
       [ago(25 * 3600_000), ago(3600_000)],
     );
 
     // off: no job and no data file goes, whatever its age; expired idempotency keys, cut-off uploads and staged
     // inputs do.
-    const off = await runRetention(server.db, { retentionDays: undefined, uploadAgeMs: 20 * 60_000, batch: 1 }, now);
+    const off = await runRetention(
+      jes.server.db,
+      { retentionDays: undefined, uploadAgeMs: 20 * 60_000, batch: 1 },
+      now,
+    );
     expect(off).toEqual({ jobs: 0, dataFiles: 0, idempotencyKeys: 1, uploadChunks: 2 });
     expect(
-      (await server.db.query<{ id: string }>(`SELECT id FROM data_file_prepared WHERE id LIKE 'staging:%'`)).map(
+      (await jes.server.db.query<{ id: string }>(`SELECT id FROM data_file_prepared WHERE id LIKE 'staging:%'`)).map(
         (r) => r.id,
       ),
     ).toEqual(['staging:writing']);
@@ -105,35 +99,35 @@ describe.each(await backends())('on %s', (_name, backend) => {
     expect(await status(`/data_file/${unused}`)).toBe(200);
 
     // Batches of one: every step runs until nothing is left.
-    const counts = await runRetention(server.db, { retentionDays: 30, uploadAgeMs: 20 * 60_000, batch: 1 }, now);
+    const counts = await runRetention(jes.server.db, { retentionDays: 30, uploadAgeMs: 20 * 60_000, batch: 1 }, now);
     expect(counts).toEqual({ jobs: 2, dataFiles: 2, idempotencyKeys: 0, uploadChunks: 0 });
     for (const id of [oldJob, oldJobOnFile]) await expect.poll(() => status(`/job/${id}`)).toBe(404);
     expect(await count('executions WHERE job_id = ANY($1)', [[oldJob, oldJobOnFile]])).toBe(0);
     for (const id of [unused, onlyOldJob]) expect(await status(`/data_file/${id}`)).toBe(404);
     expect(await count('data_file_chunks WHERE id = ANY($1)', [[unused, onlyOldJob]])).toBe(0);
 
-    expect((await alice.get(`/job/${recentJob}`)).body.job[recentJob].status).toBe('FINISHED');
-    expect(['PENDING', 'RUNNING']).toContain((await alice.get(`/job/${runningJob}`)).body.job[runningJob].status);
+    expect((await jes.alice.get(`/job/${recentJob}`)).body.job[recentJob].status).toBe('FINISHED');
+    expect(['PENDING', 'RUNNING']).toContain((await jes.alice.get(`/job/${runningJob}`)).body.job[runningJob].status);
     for (const id of [keptByRecent, keptByRunning]) expect(await status(`/data_file/${id}`)).toBe(200);
     expect(await count('data_file_chunks WHERE id = ANY($1)', [[keptByRecent, keptByRunning]])).toBe(2);
     expect(
-      (await server.db.query<{ id: string }>(`SELECT id FROM data_file_chunks WHERE id LIKE 'upload:%'`)).map(
+      (await jes.server.db.query<{ id: string }>(`SELECT id FROM data_file_chunks WHERE id LIKE 'upload:%'`)).map(
         (r) => r.id,
       ),
     ).toEqual(['upload:streaming']);
-    expect((await server.db.query<{ key: string }>('SELECT key FROM idempotency_keys')).map((r) => r.key)).toEqual([
+    expect((await jes.server.db.query<{ key: string }>('SELECT key FROM idempotency_keys')).map((r) => r.key)).toEqual([
       'new',
     ]);
 
     // Nothing more to do on a second run.
-    expect(await runRetention(server.db, { retentionDays: 30, uploadAgeMs: 20 * 60_000 }, now)).toEqual({
+    expect(await runRetention(jes.server.db, { retentionDays: 30, uploadAgeMs: 20 * 60_000 }, now)).toEqual({
       jobs: 0,
       dataFiles: 0,
       idempotencyKeys: 0,
       uploadChunks: 0,
     });
-    await alice.post(`/job/${runningJob}/cancel`);
-    await alice.waitFor(runningJob);
+    await jes.alice.post(`/job/${runningJob}/cancel`);
+    await jes.alice.waitFor(runningJob);
   });
 });
 

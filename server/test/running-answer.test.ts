@@ -4,38 +4,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobEvents } from '../src/jobs/events.ts';
 import { JobViews } from '../src/jobs/views.ts';
-import type { Running } from '../src/start/main.ts';
-import { Client, randomMatrix, startTestServer } from './support/server.ts';
+import { randomMatrix } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 describe('JobViews of a running job', () => {
-  let server: Running;
-  let alice: Client;
+  const jes = sharedServer({ JES_WORKERS: '1' });
   const events = new JobEvents();
-  beforeAll(async () => {
-    server = await startTestServer({ JES_WORKERS: '1' });
-    alice = await new Client(server.url).login('alice');
-    await events.start(server.db);
-  });
-  afterAll(async () => {
-    await events.stop();
-    await server?.close();
-  });
+  beforeAll(() => events.start(jes.server.db));
+  afterAll(() => events.stop());
 
   // A running job's answer depends on the clock through its executions' durations, given to the millisecond: the
   // answer of the same view in the same millisecond is kept (the same frozen object), and the next millisecond's
   // is made anew. The clock is injected, and only at instants taken from the job's own timestamps: a fixed date
   // (2026-11-24T23:30:00.123Z once) is before a job started on any later day, and a negative duration is 0.
   it("keeps a running job's answer for the millisecond it was made in, and makes the next one anew", async () => {
-    const id = await alice.start(
+    const id = await jes.alice.start(
       { num_nodes: 30, adj_matrix: randomMatrix(30, 2) },
       '?solver=local-search&time_limit_seconds=30',
     );
     try {
       const views = new JobViews(events);
-      let view = await views.read(server.db, 'alice', id);
+      let view = await views.read(jes.server.db, 'alice', id);
       for (let i = 0; i < 200 && view?.job.status !== 'RUNNING'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        view = await views.read(server.db, 'alice', id);
+        view = await views.read(jes.server.db, 'alice', id);
       }
       expect(view?.job.status).toBe('RUNNING');
       const running = view!.executions.find((e) => e.solver === 'local-search')!.running_at!;
@@ -48,7 +40,7 @@ describe('JobViews of a running job', () => {
       expect(next).not.toBe(first);
       expect(Math.round((duration(next) - duration(first)) * 1000)).toBe(1);
     } finally {
-      await alice.request('POST', `/job/${id}/cancel`);
+      await jes.alice.request('POST', `/job/${id}/cancel`);
     }
   });
 });

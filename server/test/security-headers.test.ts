@@ -6,11 +6,11 @@
 // A real server on a free port, read over HTTP.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../src/config/config.ts';
-import type { Running } from '../src/start/main.ts';
 import { docsDir } from '../src/config/paths.ts';
 import { Client, startTestServer } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 const script = readdirSync(join(docsDir, 'app')).find((f) => f.endsWith('.js'))!;
 
@@ -35,15 +35,7 @@ function directives(headers: Headers): Map<string, string> {
 }
 
 describe('security headers', () => {
-  let server: Running;
-  let alice: Client;
-  let anonymous: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ JES_WORKERS: '0' });
-    alice = await new Client(server.url).login('alice');
-    anonymous = new Client(server.url);
-  });
-  afterAll(async () => server?.close());
+  const jes = sharedServer({ JES_WORKERS: '0' });
 
   const surfaces: [
     string,
@@ -62,7 +54,7 @@ describe('security headers', () => {
   ];
 
   it.each(surfaces)('are on %s', async (what, request) => {
-    const { status, headers } = await request({ alice, anonymous });
+    const { status, headers } = await request(jes);
     expect(status, what).toBeLessThan(500);
     expectHardened(headers, what);
     // Served over plain HTTP, with TLS at the balancer: Strict-Transport-Security is the balancer's to send.
@@ -70,19 +62,19 @@ describe('security headers', () => {
   });
 
   it('give the dashboard a policy that lets it reach its own origin only, by default', async () => {
-    const policy = directives((await anonymous.get('/app/')).headers);
+    const policy = directives((await jes.anonymous.get('/app/')).headers);
     expect(policy.get('connect-src')).toBe("'self'");
     expect(policy.get('default-src')).toBe("'self'");
     expect(policy.get('form-action')).toBe("'none'");
   });
 
   it("leave the reference's own policy (its meta tag) in charge of what it loads", async () => {
-    const policy = directives((await anonymous.get('/docs/')).headers);
+    const policy = directives((await jes.anonymous.get('/docs/')).headers);
     expect([...policy.keys()]).toEqual(['frame-ancestors']);
   });
 
   it('let the API load nothing', async () => {
-    expect(directives((await alice.get('/job')).headers).get('default-src')).toBe("'none'");
+    expect(directives((await jes.alice.get('/job')).headers).get('default-src')).toBe("'none'");
   });
 });
 

@@ -2,29 +2,20 @@
 // reconnected, it answered GET /job/{id}/output with 409 job_not_finished 1-48 ms after another process had answered
 // the job FINISHED, from a view cached for up to half a second. Here the job ends by a write this process is not told
 // of (as when a notification is missed), right after its view was cached. On both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
-import { backends, Client, sixNodes, startTestServer } from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { backends, sixNodes } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 describe.each(await backends())('on %s', (_name, backend) => {
-  let server: Running;
-  let alice: Client;
-  beforeAll(async () => {
-    // No workers: the job stays PENDING until the test ends it.
-    server = await startTestServer({ ...(await backend.env()), JES_WORKERS: '0' });
-    alice = await new Client(server.url).login('alice');
-  });
-  afterAll(async () => {
-    await server?.close();
-    await backend.drop();
-  });
+  // No workers: the job stays PENDING until the test ends it.
+  const jes = sharedServer({ JES_WORKERS: '0' }, { backend });
 
   it('reads a job through the cache before answering 409 job_not_finished for its output', async () => {
-    const id = await alice.start(sixNodes);
-    expect((await alice.get(`/job/${id}`)).body.job[id].status).toBe('PENDING'); // cached now
-    await server.db.query(`UPDATE executions SET status = 'CANCELLED', ended_at = now() WHERE job_id = $1`, [id]);
-    await server.db.query(`UPDATE jobs SET status = 'CANCELLED', ended_at = now() WHERE id = $1`, [id]);
-    const output = await alice.get(`/job/${id}/output`);
+    const id = await jes.alice.start(sixNodes);
+    expect((await jes.alice.get(`/job/${id}`)).body.job[id].status).toBe('PENDING'); // cached now
+    await jes.server.db.query(`UPDATE executions SET status = 'CANCELLED', ended_at = now() WHERE job_id = $1`, [id]);
+    await jes.server.db.query(`UPDATE jobs SET status = 'CANCELLED', ended_at = now() WHERE id = $1`, [id]);
+    const output = await jes.alice.get(`/job/${id}/output`);
     expect([output.status, output.body.status]).toEqual([200, 'CANCELLED']);
   });
 });

@@ -2,25 +2,19 @@
 // id's pattern) is 404 problem_not_found with the ids there are, whatever the body: the id is checked after the
 // token and before the body. Where the contract keeps the pattern (an upload's field, a listing's filter), the
 // 400 says the same.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Running } from '../src/start/main.ts';
+import { describe, expect, it } from 'vitest';
 import { expectProblem } from './support/problems.ts';
-import { Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import { Client, sixNodes, sixNodesEdgeList } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 
-let server: Running;
-let alice: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await new Client(server.url).login('alice');
-});
-afterAll(async () => server?.close());
+const jes = sharedServer();
 
 const told = (id: string) => `Use case "${id}" does not exist; the use cases are: maxcut, qubo.`;
 const json = { 'content-type': 'application/json' };
 
 describe('an unknown use case in the path is 404 problem_not_found, with the ids there are', () => {
   it.each(['MaxCut', 'max-cut', 'tsp', 'Max%20Cut'])('GET /problem/%s', async (id) => {
-    const reply = await alice.get(`/problem/${id}`);
+    const reply = await jes.alice.get(`/problem/${id}`);
     expectProblem(reply, 404, 'problem_not_found');
     expect(reply.body.detail).toBe(told(decodeURIComponent(id)));
   });
@@ -37,18 +31,18 @@ describe('an unknown use case in the path is 404 problem_not_found, with the ids
     ],
   ];
   it.each(bodies)('POST /problem/MaxCut with %s', async (_what, sent) => {
-    const reply = await alice.request('POST', '/problem/MaxCut', sent);
+    const reply = await jes.alice.request('POST', '/problem/MaxCut', sent);
     expectProblem(reply, 404, 'problem_not_found');
     expect(reply.body.detail).toBe(told('MaxCut'));
   });
 
   it('is 401 without a token, as every operation is (the path has one)', async () => {
-    const reply = await new Client(server.url).request('POST', '/problem/MaxCut', { body: '{', headers: json });
+    const reply = await new Client(jes.url).request('POST', '/problem/MaxCut', { body: '{', headers: json });
     expectProblem(reply, 401, 'missing_token');
   });
 
   it('is 400 for a segment that is not percent-encoded UTF-8 (it was a 500)', async () => {
-    const reply = await alice.get('/problem/%ZZ');
+    const reply = await jes.alice.get('/problem/%ZZ');
     expectProblem(reply, 400, 'invalid_request');
     expect(reply.body.errors).toEqual([{ pointer: '/path/problem_id', detail: 'must be valid percent-encoded UTF-8' }]);
   });
@@ -64,13 +58,13 @@ describe('an unknown use case elsewhere', () => {
   };
 
   it('an upload for an id of the documented shape is 404 problem_not_found', async () => {
-    const reply = await alice.request('POST', '/data_file', { body: form('tsp') });
+    const reply = await jes.alice.request('POST', '/data_file', { body: form('tsp') });
     expectProblem(reply, 404, 'problem_not_found');
     expect(reply.body.detail).toBe(told('tsp'));
   });
 
   it('an upload for MaxCut is 400 (the field keeps its pattern) and names the ids there are', async () => {
-    const reply = await alice.request('POST', '/data_file', { body: form('MaxCut') });
+    const reply = await jes.alice.request('POST', '/data_file', { body: form('MaxCut') });
     expectProblem(reply, 400, 'invalid_request');
     expect(reply.body.detail).toBe(`The request does not match the API contract. ${told('MaxCut')}`);
     expect(reply.body.errors).toEqual([
@@ -79,7 +73,7 @@ describe('an unknown use case elsewhere', () => {
   });
 
   it('a listing filtered by MaxCut is 400 and names the ids there are', async () => {
-    const reply = await alice.get('/job?problem_id=MaxCut');
+    const reply = await jes.alice.get('/job?problem_id=MaxCut');
     expectProblem(reply, 400, 'invalid_request');
     expect(reply.body.detail).toBe(`The request does not match the API contract. ${told('MaxCut')}`);
   });

@@ -10,13 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { backends, Client, jwtSecret, sixNodes, startTestServer } from './support/server.ts';
+import { usersSetting } from '../../test/support/users-setting.ts';
 
 /** The same user's client, talking to another server (a restart) with the token it had. */
 const at = (url: string, client: Client) => Object.assign(new Client(url), { token: client.token });
-const list = (users: Record<string, string>) =>
-  Object.entries(users)
-    .map(([u, p]) => `${u}:${p}`)
-    .join(',');
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -24,7 +21,7 @@ describe.each(await backends())('on %s', (name, backend) => {
   let env: Record<string, string>;
   const running: Running[] = [];
   const start = async (users: Record<string, string> | undefined) => {
-    const server = await startTestServer({ ...env, JES_WORKERS: '1', JES_USERS: users ? list(users) : '' });
+    const server = await startTestServer({ ...env, JES_WORKERS: '1', JES_USERS: users ? usersSetting(users) : '' });
     running.push(server);
     return server;
   };

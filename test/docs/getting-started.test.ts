@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/generated.ts';
+import { type ChildServer, startChild } from '../support/child-server.ts';
 
 /** The fenced blocks of `language` in a Markdown file, in order. */
 const blocks = (file: string, language: string) =>
@@ -21,16 +22,17 @@ const missing = ['bash', 'curl', 'jq'].find((tool) => spawnSync(tool, ['--versio
 if (missing && process.env.CI) throw new Error(`no ${missing} on PATH; .ci/run installs it`);
 if (missing) console.warn(`skipping the getting-started walkthrough: no ${missing} on PATH (apt-get install ${missing})`);
 
-/** A clean environment: none of the caller's JES_* or PORT, and this Node first on PATH (npm runs the bin on it). */
+/** This Node first on PATH (npm runs the bin on it). */
+const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
+/** A clean environment: none of the caller's JES_* or PORT. */
 const cleanEnv = () => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('JES_') && name !== 'PORT')),
-  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  PATH: path,
 });
 
 describe.skipIf(missing)('the README, then getting started, pasted', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'jes-getting-started-'));
-  let server: ReturnType<typeof spawn>;
-  let output = '';
+  let server: ChildServer;
   let url: string;
   let pasted: string;
 
@@ -38,37 +40,21 @@ describe.skipIf(missing)('the README, then getting started, pasted', () => {
     const first = blocks('README.md', 'sh').find((block) => block.startsWith('npm ci'));
     expect(first, "the README's first command").toBe('npm ci && npm start\n');
     // Settings, not edits: a fresh data folder (./data may hold a developer's own), and any free port.
-    server = spawn('bash', ['-c', first!.replace('npm ci && ', '')], {
+    // Without the caller's settings (test/support/child-server.ts keeps them from it), in a process group of its own.
+    server = await startChild(['bash', '-c', first!.replace('npm ci && ', '')], {
+      what: 'npm start',
       cwd: root,
-      env: { ...cleanEnv(), PORT: '0', JES_DATA_DIR: join(scratch, 'data') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
+      env: { PATH: path, PORT: '0', JES_DATA_DIR: join(scratch, 'data') },
+      group: true,
+      // Its URL, then the log-in line to paste.
+      ready: /listening on (http:\/\/\S+)[\s\S]*^ {2}(export JES_USERNAME=demo JES_PASSWORD='[\w-]+')$/m,
     });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm start printed no log-in line in 60 s:\n${output}`)), 60_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const listening = /listening on (http:\/\/\S+)/.exec(output);
-        const line = /^ {2}(export JES_USERNAME=demo JES_PASSWORD='[\w-]+')$/m.exec(output);
-        if (listening && line) {
-          [url, pasted] = [listening[1]!, line[1]!];
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      server.stdout!.on('data', read);
-      server.stderr!.on('data', read);
-      server.once('exit', (code) => reject(new Error(`npm start ended (${code}):\n${output}`)));
-    });
+    [url, pasted] = [server.url, server.ready[2]!];
     symlinkSync(join(root, 'examples'), join(scratch, 'examples'));
   }, 90_000);
 
   afterAll(async () => {
-    if (server?.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      process.kill(-server.pid!, 'SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -123,6 +109,6 @@ describe.skipIf(missing)('the README, then getting started, pasted', () => {
     const fromFile = await read(job!);
     expect(Object.values(fromFile.executions).map((e) => e.data?.cut_value)).toContain(53);
     expect((await read(quboJob!)).executions.exact!.data.energy).toBe(-11);
-    expect(output.match(/export JES_USERNAME=/g)).toHaveLength(1);
+    expect(server.output().match(/export JES_USERNAME=/g)).toHaveLength(1);
   }, 120_000);
 });

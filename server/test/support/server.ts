@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
+import { usersSetting } from '../../../test/support/users-setting.ts';
 import { readConfig } from '../../src/config/config.ts';
 import { type Running, startServer } from '../../src/start/main.ts';
 
@@ -17,9 +18,7 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
   return {
     PORT: '0',
     JES_DATA_DIR: 'memory:',
-    JES_USERS: Object.entries(users)
-      .map(([u, p]) => `${u}:${p}`)
-      .join(','),
+    JES_USERS: usersSetting(users),
     JES_JWT_SECRET: jwtSecret,
     JES_WORKERS: '2',
     JES_RATE_LIMITS: 'off',
@@ -84,11 +83,11 @@ export class Client {
     this.request<T>('GET', path, headers ? { headers } : {});
   post = <T = any>(path: string, json?: unknown) => this.request<T>('POST', path, json === undefined ? {} : { json });
 
-  /** Uploads `text` as a max-cut data file named `name`. */
-  upload(text: string, name = 'graph.txt'): Promise<Reply> {
+  /** Uploads `text` as a data file of `problemId` named `name`. */
+  upload(text: string, name = 'graph.txt', problemId = 'maxcut'): Promise<Reply> {
     const form = new FormData();
     form.set('file', new Blob([text]), name);
-    form.set('problem_id', 'maxcut');
+    form.set('problem_id', problemId);
     form.set('name', name);
     return this.request('POST', '/data_file', { body: form });
   }

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { type ChildServer, startChild } from '../../support/child-server.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
@@ -122,12 +123,7 @@ export async function runtimes(major: number): Promise<{ runtimes: Runtime[]; sk
   return { runtimes: [here, runtime(await version(), node)] };
 }
 
-export interface Serving {
-  url: string;
-  /** Everything it printed so far. */
-  output(): string;
-  stop(): Promise<void>;
-}
+export type Serving = ChildServer;
 
 /**
  * Starts a long-running command (`npx jes-server`) in its own process group; resolves with the URL its output
@@ -136,48 +132,7 @@ export interface Serving {
 export function serve(
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp },
+  { cwd, env, ready }: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp },
 ): Promise<Serving> {
-  const child = spawn(command, args, {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      return; // already gone
-    }
-    const killer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  };
-  return new Promise((resolve, reject) => {
-    const fail = (why: string) =>
-      void stop().then(() => reject(new Error(`${command} ${args.join(' ')} ${why}; its output:\n${output}`)));
-    const timer = setTimeout(() => fail('did not get ready within 90 s'), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = options.ready.exec(output)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      child.off('exit', early);
-      resolve({ url, output: () => output, stop });
-    };
-    const early = (code: number | null, signal: string | null) => {
-      clearTimeout(timer);
-      reject(
-        new Error(
-          `${command} ${args.join(' ')} exited (${code ?? signal}) before it was ready; its output:\n${output}`,
-        ),
-      );
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', early);
-  });
+  return startChild([command, ...args], { cwd, env, ready, group: true, timeoutMs: 90_000 });
 }
