@@ -2,9 +2,8 @@
 // `rate_limited` and a 503 `service_unavailable` as the contract documents them (checked with the conformance
 // suite's own response checks), a connection dropped without an answer, and the flags that make them happen by
 // themselves (--rate-limit limits for real; --unavailable and --drop draw from a PRNG that --seed makes repeat).
-import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../client/test/support/processes.ts';
+import { node, runChild, sandboxCli, startChild } from '../../test/support/child-server.ts';
 import { Contract } from '../../conformance/src/contract/contract.ts';
 import {
   contentTypeViolations,
@@ -182,35 +181,17 @@ describe('the Prefer vocabulary', () => {
 });
 
 describe('the flags of jes-sandbox', () => {
-  const cli = ['--conditions=jes-source', 'sandbox/src/cli.ts'];
-
   it('--rate-limit 1/min --latency 50ms --seed 3: the command passes them on', async () => {
-    const child = spawn(
-      process.execPath,
-      [...cli, '-p', '0', '--rate-limit', '1/min', '--latency', '50ms', '--seed', '3'],
-      {
-        cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+    const sandbox = await startChild(
+      node(sandboxCli, '-p', '0', '--rate-limit', '1/min', '--latency', '50ms', '--seed', '3'),
     );
     try {
-      let output = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${output}`)), 30_000);
-        child.stdout!.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const found = /listening on (http:\/\/\S+)/.exec(output);
-          if (found) {
-            clearTimeout(timer);
-            resolve(found[1]!);
-          }
-        });
-      });
+      const url = sandbox.url;
       const first = await fetch(`${url}/job`, { headers: bearer() });
       expect(first.headers.get('ratelimit-policy')).toBe('"default";q=1;w=60');
       expect((await fetch(`${url}/job`, { headers: bearer() })).status).toBe(429);
     } finally {
-      child.kill('SIGTERM');
+      await sandbox.stop();
     }
   });
 
@@ -220,9 +201,9 @@ describe('the flags of jes-sandbox', () => {
     [['--drop', '2'], 'expected a fraction such as 0.05'],
     [['--proxy', 'ftp://x'], 'expected the http or https URL'],
     [['--proxy', 'http://x', '--drop', '1%'], "are the mock's"],
-  ])('%j is a usage error (exit 2)', (args, message) => {
-    const run = spawnSync(process.execPath, [...cli, ...args], { cwd: repoRoot, encoding: 'utf8' });
-    expect(run.status).toBe(2);
+  ])('%j is a usage error (exit 2)', async (args, message) => {
+    const run = await runChild(node(sandboxCli, ...args));
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
   });
 });

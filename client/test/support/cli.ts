@@ -11,7 +11,9 @@ export interface Run {
   stderr: string;
 }
 
-export const jesBin = join(repoRoot, 'client/src/cli/main.ts');
+// The command as `npx jes` starts it: the launcher, which in a clone runs the sources with the other @jes packages'
+// sources too (main.ts started bare would import @jes/contract's dist/, there only once something has built it).
+export const jesBin = join(repoRoot, 'client/bin/jes.js');
 
 /** A fresh, empty XDG_CONFIG_HOME. */
 export const configHome = () => mkdtempSync(join(tmpdir(), 'jes-cli-'));
