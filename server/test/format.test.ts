@@ -2,7 +2,7 @@
 // instants around a day's, a month's and a year's end and a leap day, and for a job run now, whatever now is (the
 // clock set runs this file again a year ahead and across a New Year's Eve: test/clock/set.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentedTimestamp, rfc3339 } from '../src/core/format.ts';
+import { documentedTimestamp, rfc3339 } from '@jes/contract';
 import type { Running } from '../src/start/main.ts';
 import { Client, formatTimestamp, sixNodes, startTestServer } from './support/server.ts';
 
