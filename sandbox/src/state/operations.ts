@@ -11,7 +11,7 @@ import { jobAt, type JobRecord } from './jobs.ts';
 import { page, pageQuery } from './listings.ts';
 import { waitForChange } from './long-polls.ts';
 import { renderDataFile, renderJob } from './render.ts';
-import { type Handler, json, refusal, type StateRequest } from './request.ts';
+import { answer, type Handler, json, refusal, replay, type StateRequest } from './request.ts';
 import { contractSolvers, startJobHandler } from './start-job.ts';
 import { tokenSeconds, type User } from './store.ts';
 
@@ -97,7 +97,7 @@ function deleteJob(request: StateRequest): Answer {
       { retryAfter: 2 },
     );
   request.state.dropJob(job);
-  return { status: 204, headers: {}, body: undefined };
+  return answer(204, {}, undefined);
 }
 
 function getJobOutput(request: StateRequest): Answer {
@@ -124,8 +124,7 @@ function getJobInput(request: StateRequest): Answer {
   const job = jobOf(request);
   if ('status' in job) return job;
   const { input } = job;
-  if (input.mode === 'inline')
-    return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: input.text };
+  if (input.mode === 'inline') return answer(200, { 'Content-Type': 'application/json; charset=utf-8' }, input.text);
   const fileId = input.dataFileId!;
   const file = request.user!.files.get(fileId);
   const started = `Data file ${fileId}, which job ${job.id} was started from,`;
@@ -140,7 +139,7 @@ function getJobInput(request: StateRequest): Answer {
   // A file's first byte tells JSON from text, as its validation tells it.
   const jsonFile = /^\s*\{/.test(file.bytes!.subarray(0, 64).toString('latin1'));
   const type = jsonFile ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
-  return { status: 200, headers: { 'Content-Type': type }, body: file.bytes };
+  return answer(200, { 'Content-Type': type }, file.bytes);
 }
 
 async function uploadDataFile(request: StateRequest): Promise<Answer> {
@@ -160,7 +159,7 @@ async function uploadDataFile(request: StateRequest): Promise<Answer> {
         'idempotency_key_reused',
         `Idempotency-Key "${key}" was used for a different request within the last 24 hours; send this one with a new key.`,
       );
-    if (kept) return { ...kept.answer, headers: { ...kept.answer.headers, 'Idempotent-Replayed': 'true' } };
+    if (kept) return replay(kept.answer);
   }
   const envelope = (created: boolean, file: NonNullable<ReturnType<User['files']['get']>>) =>
     json(
@@ -173,7 +172,7 @@ async function uploadDataFile(request: StateRequest): Promise<Answer> {
       created ? { Location: `/data_file/${file.id}` } : {},
     );
   const existing = user.files.get(id);
-  let answer: Answer;
+  let uploaded: Answer;
   if (existing) {
     if (existing.problemId !== fields.problem_id)
       return refusal(
@@ -184,7 +183,7 @@ async function uploadDataFile(request: StateRequest): Promise<Answer> {
           errors: [{ pointer: '/problem_id', detail: `the same bytes are data file ${id} of "${existing.problemId}"` }],
         },
       );
-    answer = envelope(false, existing);
+    uploaded = envelope(false, existing);
   } else {
     const verdict = await validate(sandboxUseCases[fields.problem_id]!, bytes);
     const heldBytes = heldBytesOf(bytes, verdict);
@@ -210,10 +209,10 @@ async function uploadDataFile(request: StateRequest): Promise<Answer> {
       heldBytes,
     };
     state.addFile(user, file);
-    answer = envelope(true, file);
+    uploaded = envelope(true, file);
   }
-  if (key !== undefined) state.remember(user, key, print, answer);
-  return answer;
+  if (key !== undefined) state.remember(user, key, print, uploaded);
+  return uploaded;
 }
 
 function listDataFiles(request: StateRequest): Answer {
@@ -249,7 +248,7 @@ function deleteDataFile(request: StateRequest): Answer {
   );
   if (using) return refusal(request, 'data_file_in_use', `Job ${using.id}, which has not ended, uses data file ${id}.`);
   request.state.dropFile(user, file);
-  return { status: 204, headers: {}, body: undefined };
+  return answer(204, {}, undefined);
 }
 
 /** The handlers by operationId; an operation without one is answered by Prism's example. */

@@ -1,7 +1,7 @@
 // What a state handler is given and answers: the request once the sandbox's pipeline and Prism have accepted it.
 import type { IncomingHttpHeaders } from 'node:http';
 import { type ErrorCode, type FieldError } from '@jes/contract';
-import { type Answer, problem, problemAnswer } from '../conventions.ts';
+import { type Answer, problem, problemAnswer, requestId } from '../conventions.ts';
 import type { Operation } from '../mock.ts';
 import type { State, User } from './store.ts';
 
@@ -27,12 +27,16 @@ export interface StateRequest {
 
 export type Handler = (request: StateRequest) => Answer | Promise<Answer>;
 
-/** A JSON answer. */
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({
+/** An answer that is not a problem, with its X-Request-Id (a problem's is its `request_id`). */
+export const answer = (status: number, headers: Record<string, string>, body: unknown): Answer => ({
   status,
-  headers: { 'Content-Type': 'application/json', ...headers },
+  headers: { 'X-Request-Id': requestId(), ...headers },
   body,
 });
+
+/** A JSON answer. */
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
+  answer(status, { 'Content-Type': 'application/json', ...headers }, body);
 
 /** A problem answer with the request's path. */
 export const refusal = (
@@ -55,3 +59,9 @@ export function pathParams(template: string, path: string): Record<string, strin
   });
   return params;
 }
+
+/** A first attempt's answer again, for a retry under its Idempotency-Key: marked, with this request's own id. */
+export const replay = (first: Answer): Answer => ({
+  ...first,
+  headers: { ...first.headers, 'X-Request-Id': requestId(), 'Idempotent-Replayed': 'true' },
+});

@@ -11,7 +11,7 @@ import type { Operation } from '../mock.ts';
 import { sandboxUseCases } from './inputs.ts';
 import { ended } from './jobs.ts';
 import { planJob, type SolverInfo } from './plan.ts';
-import { json, refusal, type StateRequest } from './request.ts';
+import { json, refusal, replay, type StateRequest } from './request.ts';
 
 type SolverChoice = { name: string; params?: Record<string, unknown> };
 type DataFileBody = { data_file_identifier: string; solvers?: SolverChoice[]; time_limit_seconds?: number };
@@ -59,7 +59,7 @@ export function startJobHandler(solversOf: Record<string, SolverInfo[]>) {
           'idempotency_key_reused',
           `Idempotency-Key "${key}" was used for a different request within the last 24 hours; send this one with a new key.`,
         );
-      if (kept) return { ...kept.answer, headers: { ...kept.answer.headers, 'Idempotent-Replayed': 'true' } };
+      if (kept) return replay(kept.answer);
     }
 
     const now = state.clock.now();

@@ -113,11 +113,18 @@ export function createState(options: StateOptions = {}) {
     },
     user,
 
-    /** A new token for `name` (POST /login). */
+    /**
+     * A new token for `name` (POST /login), shaped as a deployment's (a JWT with its claims: sub, env, iat, exp, jti),
+     * signed by nobody: the sandbox knows its tokens by heart.
+     */
     login(name: string): string {
       const owner = user(name);
-      const token = random.text(tokenAlphabet, 43);
-      tokens.set(token, { user: owner.name, expiresAt: clock.now() + tokenSeconds * 1000 });
+      const now = clock.now();
+      const iat = Math.floor(now / 1000);
+      const claims = { sub: name, env: 'sandbox', iat, exp: iat + tokenSeconds, jti: random.text(tokenAlphabet, 22) };
+      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const token = `${part({ alg: 'none', typ: 'JWT' })}.${part(claims)}.${random.text(tokenAlphabet, 43)}`;
+      tokens.set(token, { user: owner.name, expiresAt: now + tokenSeconds * 1000 });
       if (tokens.size > limits.maxTokens) tokens.delete(tokens.keys().next().value!);
       return token;
     },
