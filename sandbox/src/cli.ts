@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // `jes-sandbox` (and `npm run sandbox` in the repository): the sandbox on port 4010, printing its URL and two
-// lines per request (request-log.ts), until Ctrl-C. The flags are Prism's (`prism mock -p 4010 -h 0.0.0.0`);
-// SANDBOX_PORT and SANDBOX_HOST set the same defaults. Exit codes: 0 stopped by a signal, 2 usage or a failure to start.
+// lines per request (request-log.ts), until Ctrl-C. The flags are Prism's (`prism mock -p 4010 -h 0.0.0.0`), and
+// the state's (`--seed`, `--speed`, the caps, `--stateless`); SANDBOX_PORT and SANDBOX_HOST set the same defaults.
+// Exit codes: 0 stopped by a signal, 2 usage or a failure to start.
 import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { requestLogLines } from './request-log.ts';
-import { startSandbox } from './server.ts';
+import { resetPath, startSandbox } from './server.ts';
+import { defaultSpeed } from './state/clock.ts';
+import { defaultLimits, type StateLimits } from './state/limits.ts';
+import { maxSeed } from './state/random.ts';
 
 function port(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535)
@@ -13,8 +17,32 @@ function port(value: string): number {
   return Number(value);
 }
 
+function whole(most: number, what: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) > most) throw new InvalidArgumentError(`expected ${what}`);
+    return Number(value);
+  };
+}
+
+function speed(value: string): number {
+  const factor = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(factor > 0) || factor > 1_000_000)
+    throw new InvalidArgumentError('expected a factor above 0 (1: as fast as a deployment, 10: ten times faster)');
+  return factor;
+}
+
+/** The caps a flag sets, with their defaults (state/limits.ts). */
+const caps: [flag: string, key: keyof StateLimits, what: string][] = [
+  ['--max-users', 'maxUsers', 'users kept; past it the one seen least recently is forgotten'],
+  ['--max-jobs-per-user', 'maxJobsPerUser', 'jobs kept per user; past it the oldest ended go'],
+  ['--max-jobs', 'maxJobs', 'jobs kept in all'],
+  ['--max-active-jobs', 'maxActiveJobsPerUser', 'jobs per user that have not ended (429 past it)'],
+  ['--max-bytes-per-user', 'maxBytesPerUser', 'bytes of inputs, outputs and data files per user'],
+  ['--max-bytes', 'maxBytes', 'bytes in all'],
+];
+
 function program(): Command {
-  return new Command('jes-sandbox')
+  const command = new Command('jes-sandbox')
     .description(
       "A mock of the Job Execution Service: Prism's engine over the contract this package carries, keeping its conventions.",
     )
@@ -36,9 +64,31 @@ function program(): Command {
       "Prism's --errors: always on here, a request at odds with the contract answers 400 invalid_request",
     )
     .option('-d, --dynamic', "Prism's --dynamic: not offered, the sandbox answers with the contract's examples only")
+    .option(
+      '--stateless',
+      "store nothing: answer with the contract's examples only (Prism's classic mock; Prefer: code=…, example=… choose)",
+    )
+    .addOption(
+      new Option(
+        '--seed <n>',
+        'seed ids, tokens, timings and answers: one seed, one sequence of requests, one transcript',
+      ).argParser(whole(maxSeed, `a whole number up to ${maxSeed}`)),
+    )
+    .addOption(
+      new Option('--speed <factor>', 'how many times faster than a deployment jobs run (a 10 s time limit: 1 s at 10)')
+        .argParser(speed)
+        .default(defaultSpeed),
+    );
+  for (const [flag, key, what] of caps)
+    command.addOption(
+      new Option(`${flag} <n>`, what)
+        .argParser(whole(Number.MAX_SAFE_INTEGER, 'a whole number'))
+        .default(defaultLimits[key]),
+    );
+  return command
     .addHelpText(
       'after',
-      "\nStateless: any well-formed bearer token is accepted; Prefer: code=404 or Prefer: example=pending choose among the contract's examples.\nExit codes: 0 stopped by a signal, 2 usage or a failure to start.",
+      `\nStateful by default: any username and password log in, each username is its own user; jobs run on a simulated clock and answer valid (not good) outputs for the input sent. POST ${resetPath} forgets everything (sandbox-only, outside the contract).\nExit codes: 0 stopped by a signal, 2 usage or a failure to start.`,
     )
     .showHelpAfterError('(run jes-sandbox --help for usage)')
     .exitOverride();
@@ -50,7 +100,12 @@ try {
 } catch (error) {
   process.exit(error instanceof CommanderError && error.exitCode === 0 ? 0 : 2);
 }
-const options = command.opts<{ port: number; host: string; dynamic?: boolean }>();
+const options = command.opts<
+  { port: number; host: string; dynamic?: boolean; stateless?: boolean; seed?: number; speed: number } & Record<
+    string,
+    number
+  >
+>();
 if (options.dynamic) {
   console.error(
     'jes-sandbox: --dynamic is not offered: generated bodies need not match the contract, so the sandbox answers with its examples only (Prefer: example=… chooses one)',
@@ -58,17 +113,22 @@ if (options.dynamic) {
   process.exit(2);
 }
 
+const limits = Object.fromEntries(caps.map(([, key]) => [key, options[key]]));
 const sandbox = await startSandbox({
   port: options.port,
   host: options.host,
+  stateless: options.stateless ?? false,
+  seed: options.seed,
+  speed: options.speed,
+  limits,
   onResponse: (method, path, status, outcome) =>
     console.log(requestLogLines(new Date(), method, path, status, outcome)),
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(`jes-sandbox: cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`);
   return process.exit(2);
 });
-// Once it listens, nothing may stop it: it is stateless, so after a failure nothing is left half-done and the
-// next request is answered as well as the last. (A failure to start still exits, above.)
+// Once it listens, nothing may stop it: a request's failure leaves nothing half-done (the state changes only once
+// an answer is decided), and the next request is answered as well as the last. (A failure to start still exits.)
 for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
   process.on(event, (error: unknown) =>
     console.error(`${new Date().toISOString()} ${event}, the sandbox keeps running:`, error),
@@ -76,7 +136,9 @@ for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
 }
 console.log(`jes sandbox (Prism mock of openapi.yaml) listening on ${sandbox.url}`);
 console.log(
-  "Stateless: any well-formed bearer token is accepted, answers are the contract's examples (Prefer: code=…, example=… choose). See docs/sandbox.md.",
+  sandbox.seed === undefined
+    ? "Stateless: any well-formed bearer token is accepted, answers are the contract's examples (Prefer: code=…, example=… choose). See docs/sandbox.md."
+    : `Stateful, seed ${sandbox.seed} (--seed ${sandbox.seed} repeats this run), jobs ${options.speed}× faster than a deployment; any username and password log in; POST ${resetPath} forgets everything. See docs/sandbox.md.`,
 );
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

@@ -47,9 +47,9 @@ export interface SandboxOptions {
   /** Answer only with the contract's examples, storing nothing (Prism's classic mock), instead of keeping state. */
   stateless?: boolean;
   /** Seeds the state's ids, tokens, timings and answers (default: drawn at start). */
-  seed?: number;
+  seed?: number | undefined;
   /** How many times faster than a deployment jobs run (default 10). */
-  speed?: number;
+  speed?: number | undefined;
   /** The state's caps (state/limits.ts). */
   limits?: Partial<StateLimits>;
   /** Called once per answered request, with what became of it (for its log lines: request-log.ts). */
