@@ -43,6 +43,8 @@ describe('the sandbox never dies', () => {
         '--conditions=jes-source',
         `--import=data:text/javascript,${encodeURIComponent(inject)}`,
         join(repoRoot, 'sandbox/src/cli.ts'),
+        // Stateless: the request below carries a token of its own making.
+        '--stateless',
       ],
       {
         cwd: repoRoot,

@@ -10,7 +10,7 @@ let url: string;
 let output = '';
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--conditions=jes-source', 'sandbox/src/cli.ts', '-p', '0'], {
+  child = spawn(process.execPath, ['--conditions=jes-source', 'sandbox/src/cli.ts', '-p', '0', '--stateless'], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
