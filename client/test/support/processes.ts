@@ -98,11 +98,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The Prism sandbox (`npm run sandbox`) on a free port. */
-export async function startSandbox(): Promise<Started> {
+/** The Prism sandbox (`npm run sandbox`, with `args`: `--stateless`, `--seed 1`) on a free port. */
+export async function startSandbox(args: string[] = []): Promise<Started> {
   const port = await freePort();
   return startProcess(
-    [join(repoRoot, 'sandbox/src/cli.ts')],
+    [join(repoRoot, 'sandbox/src/cli.ts'), ...args],
     { ...process.env, SANDBOX_PORT: String(port) },
     /listening on (http:\/\/\S+)/,
     'the Prism sandbox',
