@@ -18,12 +18,18 @@ export interface Target {
 }
 
 /** Spawns `node <script>`, resolves once a line of its output matches `ready` (its first group is the URL). */
-export function launch(script: string, env: Record<string, string>, ready: RegExp, what: string): Promise<Target> {
+export function launch(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  what: string,
+  args: string[] = [],
+): Promise<Target> {
   // The target's settings are ours alone: none of the caller's (a DATABASE_URL would move the embedded run).
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(JES_|DATABASE_URL$|PORT$|SANDBOX_|LOG_LEVEL$)/.test(name)),
   );
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=jes-source', join(repoRoot, script)], {
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=jes-source', join(repoRoot, script), ...args], {
     cwd: repoRoot,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,6 +119,9 @@ export function startServer(users: number, env: Record<string, string> = {}): Pr
   );
 }
 
+/** The stateless sandbox: the fuzz's fixtures are its example job and file (fixtures.ts). */
 export function startSandbox(): Promise<Target> {
-  return launch('sandbox/src/cli.ts', { SANDBOX_PORT: '0' }, /listening on (http:\/\/\S+)/, 'the sandbox');
+  return launch('sandbox/src/cli.ts', { SANDBOX_PORT: '0' }, /listening on (http:\/\/\S+)/, 'the sandbox', [
+    '--stateless',
+  ]);
 }
