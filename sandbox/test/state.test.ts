@@ -101,6 +101,24 @@ describe('answers', () => {
     expect(answer.optimal).toBe(n <= 20);
   });
 
+  it("a solver's seed param repeats its answer on the same input (the contract's SolverChoice.params.seed)", async () => {
+    const form = new FormData();
+    form.set('problem_id', 'maxcut');
+    form.set('name', 'path.txt');
+    const edges = Array.from({ length: 39 }, (_, i) => `${i + 1} ${i + 2} ${i + 1}`);
+    form.set('file', new Blob([`40 39\n${edges.join('\n')}\n`]), 'path.txt');
+    const id = (await alice('POST', '/data_file', { form })).body.data_file_identifier;
+    const run = async (seed: number) => {
+      const solvers = [{ name: 'annealing', params: { seed } }];
+      const { body } = await alice('POST', '/problem/maxcut', { json: { data_file_identifier: id, solvers } });
+      await ended(alice, body.job);
+      return (await alice('GET', `/job/${body.job}/output`)).body.outputs.annealing.partition;
+    };
+    const [first, again, other] = [await run(7), await run(7), await run(8)];
+    expect(again).toEqual(first);
+    expect(other).not.toEqual(first);
+  });
+
   it('the exact solver past its max_nodes fails as a deployment fails it (solver_limit_exceeded)', async () => {
     const { body } = await alice('POST', '/problem/maxcut?solver=exact', { json: graph(33, 1) });
     const job = await ended(alice, body.job);

@@ -60,11 +60,20 @@ function enumerate(input: Prepared): { x: Uint8Array; iterations: number } {
   return { x: found, iterations: steps };
 }
 
-export function solve(input: Prepared, random: Random): Solved {
+/**
+ * The answers to an input, each drawn from the random source it is given (an execution's: its `seed` param's, or
+ * the sandbox's); the optimum of an enumerable input is found once, whatever the source.
+ */
+export function answers(input: Prepared): (random: Random) => Solved {
+  let optimum: ReturnType<typeof enumerate> | undefined;
+  return (random) => solve(input, random, () => (optimum ??= enumerate(input)));
+}
+
+function solve(input: Prepared, random: Random, enumerated: () => ReturnType<typeof enumerate>): Solved {
   const first = randomAssignment(input.n, random);
   const firstValue = input.value(first);
   if (input.n <= enumerableSize) {
-    const { x, iterations } = enumerate(input);
+    const { x, iterations } = enumerated();
     const value = input.value(x);
     const shown = better(input.maximise, firstValue, value) ? value : firstValue;
     return { x, value, optimal: true, firstValue: shown, iterations };

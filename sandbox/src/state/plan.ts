@@ -3,11 +3,11 @@
 // past its `max_nodes` fails as a deployment's does (solver_limit_exceeded); a job started from a data file waits
 // for the file's validation, and fails with it if the file is INVALID. Simulated seconds, `speed` times faster.
 import { type ErrorBody, errorBody, toMillisecond } from '@jes/contract';
-import { solve } from './answers.ts';
+import { answers } from './answers.ts';
 import type { Clock } from './clock.ts';
 import type { Prepared, SandboxUseCase } from './inputs.ts';
 import type { JobRecord, PlannedExecution } from './jobs.ts';
-import type { Random } from './random.ts';
+import { createRandom, type Random } from './random.ts';
 
 /** A solver as the contract lists it for its use case (GET /problem/{problem_id}). */
 export interface SolverInfo {
@@ -22,7 +22,8 @@ export interface JobToPlan {
   id: string;
   owner: string;
   useCase: SandboxUseCase;
-  solvers: { solver: SolverInfo; timeLimitSeconds: number }[];
+  /** Each with its `seed` param, when the request gives one (the same input, solver and seed: the same answer). */
+  solvers: { solver: SolverInfo; timeLimitSeconds: number; seed?: number | undefined }[];
   input: JobRecord['input'];
   /** The input, or the problem of the data file it came from (shown at `readyAt`). */
   prepared: Prepared | { error: ErrorBody };
@@ -34,8 +35,9 @@ export function planJob(job: JobToPlan, clock: Clock, random: Random): JobRecord
   const acceptedAt = clock.now();
   const startAt = Math.max(acceptedAt + clock.wallMs(0.5 + random.float()), job.readyAt);
   const { prepared } = job;
-  const solved = 'error' in prepared ? undefined : solve(prepared, random);
-  const executions = job.solvers.map(({ solver, timeLimitSeconds }): PlannedExecution => {
+  const solve = 'error' in prepared ? undefined : answers(prepared);
+  let outputBytes = 0;
+  const executions = job.solvers.map(({ solver, timeLimitSeconds, seed }): PlannedExecution => {
     const planned = { solver: solver.name, timeLimitSeconds };
     if ('error' in prepared)
       return { ...planned, startAt: null, endAt: job.readyAt, outcome: { status: 'ERROR', error: prepared.error } };
@@ -51,15 +53,15 @@ export function planJob(job: JobToPlan, clock: Clock, random: Random): JobRecord
     }
     const seconds = solver.exact ? Math.min(timeLimitSeconds, 0.5 + 1.5 * random.float()) : timeLimitSeconds;
     const runMs = clock.wallMs(seconds);
-    const { x, value, optimal, firstValue, iterations } = solved!;
+    const { x, value, optimal, firstValue, iterations } = solve!(seed === undefined ? random : createRandom(seed));
+    // An output's assignment is an array of numbers: 8 bytes an entry, and its JSON text about 2.
+    outputBytes += 10 * x.length;
     const data = job.useCase.output(x, value, optimal, {
       iterations,
       time_to_best_seconds: toMillisecond(runMs / 2000),
     });
     return { ...planned, startAt, endAt: startAt + runMs, outcome: { status: 'SUCCESS', data, value, firstValue } };
   });
-  // An output's assignment is an array of numbers: 8 bytes an entry, and its JSON text about 2.
-  const outputBytes = solved ? 10 * solved.x.length * executions.length : 0;
   return {
     id: job.id,
     owner: job.owner,

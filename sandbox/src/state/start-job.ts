@@ -116,7 +116,7 @@ export function startJobHandler(solversOf: Record<string, SolverInfo[]>) {
       input = { mode: 'inline' as const, bytes: raw.length, text: raw };
     }
 
-    const named = choices ?? defaults(listed, size).map((s) => ({ name: s.name }));
+    const named: SolverChoice[] = choices ?? defaults(listed, size).map((s) => ({ name: s.name }));
     const solvers = [];
     for (const [i, choice] of named.entries()) {
       const solver = listed.find((s) => s.name === choice.name);
@@ -135,7 +135,8 @@ export function startJobHandler(solversOf: Record<string, SolverInfo[]>) {
             errors: [{ pointer: `/solvers/${i}/name`, detail: 'already chosen' }],
           },
         );
-      solvers.push({ solver, timeLimitSeconds: timeLimit ?? solver.default_time_limit_seconds });
+      const seed = typeof choice.params?.seed === 'number' ? choice.params.seed : undefined;
+      solvers.push({ solver, timeLimitSeconds: timeLimit ?? solver.default_time_limit_seconds, seed });
     }
 
     const active = [...user.jobs.values()].filter((job) => !ended(job, now)).length;
