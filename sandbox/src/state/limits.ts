@@ -18,8 +18,9 @@ export interface StateLimits {
   maxBytesPerUser: number;
   /** Bytes in all. */
   maxBytes: number;
-  /** Idempotency keys remembered per user (each for 24 hours). */
+  /** Idempotency keys remembered per user (each for 24 hours), and in all. */
   maxIdempotencyKeysPerUser: number;
+  maxIdempotencyKeys: number;
   /** Long polls (`Prefer: wait`) waiting at once, per user and in all. */
   maxWaitsPerUser: number;
   maxWaits: number;
@@ -36,6 +37,7 @@ export const defaultLimits: Readonly<StateLimits> = Object.freeze({
   maxBytesPerUser: 256 * MiB,
   maxBytes: 1024 * MiB,
   maxIdempotencyKeysPerUser: 1000,
+  maxIdempotencyKeys: 20_000,
   maxWaitsPerUser: 10,
   maxWaits: 200,
 });

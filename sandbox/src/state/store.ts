@@ -49,6 +49,8 @@ export function createState(options: StateOptions = {}) {
   let bytes = 0;
   let waits = 0;
   const waiters = new Map<string, Set<() => void>>();
+  /** Every user's keys, oldest first: past the cap in all, the oldest key of anyone is forgotten. */
+  const keys = new Map<string, User>();
 
   /** Wakes the long polls on a job (it changed at once: a cancel, a deletion, a reset). */
   function wake(id: string): void {
@@ -69,6 +71,7 @@ export function createState(options: StateOptions = {}) {
     for (const file of user.files.values()) bytes -= file.heldBytes;
     users.delete(user.name);
     for (const [token, held] of tokens) if (held.user === user.name) tokens.delete(token);
+    for (const [held, owner] of keys) if (owner === user) keys.delete(held);
   }
 
   /** The user of this name, made when new (forgetting the one seen least recently past the cap). */
@@ -178,13 +181,26 @@ export function createState(options: StateOptions = {}) {
     /** The answer remembered for a key, if it is younger than a day. */
     remembered(owner: User, key: string) {
       const kept = owner.keys.get(key);
-      if (kept && clock.now() - kept.at > keyMs) owner.keys.delete(key);
+      if (kept && clock.now() - kept.at > keyMs) {
+        owner.keys.delete(key);
+        keys.delete(`${owner.name}\n${key}`);
+      }
       return owner.keys.get(key);
     },
 
     remember(owner: User, key: string, fingerprint: string, answer: Answer): void {
       owner.keys.set(key, { fingerprint, answer, at: clock.now() });
-      if (owner.keys.size > limits.maxIdempotencyKeysPerUser) owner.keys.delete(owner.keys.keys().next().value!);
+      keys.set(`${owner.name}\n${key}`, owner);
+      if (owner.keys.size > limits.maxIdempotencyKeysPerUser) {
+        const oldest = owner.keys.keys().next().value!;
+        owner.keys.delete(oldest);
+        keys.delete(`${owner.name}\n${oldest}`);
+      }
+      if (keys.size > limits.maxIdempotencyKeys) {
+        const [held, user] = keys.entries().next().value!;
+        keys.delete(held);
+        user.keys.delete(held.slice(user.name.length + 1));
+      }
     },
 
     /** A place for a long poll, released by the function returned; undefined past the caps. */
@@ -219,6 +235,7 @@ export function createState(options: StateOptions = {}) {
       users.clear();
       tokens.clear();
       jobs.clear();
+      keys.clear();
       bytes = 0;
       random = createRandom(seed);
       for (const waiter of waiting) waiter();
