@@ -29,7 +29,7 @@ import type { RequestOutcome } from './request-log.ts';
 import { createUseCaseCheck } from './use-cases.ts';
 import type { StateLimits } from './state/limits.ts';
 import { stateHandlers } from './state/operations.ts';
-import { pathParams } from './state/request.ts';
+import { noContent, pathParams } from './state/request.ts';
 import { createState, type User } from './state/store.ts';
 
 export interface Sandbox {
@@ -166,7 +166,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = options.stateless
     ? undefined
     : createState({ seed: options.seed, speed: options.speed, limits: options.limits });
-  const handlers = stateHandlers(operations);
+  const handlers = state ? stateHandlers(operations) : {};
   // Worked out once, as the server does; a contract whose deprecation members are wrong stops the start.
   const notices = new Map(
     operations.flatMap((op) => {
@@ -200,7 +200,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         user = state.authenticate(bearer.token);
         if (!user) return early(req, unknownToken(path));
       }
-      // This check is the sandbox's only one: Prism is shown the token in the one form it accepts.
+      // Prism is shown the token in the one form it accepts.
       headers.authorization = `Bearer ${bearer.token}`;
     }
     const unknownUseCase = useCases.inPath(operation, path);
@@ -247,7 +247,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return early(req, problemAnswer(problem('method_not_allowed', detail, path), { Allow: 'POST' }));
     }
     state!.reset();
-    return early(req, { status: 204, headers: {}, body: undefined });
+    return early(req, noContent());
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -11,7 +11,7 @@ import { jobAt, type JobRecord } from './jobs.ts';
 import { page, pageQuery } from './listings.ts';
 import { waitForChange } from './long-polls.ts';
 import { renderDataFile, renderJob } from './render.ts';
-import { answer, type Handler, json, refusal, replay, type StateRequest } from './request.ts';
+import { answer, type Handler, json, noContent, refusal, replay, type StateRequest } from './request.ts';
 import { contractSolvers, startJobHandler } from './start-job.ts';
 import { tokenSeconds, type User } from './store.ts';
 
@@ -97,7 +97,7 @@ function deleteJob(request: StateRequest): Answer {
       { retryAfter: 2 },
     );
   request.state.dropJob(job);
-  return answer(204, {}, undefined);
+  return noContent();
 }
 
 function getJobOutput(request: StateRequest): Answer {
@@ -248,7 +248,7 @@ function deleteDataFile(request: StateRequest): Answer {
   );
   if (using) return refusal(request, 'data_file_in_use', `Job ${using.id}, which has not ended, uses data file ${id}.`);
   request.state.dropFile(user, file);
-  return answer(204, {}, undefined);
+  return noContent();
 }
 
 /** The handlers by operationId; an operation without one is answered by Prism's example. */

@@ -34,6 +34,9 @@ export const answer = (status: number, headers: Record<string, string>, body: un
   body,
 });
 
+/** A 204, with its X-Request-Id. */
+export const noContent = (): Answer => answer(204, {}, undefined);
+
 /** A JSON answer. */
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
   answer(status, { 'Content-Type': 'application/json', ...headers }, body);
