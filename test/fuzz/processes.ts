@@ -119,9 +119,13 @@ export function startServer(users: number, env: Record<string, string> = {}): Pr
   );
 }
 
-/** The stateless sandbox: the fuzz's fixtures are its example job and file (fixtures.ts). */
-export function startSandbox(): Promise<Target> {
-  return launch('sandbox/src/cli.ts', { SANDBOX_PORT: '0' }, /listening on (http:\/\/\S+)/, 'the sandbox', [
-    '--stateless',
-  ]);
+/** The sandbox: stateless (its fixtures are its example job and file: fixtures.ts), or stateful, as a server. */
+export function startSandbox(stateless = true): Promise<Target> {
+  return launch(
+    'sandbox/src/cli.ts',
+    { SANDBOX_PORT: '0' },
+    /listening on (http:\/\/\S+)/,
+    stateless ? 'the sandbox' : 'the stateful sandbox',
+    stateless ? ['--stateless'] : [],
+  );
 }
