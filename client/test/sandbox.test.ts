@@ -1,5 +1,6 @@
-// The client and the command line against the sandbox (jes-sandbox, spawned: Prism's engine serving the contract's examples).
-// It checks each request against the contract, so these also show the client sends valid requests.
+// The client and the command line against the sandbox (jes-sandbox, spawned): stateless (Prism's engine serving
+// the contract's examples), which checks each request against the contract, so these also show the client sends
+// valid requests; and stateful, where jobs run and answer the input sent.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ let sandbox: Started;
 let client: JesClient;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox(['--stateless']);
   client = createJesClient({ baseUrl: sandbox.url, username: 'anyone', password: 'any-password' });
 });
 afterAll(() => sandbox?.stop());
@@ -109,5 +110,42 @@ describe('the command line against the sandbox', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Status +FINISHED$/m);
     expect(run.stdout).toMatch(/^exact +53 +yes +53 /m);
+  });
+});
+
+describe('the library against the stateful sandbox (the default)', () => {
+  let stateful: Started;
+  let alice: JesClient;
+  beforeAll(async () => {
+    stateful = await startSandbox(['--seed', '7']);
+    alice = createJesClient({ baseUrl: stateful.url, username: 'alice', password: 'any-password' });
+  });
+  afterAll(() => stateful?.stop());
+
+  it('runs the example job to FINISHED and answers its maximum cut, 53, proven', async () => {
+    const started = await alice.startJob('maxcut', sixNodes, { solvers: ['exact', 'local-search'] });
+    expect(started.data?.id).toMatch(/^[A-Z0-9]{12}$/);
+    const ended = await alice.waitForJob(started.data!.id);
+    expect(ended.data?.status).toBe('FINISHED');
+    const outputs = (await alice.getOutput(started.data!.id)).data?.outputs;
+    expect(outputs?.exact).toMatchObject({ cut_value: 53, optimal: true });
+    expect(outputs?.['local-search']?.cut_value).toBe(53);
+  });
+
+  it('starts a job from an uploaded file, lists it, cancels it, and keeps it from another user', async () => {
+    const upload = await alice.uploadDataFile({ problemId: 'maxcut', file: sixNodesEdgeList, name: 'six-nodes.txt' });
+    expect(upload.data?.id).toBe('d6e02699b78918a5032ec7a872e2de7800c3a15a');
+    const started = await alice.startJob(
+      'maxcut',
+      { data_file_identifier: upload.data!.id },
+      { solvers: ['annealing'], timeLimitSeconds: 600 },
+    );
+    const id = started.data!.id;
+    const page = (await alice.listJobs().next()).value;
+    expect(page?.data?.items[0]?.id).toBe(id);
+    expect((await alice.cancelJob(id)).data?.cancel_requested_at).toEqual(expect.any(String));
+    expect((await alice.waitForJob(id)).data?.status).toBe('CANCELLED');
+    const bob = createJesClient({ baseUrl: stateful.url, username: 'bob', password: 'other' });
+    expect((await bob.getJob(id)).error).toMatchObject({ status: 404, code: 'job_not_found' });
   });
 });

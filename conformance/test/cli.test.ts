@@ -13,7 +13,7 @@ import { type Started, startSandboxTarget } from './support/targets.ts';
 
 let sandbox: Started;
 beforeAll(async () => {
-  sandbox = await startSandboxTarget();
+  sandbox = await startSandboxTarget({ stateless: true });
 });
 afterAll(() => sandbox?.stop());
 

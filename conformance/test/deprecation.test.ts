@@ -24,7 +24,7 @@ const used = `listProblems (GET /problem, deprecated since ${deprecation.at}, su
 describe('the sandbox mocking a contract that deprecates listProblems', () => {
   let sandbox: Started;
   beforeAll(async () => {
-    const started = await startSandbox({ contractPath });
+    const started = await startSandbox({ contractPath, stateless: true });
     sandbox = { url: started.url, stop: () => started.close() };
   });
   afterAll(() => sandbox?.stop());

@@ -11,7 +11,7 @@ import { credentials, printed, type Started, startReference, startSandboxTarget 
 
 let sandbox: Started;
 beforeAll(async () => {
-  sandbox = await startSandboxTarget();
+  sandbox = await startSandboxTarget({ stateless: true });
 });
 afterAll(() => sandbox?.stop());
 

@@ -12,7 +12,7 @@ import { type Started, startSandboxTarget } from './support/targets.ts';
 
 let sandbox: Started;
 beforeAll(async () => {
-  sandbox = await startSandboxTarget();
+  sandbox = await startSandboxTarget({ stateless: true });
 });
 afterAll(() => sandbox?.stop());
 

@@ -6,3 +6,7 @@ export { uriReference } from './uri-reference.ts';
 export { cutValue } from './maxcut.ts';
 export { energy } from './qubo.ts';
 export { DeprecationError, deprecationHeaders, deprecationNotice } from './deprecation.ts';
+export { documentedTimestamp, rfc3339, toMillisecond } from './format.ts';
+export { deriveJobStatus, type ExecutionStatus, type JobStatus, terminalExecution, terminalJob } from './job-status.ts';
+export { idempotencyKeyOf, maxIdempotencyKeyLength } from './idempotency-key.ts';
+export { maxPreferredWait, preferredWait } from './prefer-wait.ts';

@@ -4,3 +4,4 @@
 export { answerClientErrors } from './client-errors.ts';
 export { carriedContract, type ContractDocument, contractPath, readContract } from './contract-document.ts';
 export { startJobBodyErrors, startsJob } from './start-job-body.ts';
+export { fingerprint } from './request-fingerprint.ts';

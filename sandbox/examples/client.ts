@@ -1,11 +1,8 @@
 // Against the sandbox with @jes/client (run from the repository root: node --conditions=jes-source sandbox/examples/client.ts).
 import { createJesClient } from '@jes/client';
 
-const client = createJesClient({
-  baseUrl: process.env.JES_BASE_URL ?? 'http://localhost:4010',
-  username: 'anyone',
-  password: 'anything',
-});
+const baseUrl = process.env.JES_BASE_URL ?? 'http://localhost:4010';
+const client = createJesClient({ baseUrl, username: 'anyone', password: 'anything' });
 
 const started = await client.startJob(
   'maxcut',
@@ -23,14 +20,11 @@ console.log('started', started.data?.id);
 const job = await client.waitForJob(started.data!.id);
 console.log('status', job.data?.status);
 const output = await client.getOutput(job.data!.id);
-console.log('cut', output.data?.outputs.exact?.cut_value);
+console.log('cut', output.data?.outputs.exact?.cut_value, 'optimal', output.data?.outputs.exact?.optimal);
 
-// The documented alternatives through the typed openapi-fetch client underneath: a PENDING job, a 404.
-const pending = await client.api.GET('/job/{job_id}', {
-  params: { path: { job_id: 'K7Q2M9X4TB1R' }, header: { Prefer: 'example=pending' } },
-});
-console.log('pending', Object.values(pending.data!.job)[0]?.status);
-const missing = await client.api.GET('/job/{job_id}', {
-  params: { path: { job_id: 'K7Q2M9X4TB1R' }, header: { Prefer: 'code=404' } },
-});
+// Another user does not see the job; an id nobody made does not exist (the typed openapi-fetch client underneath).
+const other = createJesClient({ baseUrl, username: 'someone-else', password: 'whatever' });
+const hidden = await other.getJob(started.data!.id);
+console.log('another user', hidden.response.status, hidden.error?.code);
+const missing = await client.api.GET('/job/{job_id}', { params: { path: { job_id: 'AAAAAAAAAAAA' } } });
 console.log('missing', missing.response.status, missing.error?.code);

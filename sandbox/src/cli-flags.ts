@@ -1,9 +1,11 @@
-// The flags of the sandbox's scenarios (scenarios.ts: --latency, --rate-limit, --unavailable, --drop, --seed) and of
+// The flags of the sandbox's scenarios (scenarios.ts: --latency, --rate-limit, --unavailable, --drop; --seed, which
+// seeds the state too) and of
 // its validation proxy (proxy.ts: --proxy), each read by its parser in durations.ts into what startSandbox and
 // startProxy take.
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseFraction, parseLatency, parseRate } from './durations.ts';
 import type { ScenarioOptions } from './scenarios.ts';
+import { maxSeed } from './state/random.ts';
 
 function upstreamUrl(value: string): string {
   const url = URL.parse(value);
@@ -22,7 +24,8 @@ const reading =
   };
 
 function seed(value: string): number {
-  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError('expected a whole number below 1000000000');
+  if (!/^\d+$/.test(value) || Number(value) > maxSeed)
+    throw new InvalidArgumentError(`expected a whole number up to ${maxSeed}`);
   return Number(value);
 }
 
@@ -62,7 +65,7 @@ export function withScenarioAndProxyFlags(command: Command): Command {
     .addOption(
       new Option(
         '--seed <n>',
-        'seed what is drawn at random (latency ranges, --unavailable, --drop), to repeat a run',
+        "seed the state's ids, tokens, timings and answers and what the scenarios draw (latency ranges, --unavailable, --drop): one seed, one sequence of requests, one transcript",
       ).argParser(seed),
     );
 }

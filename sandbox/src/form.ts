@@ -13,6 +13,8 @@ export interface Form {
   hasFile: boolean;
   /** Whether some part with a file name has no name. */
   namelessFile: boolean;
+  /** The bytes of the part named `file` (the stateful sandbox validates and keeps them). */
+  file?: Buffer;
 }
 
 export function readForm(contentType: string, bytes: Buffer): Promise<Form | { unreadable: string }> {
@@ -35,8 +37,11 @@ export function readForm(contentType: string, bytes: Buffer): Promise<Form | { u
       // and an 'error' nobody listens to would kill the process.
       stream.on('error', () => {});
       if (!name) form.namelessFile = true;
-      if (name === 'file') form.hasFile = true;
-      stream.resume();
+      if (name !== 'file') return void stream.resume();
+      form.hasFile = true;
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => (form.file = Buffer.concat(chunks)));
     });
     parser.on('error', (error: Error) => (failure ??= error));
     parser.on('finish', () => resolve(failure ? { unreadable: failure.message } : form));

@@ -21,7 +21,6 @@ import {
 import { createContractCheck, type SeenRequest } from './contract-check.ts';
 import { endToEnd } from './hop-by-hop.ts';
 import { parseJson, type Prefix, readPrefix } from './prefix.ts';
-import type { Sandbox } from './server.ts';
 import { fieldError, requestErrors, type Violation, violationsHeader } from './violations.ts';
 
 export interface ProxyOptions {
@@ -82,7 +81,13 @@ const ownHeaders = (p: Problem, more: Record<string, string> = {}) => ({
   ...more,
 });
 
-export async function startProxy(options: ProxyOptions): Promise<Sandbox> {
+/** A listening proxy: its URL, and how to stop it. */
+export interface Proxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const upstream = new URL(options.upstream);
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
     throw new Error(`the upstream must be an http or https URL, not ${options.upstream}`);

@@ -18,9 +18,13 @@ function maxBytes(operation: Operation): number {
   return 16 * 1024 * 1024;
 }
 
-/** The body for Prism, with the request headers that describe it now (and a form's named text parts), or the refusal. */
+/**
+ * The body for Prism, with the request headers that describe it now (and a form's named text parts and file), and
+ * its decoded bytes; or the refusal.
+ */
 export type Taken =
-  { body: unknown; headers: Record<string, string>; fields?: Record<string, string> } | { refused: Answer };
+  | { body: unknown; headers: Record<string, string>; raw?: Buffer; fields?: Record<string, string>; file?: Buffer }
+  | { refused: Answer };
 
 const refused = (answer: Answer): Taken => ({ refused: answer });
 const invalid = (detail: string, instance: string) =>
@@ -90,6 +94,7 @@ export async function takeBody(req: IncomingMessage, operation: Operation, insta
       body: rewritten.body,
       headers: { 'content-type': rewritten.contentType, 'content-length': length },
       fields,
+      ...(form.file ? { file: form.file } : {}),
     };
   }
   if (type === 'application/json') {
@@ -102,7 +107,7 @@ export async function takeBody(req: IncomingMessage, operation: Operation, insta
       );
     }
     const found = unacceptableValue(body);
-    return found ? mismatch(instance, found) : { body, headers };
+    return found ? mismatch(instance, found) : { body, headers, raw: read.bytes };
   }
   // Another media type the contract may name one day: its text, for Prism to judge.
   return { body: read.bytes.toString('utf8'), headers };

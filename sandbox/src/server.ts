@@ -7,8 +7,10 @@
 // carries its Deprecation and Sunset headers, as the reference server's do (@jes/contract's deprecation.ts).
 // Once the route is known, the scenarios a request or a flag asks for come first (scenarios.ts: a latency, a 429,
 // a 503, a dropped connection).
+// Stateful (the default), a request Prism accepts is answered from the state (state/operations.ts) instead of
+// Prism's example; stateless, Prism's example is the answer.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { bearerToken } from './bearer.ts';
+import { bearerToken, unknownToken } from './bearer.ts';
 import { answerClientErrors } from '@jes/contract/node';
 import { drain } from './body.ts';
 import {
@@ -29,21 +31,36 @@ import { takeBody } from './request-body.ts';
 import type { RequestOutcome } from './request-log.ts';
 import { createScenarios, type ScenarioOptions } from './scenarios.ts';
 import { createUseCaseCheck } from './use-cases.ts';
+import type { StateLimits } from './state/limits.ts';
+import { stateHandlers } from './state/operations.ts';
+import { noContent, pathParams } from './state/request.ts';
+import { createState, type User } from './state/store.ts';
 
-export { type ProxiedExchange, type ProxyOptions, startProxy } from './proxy.ts';
+export { type ProxiedExchange, type Proxy, type ProxyOptions, startProxy } from './proxy.ts';
 export type { ScenarioOptions } from './scenarios.ts';
 
 export interface Sandbox {
   url: string;
+  /** The seed of its state (undefined when stateless): `seed` again repeats its ids, timings and answers. */
+  seed: number | undefined;
   close(): Promise<void>;
 }
 
-/** The options of the sandbox; those of its scenarios (latency, rate limit, 503s, drops, the seed) are scenarios.ts's. */
+/**
+ * The options of the sandbox; those of its scenarios (latency, rate limit, 503s, drops, the seed, which seeds the
+ * state's ids, tokens, timings and answers too) are scenarios.ts's.
+ */
 export interface SandboxOptions extends ScenarioOptions {
   port?: number;
   host?: string;
   /** The contract to mock (default: the openapi.yaml this package carries). */
   contractPath?: string;
+  /** Answer only with the contract's examples, storing nothing (Prism's classic mock), instead of keeping state. */
+  stateless?: boolean;
+  /** How many times faster than a deployment jobs run (default 10). */
+  speed?: number | undefined;
+  /** The state's caps (state/limits.ts). */
+  limits?: Partial<StateLimits>;
   /** Called once per answered request, with what became of it (for its log lines: request-log.ts). */
   onResponse?: (method: string, path: string, status: number, outcome: RequestOutcome) => void;
 }
@@ -82,7 +99,9 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer, path: 
   // A body too large to drop whole is still arriving: the connection cannot serve another request.
   if (!req.complete) headers.Connection = 'close';
   const text =
-    answer.body === undefined || typeof answer.body === 'string' ? (answer.body ?? '') : JSON.stringify(answer.body);
+    answer.body === undefined || typeof answer.body === 'string' || Buffer.isBuffer(answer.body)
+      ? (answer.body ?? '')
+      : JSON.stringify(answer.body);
   try {
     // String(): some of Prism's example headers are numbers (Retry-After).
     res.writeHead(
@@ -133,6 +152,9 @@ function outcomeOf(answer: Answer, status: number): RequestOutcome {
 const withoutHeader = (headers: Answer['headers'], name: string) =>
   Object.fromEntries(Object.entries(headers).filter(([key]) => key.toLowerCase() !== name));
 
+/** The stateful sandbox's own path, outside the contract (docs/sandbox.md). */
+export const resetPath = '/sandbox/reset';
+
 /** How many of a path's segments are parameters. */
 const templated = (path: string) => path.split('/').filter((segment) => segment.startsWith('{')).length;
 
@@ -150,7 +172,13 @@ function prismHeaders(req: IncomingMessage): Record<string, string> {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { operations, mock } = await createMock(options.contractPath);
   const useCases = createUseCaseCheck(operations);
-  const scenarios = createScenarios(options);
+  const state = options.stateless
+    ? undefined
+    : createState({ seed: options.seed, speed: options.speed, limits: options.limits });
+  // One seed for the state and the scenarios' draws, so that a printed seed repeats both.
+  const seed = state?.seed ?? options.seed;
+  const scenarios = createScenarios({ ...options, ...(seed === undefined ? {} : { seed }) });
+  const handlers = state ? stateHandlers(operations) : {};
   // Worked out once, as the server does; a contract whose deprecation members are wrong stops the start.
   const notices = new Map(
     operations.flatMap((op) => {
@@ -173,23 +201,36 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       .sort((a, b) => templated(a.path) - templated(b.path))[0]!;
   }
 
-  async function answer(req: IncomingMessage, url: URL, operation: Operation, prefer: Preferences): Promise<Answer> {
+  async function answer(
+    req: IncomingMessage,
+    url: URL,
+    operation: Operation,
+    prefer: Preferences,
+    signal: AbortSignal,
+  ): Promise<Answer> {
     const path = url.pathname;
     let headers = prismHeaders(req);
+    let user: User | undefined;
     if (operation.security?.length) {
       const bearer = bearerToken(req.headers.authorization, path);
       if (!('token' in bearer)) return early(req, bearer);
-      // This check is the sandbox's only one: Prism is shown the token in the one form it accepts.
+      if (state) {
+        user = state.authenticate(bearer.token);
+        if (!user) return early(req, unknownToken(path));
+      }
+      // Prism is shown the token in the one form it accepts.
       headers.authorization = `Bearer ${bearer.token}`;
     }
     const unknownUseCase = useCases.inPath(operation, path);
     if (unknownUseCase) return early(req, unknownUseCase);
     let body: unknown;
     let fields: Record<string, string> | undefined;
+    let raw: Buffer | undefined;
+    let file: Buffer | undefined;
     if (operation.request?.body) {
       const taken = await takeBody(req, operation, path);
       if ('refused' in taken) return taken.refused;
-      ({ body, fields } = taken);
+      ({ body, fields, raw, file } = taken);
       headers = { ...headers, ...taken.headers };
     } else {
       // An operation without a request body ignores one, as the reference server does.
@@ -203,10 +244,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       query: url.searchParams,
       headers,
       body,
-      prefer,
+      // Stateful, the state answers: Prism only judges the request (Prefer: code=…, example=… choose nothing).
+      prefer: state ? { unreadable: [] } : prefer,
     });
-    if (fields) return useCases.inAnswer(answer, path, fields.problem_id, '/problem_id');
-    return useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
+    const judged = fields
+      ? useCases.inAnswer(answer, path, fields.problem_id, '/problem_id')
+      : useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
+    const handler = operation.iid === undefined ? undefined : handlers[operation.iid];
+    if (!state || !handler || judged.status >= 300) return judged;
+    const params = pathParams(operation.path, path);
+    const request = { state, operation, path, params, query: url.searchParams, headers: req.headers };
+    const own = await handler({ ...request, body, raw, fields, file, user, signal });
+    return { ...own, ...(judged.judged ? { judged: { violations: judged.judged.violations } } : {}) };
+  }
+
+  /** POST /sandbox/reset, outside the contract: forgets every user, job and data file, and restarts the seed. */
+  function reset(req: IncomingMessage, path: string): Promise<Answer> {
+    if (req.method !== 'POST') {
+      const detail = `${req.method} is not supported on ${path}; use POST.`;
+      return early(req, problemAnswer(problem('method_not_allowed', detail, path), { Allow: 'POST' }));
+    }
+    state!.reset();
+    return early(req, noContent());
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -226,7 +285,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           headers: { 'Access-Control-Allow-Methods': methods },
           body: undefined,
         });
-      } else {
+      } else if (state && url.pathname === resetPath) result = await reset(req, path);
+      else {
         const routed = route(req.method ?? 'GET', url.pathname);
         if ('status' in routed) result = await early(req, routed);
         else {
@@ -234,8 +294,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           // Prefer is read once: the scenarios take what is theirs (scenarios.ts), Prism the code and example.
           const prefer = preferences([req.headers.prefer].flat().join(', '));
           const client = req.headers.authorization ?? req.socket.remoteAddress ?? '';
+          const gone = new AbortController();
+          res.once('close', () => gone.abort());
           const staged = await scenarios.stage(req, routed, path, prefer, client, () =>
-            answer(req, url, routed, prefer),
+            answer(req, url, routed, prefer, gone.signal),
           );
           if (staged === 'dropped') return dropConnection(req, path);
           result = staged;
@@ -279,6 +341,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { port } = server.address() as { port: number };
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    seed: state?.seed,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -16,7 +16,7 @@ const none = { deprecation: null, sunset: null };
 describe('on a contract that deprecates listProblems', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ contractPath: deprecatedContract() });
+    sandbox = await startSandbox({ contractPath: deprecatedContract(), stateless: true });
   });
   afterAll(() => sandbox?.close());
 
@@ -41,7 +41,7 @@ describe('on a contract that deprecates listProblems', () => {
 describe('on the contract itself', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox();
+    sandbox = await startSandbox({ stateless: true });
   });
   afterAll(() => sandbox?.close());
 

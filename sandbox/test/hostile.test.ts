@@ -34,9 +34,13 @@ describe('the sandbox never dies', () => {
     // Injected once the sandbox says it listens: a rejection nobody handles and an exception nobody catches.
     const inject =
       "const log = console.log; console.log = (...a) => { log(...a); if (String(a[0]).includes('listening on')) setImmediate(() => { Promise.reject(new Error('injected rejection')); setImmediate(() => { throw new Error('injected exception'); }); }); };";
-    const sandbox = await startChild(node(`--import=data:text/javascript,${encodeURIComponent(inject)}`, sandboxCli), {
-      env: { SANDBOX_PORT: '0' },
-    });
+    // Stateless: the request below carries a token of its own making.
+    const sandbox = await startChild(
+      node(`--import=data:text/javascript,${encodeURIComponent(inject)}`, sandboxCli, '--stateless'),
+      {
+        env: { SANDBOX_PORT: '0' },
+      },
+    );
     const { url, output } = sandbox;
     try {
       const crash = await send(url, 'POST', '/problem/maxcut', {

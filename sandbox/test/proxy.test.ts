@@ -9,7 +9,7 @@ import { sixNodesEdgeList } from '../../client/test/support/graphs.ts';
 import { freePort, type Started, startServer, users } from '../../client/test/support/processes.ts';
 import { proxyLogLines } from '../src/proxy-log.ts';
 import { type ProxiedExchange, startProxy } from '../src/proxy.ts';
-import type { Sandbox } from '../src/server.ts';
+import type { Proxy } from '../src/proxy.ts';
 
 /** The broken deployment: a job that is a number and no X-Request-Id; an upload counted; /problem never answered. */
 interface Broken {
@@ -45,7 +45,7 @@ async function startBroken(): Promise<Broken> {
 
 let reference: Started;
 let broken: Broken;
-const proxies: Sandbox[] = [];
+const proxies: Proxy[] = [];
 const exchanges: ProxiedExchange[] = [];
 let toReference: string;
 let toBroken: string;

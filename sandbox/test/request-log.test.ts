@@ -8,7 +8,10 @@ let sandbox: ChildServer;
 
 // The URL, and the line after it: what follows is the requests'.
 beforeAll(
-  async () => (sandbox = await startChild(node(sandboxCli, '-p', '0'), { ready: /listening on (http:\/\/\S+)\n.*\n/ })),
+  async () =>
+    (sandbox = await startChild(node(sandboxCli, '-p', '0', '--stateless'), {
+      ready: /listening on (http:\/\/\S+)\n.*\n/,
+    })),
 );
 afterAll(() => sandbox?.stop());
 

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort, repoRoot, startChild } from '../../test/support/child-server.ts';
 import { runBash } from '../../client/test/support/readme.ts';
 import { type Sandbox, startSandbox } from '../src/server.ts';
@@ -26,11 +26,17 @@ function blockAfter(marker: string, language: string): string {
 const missingTool = ['bash', 'curl', 'jq'].find((tool) => spawnSync(tool, ['--version']).error);
 const skipCurl = missingTool ? ` (skipped: no ${missingTool} on PATH)` : '';
 
+// The walk-throughs run on the stateful sandbox as the page starts it (`--seed 1 --speed 1`), each from a reset
+// one (POST /sandbox/reset), so that its ids are the page's; the examples and refusals on a stateless one.
 let sandbox: Sandbox;
+let stateless: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  [sandbox, stateless] = await Promise.all([startSandbox({ seed: 1, speed: 1 }), startSandbox({ stateless: true })]);
 });
-afterAll(() => sandbox?.close());
+beforeEach(async () => {
+  expect((await fetch(`${sandbox.url}/sandbox/reset`, { method: 'POST' })).status).toBe(204);
+});
+afterAll(() => Promise.all([sandbox?.close(), stateless?.close()]));
 
 describe('docs/sandbox.md', () => {
   it.skipIf(skipCurl)(`the curl walk-through prints what the page shows${skipCurl}`, async () => {
@@ -62,9 +68,7 @@ describe('docs/sandbox.md', () => {
     });
     try {
       expect(sandbox.url).toBe(`http://127.0.0.1:${port}`);
-      expect((await fetch(`${sandbox.url}/problem`, { headers: { authorization: 'Bearer anything' } })).status).toBe(
-        200,
-      );
+      expect((await fetch(`${sandbox.url}/healthz`)).status).toBe(200);
     } finally {
       await sandbox.stop();
     }
@@ -132,7 +136,7 @@ describe('Prefer in the sandbox', () => {
 
   it.each(cases)('Prefer: code=…, example=… answers $label', async ({ op, status, key, value }) => {
     const { path, init } = validRequest(doc, op);
-    const res = await fetch(sandbox.url + path, {
+    const res = await fetch(stateless.url + path, {
       ...init,
       headers: { ...(init.headers as Record<string, string>), prefer: `code=${status}, example=${key}` },
     });
@@ -147,13 +151,13 @@ describe('Prefer in the sandbox', () => {
 it("getProblem's 404 example is what an unknown use case gets, but for its request id", async () => {
   const doc = loadContract();
   const example = deref(doc, doc.components.examples.ProblemNotFound)!.value;
-  const res = await fetch(`${sandbox.url}${example.instance}`, { headers: { authorization: 'Bearer anything' } });
+  const res = await fetch(`${stateless.url}${example.instance}`, { headers: { authorization: 'Bearer anything' } });
   expect([res.status, await res.json()]).toEqual([404, { ...example, request_id: expect.any(String) }]);
 });
 
 describe('what the sandbox refuses', () => {
   const send = (path: string, init: RequestInit = {}) =>
-    fetch(sandbox.url + path, init).then(async (res) => ({
+    fetch(stateless.url + path, init).then(async (res) => ({
       status: res.status,
       headers: res.headers,
       body: await res.json(),
@@ -220,4 +224,10 @@ describe('what the sandbox refuses', () => {
     for (const answer of [none, wrong, big, method])
       expect(answer.headers.get('x-request-id')).toBe(answer.body.request_id);
   });
+});
+
+it('the stateful sandbox refuses a token it did not give, as the table of docs/sandbox.md says', async () => {
+  const res = await fetch(`${sandbox.url}/job`, { headers: { authorization: 'Bearer anything' } });
+  expect([res.status, (await res.json()).code]).toEqual([401, 'invalid_token']);
+  expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="jes", error="invalid_token"/);
 });

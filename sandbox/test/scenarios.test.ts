@@ -20,8 +20,9 @@ const contract = new Contract();
 const started: Sandbox[] = [];
 let plain: string;
 
+/** A stateless sandbox (its requests carry tokens of their own making): the scenarios come before any state. */
 async function sandbox(options: SandboxOptions = {}): Promise<string> {
-  const one = await startSandbox(options);
+  const one = await startSandbox({ stateless: true, ...options });
   started.push(one);
   return one.url;
 }
@@ -183,7 +184,7 @@ describe('the Prefer vocabulary', () => {
 describe('the flags of jes-sandbox', () => {
   it('--rate-limit 1/min --latency 50ms --seed 3: the command passes them on', async () => {
     const sandbox = await startChild(
-      node(sandboxCli, '-p', '0', '--rate-limit', '1/min', '--latency', '50ms', '--seed', '3'),
+      node(sandboxCli, '-p', '0', '--stateless', '--rate-limit', '1/min', '--latency', '50ms', '--seed', '3'),
     );
     try {
       const url = sandbox.url;

@@ -2,7 +2,7 @@
 // instants around a day's, a month's and a year's end and a leap day, and for a job run now, whatever now is (the
 // clock set runs this file again a year ahead and across a New Year's Eve: test/clock/set.ts).
 import { describe, expect, it } from 'vitest';
-import { documentedTimestamp, rfc3339 } from '../src/core/format.ts';
+import { documentedTimestamp, rfc3339 } from '@jes/contract';
 import { formatTimestamp, sixNodes } from './support/server.ts';
 import { sharedServer } from './support/shared-server.ts';
 

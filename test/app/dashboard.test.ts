@@ -30,7 +30,7 @@ beforeAll(async () => {
   // Last run's screenshots go: a page no longer taken must not be looked at as if it were.
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
-  [browser, sandbox] = await Promise.all([launchChromium(), startSandbox({ port: 0 })]);
+  [browser, sandbox] = await Promise.all([launchChromium(), startSandbox({ port: 0, stateless: true })]);
   // The server's dashboard may reach the sandbox, as its operator allows it (the policy is bypassed here all the same).
   server = await startTestServer({ JES_DASHBOARD_ORIGINS: sandbox.url });
 });
@@ -407,7 +407,7 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
   let trouble: string[];
   useTab((tab) => ({ page, trouble } = tab));
 
-  // The mock runs nothing (every job reads as its FINISHED example), so there is no long job to cancel here.
+  // The stateless mock runs nothing (every job reads as its FINISHED example), so there is no long job to cancel here.
   it('logs in, reads the max-cut page, starts the example, reads its 53 drawn, and uploads G22', async () => {
     // The link is followed once the user says so (test/app/service-origin.test.ts holds what happens otherwise).
     await page.goto(`${server.url}/app/?api=${encodeURIComponent(sandbox.url)}`);

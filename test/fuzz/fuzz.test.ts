@@ -94,7 +94,22 @@ describe.each(servers)('fuzz: $name', ({ name, env, skip }) => {
   );
 });
 
-describe('fuzz: the sandbox', () => {
+// The stateful sandbox (its default) as a deployment: users that log in, a job that has ended and a READY data
+// file each (any password logs in; a token of the fuzz's own making is refused, as a deployment refuses it).
+describe('fuzz: the stateful sandbox', () => {
+  it(`answers ${runs} generated requests without a server error, with documented problems`, async () => {
+    await fuzz(
+      'the stateful sandbox',
+      async (users) => {
+        const target = await startSandbox(false);
+        return { target, fixtures: await serverFixtures(target.url, users) };
+      },
+      true,
+    );
+  }, 300_000);
+});
+
+describe('fuzz: the stateless sandbox', () => {
   it(`answers ${runs} generated requests without a server error, with documented problems`, async () => {
     await fuzz(
       'the sandbox',

@@ -37,9 +37,10 @@ export function startServer(users: number, env: Record<string, string> = {}): Pr
   });
 }
 
-export function startSandbox(): Promise<Target> {
-  return startChild(node(sandboxCli), {
-    what: 'the sandbox',
+/** The sandbox: stateless (its fixtures are its example job and file: fixtures.ts), or stateful, as a server. */
+export function startSandbox(stateless = true): Promise<Target> {
+  return startChild(node(sandboxCli, ...(stateless ? ['--stateless'] : [])), {
+    what: stateless ? 'the sandbox' : 'the stateful sandbox',
     env: { SANDBOX_PORT: '0' },
     timeoutMs: 30_000,
     graceMs: 5000,

@@ -281,7 +281,7 @@ describe('the packed packages, installed outside the repository', () => {
       }, 300_000);
 
       it('npx jes-sandbox serves the contract it carries, and jes-conformance --profile sandbox passes against it', async () => {
-        const sandbox = await serve('npx', ['--no-install', 'jes-sandbox', '--port', '0'], {
+        const sandbox = await serve('npx', ['--no-install', 'jes-sandbox', '--port', '0', '--stateless'], {
           cwd: project,
           env: userEnv,
           ready: listening,

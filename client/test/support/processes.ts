@@ -47,7 +47,10 @@ export function startServer(env: Record<string, string> = {}): Promise<Started> 
   });
 }
 
-/** The Prism sandbox (`npm run sandbox`) on a free port. */
-export async function startSandbox(): Promise<Started> {
-  return startChild(node(sandboxCli), { what: 'the Prism sandbox', env: { SANDBOX_PORT: String(await freePort()) } });
+/** The Prism sandbox (`npm run sandbox`, with `args`: `--stateless`, `--seed 1`) on a free port. */
+export async function startSandbox(args: string[] = []): Promise<Started> {
+  return startChild(node(sandboxCli, ...args), {
+    what: 'the Prism sandbox',
+    env: { SANDBOX_PORT: String(await freePort()) },
+  });
 }

@@ -1,7 +1,7 @@
 // What the suite's own tests run it against: the reference server (its CLI as a child process, on a free
 // port, PGlite in memory or a throw-away PostgreSQL database) and the sandbox (in this process, on a free
-// port). The spawning is the client tests' (test support shared across packages, never their sources).
-import { startSandbox } from '../../../sandbox/src/server.ts';
+// port, stateful or stateless). The spawning is the client tests' (test support shared across packages, never their sources).
+import { type SandboxOptions, startSandbox } from '../../../sandbox/src/server.ts';
 import { type Started, startServer, users } from '../../../client/test/support/processes.ts';
 import type { ConformanceOptions, Report } from '../../src/index.ts';
 import { closingLine, resultText } from '../../src/report/console.ts';
@@ -22,8 +22,9 @@ export function startReference(env: Record<string, string> = {}): Promise<Starte
   return startServer({ JES_WORKERS: '2', ...env });
 }
 
-export async function startSandboxTarget(): Promise<Started> {
-  const sandbox = await startSandbox({ port: 0 });
+/** The sandbox: stateful (the default; the full profile) or `{ stateless: true }` (the sandbox profile). */
+export async function startSandboxTarget(options: SandboxOptions): Promise<Started> {
+  const sandbox = await startSandbox({ port: 0, ...options });
   return { url: sandbox.url, stop: () => sandbox.close() };
 }
 

@@ -8,7 +8,7 @@ export { OPEN_BRACE, peekFirstByte } from './read/first-byte.ts';
 
 export { type DataFileFormat, graphFromDataFile } from './maxcut/data-file.ts';
 export { absoluteWeight, cutValue, type Graph, graphFromEdges, TOTAL_WEIGHT_MESSAGE } from './maxcut/graph.ts';
-export { checkMatrix, graphFromInline, type MaxCutInlineInput } from './maxcut/inline.ts';
+export { checkMatrix, checkMaxCutInline, graphFromInline, type MaxCutInlineInput } from './maxcut/inline.ts';
 export * as maxcutLimits from './maxcut/limits.ts';
 
 export { type QuboDataFileFormat, quboFromDataFile } from './qubo/data-file.ts';

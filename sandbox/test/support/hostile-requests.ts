@@ -110,6 +110,6 @@ export async function startedSandbox(): Promise<{
   sandbox: Sandbox;
   call: (method: string, path: string, sent?: Sent) => Promise<Answer>;
 }> {
-  const sandbox = await startSandbox({ port: 0 });
+  const sandbox = await startSandbox({ port: 0, stateless: true });
   return { sandbox, call: (method, path, sent) => send(sandbox.url, method, path, sent) };
 }

@@ -1,16 +1,12 @@
 // The Idempotency-Key request header (draft-ietf-httpapi-idempotency-key-header) of POST /problem/{problem_id}
 // and POST /data_file: reading and normalising the key, the fingerprint that tells one request from another,
 // and answering a retry with what the first attempt answered. Keys are stored by store/idempotency-keys.ts.
-import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Database } from '../store/database.ts';
 import { findKey, type IdempotentRequest, type StoredAnswer } from '../store/idempotency-keys.ts';
 import { ApiError } from '../core/api-error.ts';
-
-/** The draft's Structured Field string: `"..."` with `\"` and `\\` as its only escapes. */
-const sfString = /^"((?:[ !#-[\]-~]|\\["\\])*)"$/;
-
-const maxKeyLength = 255;
+import { idempotencyKeyOf, maxIdempotencyKeyLength } from '@jes/contract';
+import { fingerprint } from '@jes/contract/node';
 
 const refused = (detail: string, why: string) =>
   new ApiError('invalid_request', detail, { errors: [{ pointer: '/header/idempotency-key', detail: why }] });
@@ -27,25 +23,14 @@ export function idempotencyKey(req: Request): string | undefined {
   for (let i = 0; i < req.rawHeaders.length; i += 2)
     if (req.rawHeaders[i]!.toLowerCase() === 'idempotency-key') headers++;
   if (headers > 1) throw refused('Send one Idempotency-Key header, not several.', `is sent ${headers} times`);
-  const quoted = sfString.exec(raw);
-  const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : raw;
+  const key = idempotencyKeyOf(raw);
   if (key === '') throw refused('An Idempotency-Key needs at least one character.', 'is empty');
-  if (key.length > maxKeyLength)
+  if (key.length > maxIdempotencyKeyLength)
     throw refused(
-      `An Idempotency-Key has at most ${maxKeyLength} characters.`,
-      `has ${key.length} characters (at most ${maxKeyLength})`,
+      `An Idempotency-Key has at most ${maxIdempotencyKeyLength} characters.`,
+      `has ${key.length} characters (at most ${maxIdempotencyKeyLength})`,
     );
   return key;
-}
-
-/** SHA-256 over the parts, each preceded by its length (so no two lists of parts run together alike). */
-export function fingerprint(parts: (string | Uint8Array)[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) {
-    const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
-    hash.update(`${bytes.length}:`).update(bytes);
-  }
-  return hash.digest('hex');
 }
 
 /** The request's key and fingerprint, or undefined without a key. */

@@ -1,6 +1,5 @@
 // Rows to the contract's shapes: a job keyed by id, its executions keyed by solver, and a data file.
-import { documentedTimestamp, rfc3339, toMillisecond } from '../core/format.ts';
-import type { components } from '@jes/contract';
+import { type components, documentedTimestamp, rfc3339, toMillisecond } from '@jes/contract';
 import type { DataFileRow } from '../store/data-files.ts';
 import type { ExecutionRow, JobView } from '../store/jobs.ts';
 

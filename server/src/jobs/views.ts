@@ -4,7 +4,7 @@ import type { Database } from '../store/database.ts';
 import { type JobView, readJob } from '../store/jobs.ts';
 import type { operations } from '@jes/contract';
 import type { JobEvents } from './events.ts';
-import { terminalJob } from '../core/job-status.ts';
+import { terminalJob } from '@jes/contract';
 import { renderJob } from './render.ts';
 
 export interface JobViewBounds {

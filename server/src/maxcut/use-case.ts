@@ -1,14 +1,12 @@
 // The max-cut use case: a weighted undirected graph in, a partition out. Inputs become a CSR Graph once (inline
 // bodies and data files alike); the solvers run on it and their answers become the contract's MaxCutOutput.
-import { toMillisecond } from '../core/format.ts';
+import { toMillisecond } from '@jes/contract';
 import {
-  checkMatrix,
+  checkMaxCutInline,
   type Graph,
   graphFromDataFile,
-  InputError,
   type MaxCutInlineInput,
   maxcutLimits,
-  TOTAL_WEIGHT_MESSAGE,
 } from '@jes/contract/inputs';
 import type { CheckedInline, UseCase, UseCaseSolver } from '../core/use-case.ts';
 import { useCaseRecord } from '../core/use-case-record.ts';
@@ -44,13 +42,9 @@ function asUseCaseSolver(solver: Solver): UseCaseSolver<Graph> {
 
 const solvers = graphSolvers.map(asUseCaseSolver);
 
-/** The inline checks, and one the matrix alone cannot make: finite weights can still sum past a double. */
+/** The inline checks, as @jes/contract/inputs makes them (the sandbox's too). */
 function checkInline(body: unknown): CheckedInline<Graph> {
-  const checked = checkMatrix(body as MaxCutInlineInput);
-  if (!Number.isFinite(checked.absoluteWeight))
-    throw new InputError(TOTAL_WEIGHT_MESSAGE, [
-      { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
-    ]);
+  const checked = checkMaxCutInline(body as MaxCutInlineInput);
   const { n, edges } = checked;
   return { size: { nodes: n, edges }, encodedBytes: encodedGraphBytes({ n, edges }), prepare: checked.graph };
 }

@@ -2,7 +2,7 @@
 // progress and answers turned into energies. The energy reported is computed from the assignment and Q, not
 // from the cut (the two agree up to rounding).
 import type { InputSize, SolverOutput, UseCaseSolver } from '../core/use-case.ts';
-import { toMillisecond } from '../core/format.ts';
+import { toMillisecond } from '@jes/contract';
 import { annealing } from '../maxcut/solvers/annealing.ts';
 import { solveExactly } from '../maxcut/solvers/exact.ts';
 import { localSearch } from '../maxcut/solvers/local-search.ts';

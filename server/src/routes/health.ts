@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import { ApiError } from '../core/api-error.ts';
 import type { AppDeps } from './deps.ts';
-import { toMillisecond } from '../core/format.ts';
+import { toMillisecond } from '@jes/contract';
 import { contractVersion, serverVersion } from '../core/version.ts';
 
 export function healthRoutes({ db, config, space }: AppDeps): Router {

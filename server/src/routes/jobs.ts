@@ -1,7 +1,7 @@
 // Jobs: start (inline or from a data file), list, read (with the Prefer: wait long poll), cancel, input, output,
 // delete.
-import { type Request, Router } from 'express';
-import type { operations } from '@jes/contract';
+import { Router } from 'express';
+import { type operations, preferredWait, terminalJob } from '@jes/contract';
 import { useCase as knownUseCase } from '../http/known-use-case.ts';
 import { idempotentRequest, replayed, sendAnswer } from '../http/idempotency.ts';
 import { InputError, OPEN_BRACE, peekFirstByte } from '@jes/contract/inputs';
@@ -12,7 +12,6 @@ import { requireRoom } from '../http/disk-room.ts';
 import { sendJsonInSlices, writeChunks } from '../http/sliced-writes.ts';
 import { waitSlots } from '../http/wait-slots.ts';
 import { renderJob } from '../jobs/render.ts';
-import { terminalJob } from '../core/job-status.ts';
 import { newJob, type StartJobQuery } from '../jobs/start-job.ts';
 import { KeyInUse } from '../store/idempotency-keys.ts';
 import * as dataFiles from '../store/data-files.ts';
@@ -22,12 +21,6 @@ import { findUseCase } from '../use-cases.ts';
 import { JobViews } from '../jobs/views.ts';
 
 type StartJobBody = operations['startJob']['requestBody']['content']['application/json'];
-
-/** N of `Prefer: wait=N`, at most 60; undefined without it. */
-function preferredWait(req: Request): number | undefined {
-  const match = /(?:^|[,;\s])wait\s*=\s*(\d+)/i.exec(req.get('prefer') ?? '');
-  return match ? Math.min(60, Number(match[1])) : undefined;
-}
 
 export function jobRoutes({ db, config, events, space }: AppDeps): Router {
   const views = new JobViews(events);
@@ -83,7 +76,7 @@ export function jobRoutes({ db, config, events, space }: AppDeps): Router {
 
   router.get('/job/:job_id', async function getJob(req, res) {
     const id = req.params.job_id!;
-    const asked = preferredWait(req);
+    const asked = preferredWait(req.get('prefer'));
     // A long poll beyond the room for them is answered at once, and says so by the Preference-Applied it lacks.
     const slot = asked === undefined ? undefined : waits.take(req.user);
     const wait = slot ? asked : undefined;

@@ -1,7 +1,7 @@
 // Jobs and their executions in the database: create, read, list, cancel, and settle a job's status after
 // its executions change. Every status change is announced on the `jes_job` channel (payload: job id).
 import { randomInt } from 'node:crypto';
-import { deriveJobStatus, terminalJob } from '../core/job-status.ts';
+import { deriveJobStatus, terminalJob } from '@jes/contract';
 import { ApiError, errorBody, type ErrorBody } from '../core/api-error.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';

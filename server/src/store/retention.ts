@@ -3,7 +3,7 @@
 // Each function deletes at most `batch` and answers how many it deleted: the caller repeats while it is `batch`
 // (a run that stops early, a row having gone meanwhile, leaves the rest to the next run).
 import type { Database } from './database.ts';
-import { terminalJob } from '../core/job-status.ts';
+import { terminalJob } from '@jes/contract';
 import { jobChannel } from './jobs.ts';
 
 const ended = [...terminalJob];

@@ -1,7 +1,7 @@
 // The inline max-cut input (`{num_nodes, adj_matrix}`, already checked against the JSON Schema) to a
 // Graph: the checks the schema cannot express (square, finite, symmetric) in one sweep, then, when the graph
 // is needed, the CSR built row by row.
-import type { Graph } from './graph.ts';
+import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { ErrorList, InputError } from '../input-error.ts';
 import { maxNodes, tooManyNodes } from './limits.ts';
 
@@ -58,6 +58,19 @@ export function checkMatrix(body: MaxCutInlineInput): CheckedInline {
     throw new Error('The sweep of an inline matrix found a problem the checks did not.');
   }
   return { n, edges: offsets[n]! / 2, absoluteWeight, graph: () => fill(matrix, n, offsets) };
+}
+
+/**
+ * A deployment's whole verdict on an inline input: checkMatrix's checks, and one the matrix alone cannot make
+ * (finite weights can still sum past a double, and so could a cut).
+ */
+export function checkMaxCutInline(body: MaxCutInlineInput): CheckedInline {
+  const checked = checkMatrix(body);
+  if (!Number.isFinite(checked.absoluteWeight))
+    throw new InputError(TOTAL_WEIGHT_MESSAGE, [
+      { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
+    ]);
+  return checked;
 }
 
 /** num_nodes, once the matrix is num_nodes × num_nodes. */

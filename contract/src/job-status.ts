@@ -1,4 +1,4 @@
-// How a job's status follows from its executions (contract decisions, section 3).
+// How a job's status follows from its executions (contract decisions, section 3): the server's and the sandbox's.
 
 export type JobStatus = 'PENDING' | 'RUNNING' | 'FINISHED' | 'ERROR' | 'CANCELLED';
 export type ExecutionStatus = 'PENDING' | 'PREPARING' | 'RUNNING' | 'SUCCESS' | 'ERROR' | 'CANCELLED';

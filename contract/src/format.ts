@@ -1,4 +1,4 @@
-// Instants as the contract writes them: `MM/DD/YYYY, HH:MM:SS` in UTC, and RFC 3339 (UTC, milliseconds); and
+// Instants as the contract writes them (the server and the sandbox write them alike): `MM/DD/YYYY, HH:MM:SS` in UTC, and RFC 3339 (UTC, milliseconds); and
 // durations in seconds, to the millisecond.
 
 const two = (n: number) => String(n).padStart(2, '0');
