@@ -8,6 +8,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { request as requestTls } from 'node:https';
 import { answerClientErrors } from '@jes/contract/node';
+import { listening, type Listening } from './listening.ts';
 import { codingOf, drain, mediaTypeOf } from './body.ts';
 import {
   allowedMethods,
@@ -82,10 +83,7 @@ const ownHeaders = (p: Problem, more: Record<string, string> = {}) => ({
 });
 
 /** A listening proxy: its URL, and how to stop it. */
-export interface Proxy {
-  url: string;
-  close(): Promise<void>;
-}
+export type Proxy = Listening;
 
 export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const upstream = new URL(options.upstream);
@@ -247,17 +245,5 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
 
   const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
   answerClientErrors(server, 'the validation proxy');
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listening(server, options);
 }

@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { bearerToken, unknownToken } from './bearer.ts';
 import { answerClientErrors } from '@jes/contract/node';
 import { drain } from './body.ts';
+import { listening, type Listening } from './listening.ts';
 import {
   allowedMethods,
   type Answer,
@@ -39,11 +40,9 @@ import { createState, type User } from './state/store.ts';
 export { type ProxiedExchange, type Proxy, type ProxyOptions, startProxy } from './proxy.ts';
 export type { ScenarioOptions } from './scenarios.ts';
 
-export interface Sandbox {
-  url: string;
+export interface Sandbox extends Listening {
   /** The seed of its state (undefined when stateless): `seed` again repeats its ids, timings and answers. */
   seed: number | undefined;
-  close(): Promise<void>;
 }
 
 /**
@@ -334,18 +333,5 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     (req, res) => void handle(req, res).catch(() => res.destroy()),
   );
   answerClientErrors(server, 'the sandbox');
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
-    seed: state?.seed,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listening(server, options)), seed: state?.seed };
 }

@@ -1,7 +1,7 @@
 // The stateful sandbox's answers, by operationId: what a request the contract accepts does to the state and what
 // it answers, with a deployment's codes and words (server/src/routes). Operations that read no state (the use
 // cases, health) are left to Prism's examples, which are the contract's data.
-import { idempotencyKeyOf, preferredWait, terminalJob } from '@jes/contract';
+import { preferredWait, terminalJob } from '@jes/contract';
 import { fingerprint } from '@jes/contract/node';
 import type { Answer } from '../conventions.ts';
 import type { Operation } from '../mock.ts';
@@ -11,7 +11,7 @@ import { jobAt, type JobRecord } from './jobs.ts';
 import { page, pageQuery } from './listings.ts';
 import { waitForChange } from './long-polls.ts';
 import { renderDataFile, renderJob } from './render.ts';
-import { answer, type Handler, json, noContent, refusal, replay, type StateRequest } from './request.ts';
+import { answer, type Handler, idempotency, json, noContent, refusal, type StateRequest } from './request.ts';
 import { contractSolvers, startJobHandler } from './start-job.ts';
 import { tokenSeconds, type User } from './store.ts';
 
@@ -148,19 +148,9 @@ async function uploadDataFile(request: StateRequest): Promise<Answer> {
   const fields = request.fields as { problem_id: string; name: string; description?: string };
   const bytes = request.file ?? Buffer.alloc(0);
   const id = dataFileId(bytes);
-  const header = request.headers['idempotency-key'];
-  const key = typeof header === 'string' ? idempotencyKeyOf(header) : undefined;
   const print = fingerprint([JSON.stringify([fields.problem_id, id, fields.name, fields.description ?? null])]);
-  if (key !== undefined) {
-    const kept = state.remembered(user, key);
-    if (kept && kept.fingerprint !== print)
-      return refusal(
-        request,
-        'idempotency_key_reused',
-        `Idempotency-Key "${key}" was used for a different request within the last 24 hours; send this one with a new key.`,
-      );
-    if (kept) return replay(kept.answer);
-  }
+  const { key, answered } = idempotency(state, user, request, print);
+  if (answered) return answered;
   const envelope = (created: boolean, file: NonNullable<ReturnType<User['files']['get']>>) =>
     json(
       created ? 201 : 200,

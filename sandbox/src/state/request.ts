@@ -1,6 +1,6 @@
 // What a state handler is given and answers: the request once the sandbox's pipeline and Prism have accepted it.
 import type { IncomingHttpHeaders } from 'node:http';
-import { type ErrorCode, type FieldError } from '@jes/contract';
+import { type ErrorCode, type FieldError, idempotencyKeyOf } from '@jes/contract';
 import { type Answer, problem, problemAnswer, requestId } from '../conventions.ts';
 import type { Operation } from '../mock.ts';
 import type { State, User } from './store.ts';
@@ -68,3 +68,22 @@ export const replay = (first: Answer): Answer => ({
   ...first,
   headers: { ...first.headers, 'X-Request-Id': requestId(), 'Idempotent-Replayed': 'true' },
 });
+
+/**
+ * The request's Idempotency-Key (undefined without one), and the answer it already has: the first attempt's again
+ * when `print` matches it, 422 idempotency_key_reused when another request used the key within the day.
+ */
+export function idempotency(
+  state: State,
+  user: User,
+  request: StateRequest,
+  print: string,
+): { key: string | undefined; answered?: Answer } {
+  const header = request.headers['idempotency-key'];
+  const key = typeof header === 'string' ? idempotencyKeyOf(header) : undefined;
+  const kept = key === undefined ? undefined : state.remembered(user, key);
+  if (!kept) return { key };
+  if (kept.fingerprint === print) return { key, answered: replay(kept.answer) };
+  const detail = `Idempotency-Key "${key}" was used for a different request within the last 24 hours; send this one with a new key.`;
+  return { key, answered: refusal(request, 'idempotency_key_reused', detail) };
+}

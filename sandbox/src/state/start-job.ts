@@ -3,7 +3,6 @@
 // same use case, or the inline body checked by @jes/contract/inputs: 422 invalid_input with pointers), the solvers
 // (404 solver_not_found, 400 when one is chosen twice), a data file that proved INVALID (422), the cap on active
 // jobs (429); then the job is planned (plan.ts) and its id answered.
-import { idempotencyKeyOf } from '@jes/contract';
 import { fingerprint } from '@jes/contract/node';
 import { InputError } from '@jes/contract/inputs';
 import { type Answer, preferences } from '../conventions.ts';
@@ -11,7 +10,7 @@ import type { Operation } from '../mock.ts';
 import { sandboxUseCases } from './inputs.ts';
 import { ended } from './jobs.ts';
 import { planJob, type SolverInfo } from './plan.ts';
-import { json, refusal, replay, type StateRequest } from './request.ts';
+import { idempotency, json, refusal, type StateRequest } from './request.ts';
 
 type SolverChoice = { name: string; params?: Record<string, unknown> };
 type DataFileBody = { data_file_identifier: string; solvers?: SolverChoice[]; time_limit_seconds?: number };
@@ -37,7 +36,7 @@ function defaults(solvers: SolverInfo[], n: number | undefined): SolverInfo[] {
 
 export function startJobHandler(solversOf: Record<string, SolverInfo[]>) {
   return function startJob(request: StateRequest): Answer {
-    const { state, query, headers, path } = request;
+    const { state, query, path } = request;
     const user = request.user!;
     const useCaseId = request.params.problem_id ?? /^\/problem\/([^/]+)$/.exec(path)![1]!;
     const useCase = sandboxUseCases[useCaseId]!;
@@ -48,19 +47,9 @@ export function startJobHandler(solversOf: Record<string, SolverInfo[]>) {
       solver: querySolvers.length ? querySolvers : undefined,
       time_limit_seconds: queryLimit === null ? undefined : Number(queryLimit),
     };
-    const header = headers['idempotency-key'];
-    const key = typeof header === 'string' ? idempotencyKeyOf(header) : undefined;
     const print = fingerprint([useCaseId, JSON.stringify(read), request.raw ?? Buffer.alloc(0)]);
-    if (key !== undefined) {
-      const kept = state.remembered(user, key);
-      if (kept && kept.fingerprint !== print)
-        return refusal(
-          request,
-          'idempotency_key_reused',
-          `Idempotency-Key "${key}" was used for a different request within the last 24 hours; send this one with a new key.`,
-        );
-      if (kept) return replay(kept.answer);
-    }
+    const { key, answered } = idempotency(state, user, request, print);
+    if (answered) return answered;
 
     const now = state.clock.now();
     const body = request.body as Record<string, unknown>;
