@@ -3,7 +3,7 @@
 // rows it holds, not with the rows it opens (`[],` is 3 bytes; its share of the triangles was 8 × num_nodes).
 import { describe, expect, it } from 'vitest';
 import { graphFromEdgeList } from '../src/maxcut/edge-list.ts';
-import { graphFromJsonStream } from '../src/maxcut/json-stream.ts';
+import { graphFromJsonStream } from '../src/maxcut/json-matrix.ts';
 import { maxDataFileBytes } from '../src/maxcut/limits.ts';
 import { quboFromJsonStream } from '../src/qubo/json-matrix.ts';
 import { quboFromQuboFile } from '../src/qubo/qubo-file.ts';

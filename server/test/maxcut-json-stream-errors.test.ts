@@ -1,7 +1,7 @@
 // Tests for the errors of the streaming JSON data-file reader (graphFromJsonStream): keys, num_nodes,
 // non-finite numbers, grammar errors at matrix positions or byte offsets, and truncated files.
 import { describe, expect, it } from 'vitest';
-import { graphFromJsonStream, MAX_JSON_NODES } from '../src/maxcut/json-stream.ts';
+import { graphFromJsonStream, MAX_JSON_NODES } from '../src/maxcut/json-matrix.ts';
 import { chunksOf, EXAMPLE, inputError, pointers } from './support/maxcut-fixtures.ts';
 
 describe('graphFromJsonStream errors', () => {

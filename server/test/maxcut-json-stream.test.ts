@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cutValue, type Graph } from '../src/maxcut/graph.ts';
 import { graphFromInline } from '../src/maxcut/inline.ts';
 import { InputError } from '../src/core/input-error.ts';
-import { graphFromJsonStream, MAX_JSON_NODES } from '../src/maxcut/json-stream.ts';
+import { graphFromJsonStream, MAX_JSON_NODES } from '../src/maxcut/json-matrix.ts';
 import {
   canonical,
   CHUNKINGS,

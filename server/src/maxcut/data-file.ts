@@ -5,7 +5,7 @@ import { graphFromEdgeList } from './edge-list.ts';
 import { OPEN_BRACE, peekFirstByte } from '../parse/first-byte.ts';
 import { absoluteWeight, type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { InputError } from '../core/input-error.ts';
-import { graphFromJsonStream } from './json-stream.ts';
+import { graphFromJsonStream } from './json-matrix.ts';
 
 export type DataFileFormat = 'json' | 'edge_list';
 

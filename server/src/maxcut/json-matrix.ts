@@ -1,19 +1,33 @@
-// The adjacency matrix of a JSON data file as it streams in: both triangles in Float64Arrays grown row by
-// row, then the shape, finiteness and symmetry checks (in cache-friendly tiles) and the CSR: json-stream.ts's
-// MatrixSink for max cut.
+// A max-cut JSON data file `{"num_nodes": n, "adj_matrix": [[...], ...]}`, read by the shared streaming reader
+// (parse/json-stream.ts) into this sink: both triangles in Float64Arrays grown row by row, then the shape,
+// finiteness and symmetry checks (in cache-friendly tiles) and the CSR.
 import type { Graph } from './graph.ts';
 import { ErrorList, InputError } from '../core/input-error.ts';
+import { type JsonMatrixFormat, type MatrixSink, readJsonMatrix } from '../parse/json-stream.ts';
 import { FINITE_MESSAGE, rowCountDetail, rowLengthDetail, shapeMessage, SYMMETRIC_MESSAGE } from './inline.ts';
 import { maxNodes, tooManyNodes } from './limits.ts';
 
 /** The most nodes a JSON data file may have: an n × n Float64Array must fit in 512 MiB. */
 export const MAX_JSON_NODES = Math.floor(Math.sqrt((512 * 1024 * 1024) / 8));
 
+/** Reads the JSON max-cut shape from a stream of bytes. Throws InputError with JSON pointers. */
+export function graphFromJsonStream(chunks: AsyncIterable<Uint8Array>): Promise<Graph> {
+  return readJsonMatrix(chunks, MAX_CUT_JSON);
+}
+
+const MAX_CUT_JSON: JsonMatrixFormat<Graph> = {
+  sizeKey: 'num_nodes',
+  matrixKey: 'adj_matrix',
+  maxSize: MAX_JSON_NODES,
+  tooLarge,
+  sink: () => new JsonMatrix(),
+};
+
 /**
  * The rows read so far. `width` is num_nodes, or row 0's length when num_nodes comes later (-1 until
  * known); entries beyond the width are counted for the shape check but not kept.
  */
-export class JsonMatrix {
+class JsonMatrix implements MatrixSink<Graph> {
   /** The rows finished so far: the current row's index. */
   rows = 0;
   /** The entries read so far in the current row: the next entry's column. */
@@ -195,7 +209,7 @@ export class JsonMatrix {
  * The error for a graph of `size` nodes (`nodes` as written), more than the JSON format takes, at `pointer`: an edge
  * list is the way for a graph of at most maxNodes nodes, none for a larger one.
  */
-export function tooLarge(size: number, nodes: string, pointer: string): InputError {
+function tooLarge(size: number, nodes: string, pointer: string): InputError {
   if (size > maxNodes) return tooManyNodes(nodes, pointer);
   return new InputError(
     `A graph of ${nodes} nodes is too large for the JSON format (at most ${MAX_JSON_NODES} nodes); upload it as an edge list instead (a line "n m", then one line "i j w" per edge).`,

@@ -1,9 +1,9 @@
-// A JSON QUBO data file `{"num_variables": n, "q_matrix": [[...], ...]}` read by max cut's streaming JSON reader
-// (maxcut/json-stream.ts) into this sink: the diagonal, and W_ij = Q[i][j] + Q[j][i] summed into one upper
+// A JSON QUBO data file `{"num_variables": n, "q_matrix": [[...], ...]}` read by the shared streaming JSON reader
+// (parse/json-stream.ts) into this sink: the diagonal, and W_ij = Q[i][j] + Q[j][i] summed into one upper
 // triangle that grows with the rows read (half the memory of keeping both triangles), then the CSR.
 import { ErrorList, InputError } from '../core/input-error.ts';
 import { MAX_JSON_NODES } from '../maxcut/json-matrix.ts';
-import { type JsonMatrixFormat, type MatrixSink, readJsonMatrix } from '../maxcut/json-stream.ts';
+import { type JsonMatrixFormat, type MatrixSink, readJsonMatrix } from '../parse/json-stream.ts';
 import {
   FINITE_MESSAGE,
   type QuboInput,

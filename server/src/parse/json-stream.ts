@@ -1,13 +1,8 @@
-// A streaming reader for a JSON data file `{"num_nodes": n, "adj_matrix": [[...], ...]}` (up to 100 MiB): the
-// byte-level state machine for exactly this grammar, feeding json-number.ts and a matrix sink (json-matrix.ts for
-// max cut); no whole-file string. The member names and the sink are parameters, so QUBO's
-// `{"num_variables": n, "q_matrix": [[...], ...]}` is read by the same machine (readJsonMatrix).
-import type { Graph } from './graph.ts';
+// A streaming reader for a JSON data file `{"<size key>": n, "<matrix key>": [[...], ...]}` (up to 100 MiB): the
+// byte-level state machine for exactly this grammar, feeding json-number.ts and a use case's matrix sink; no
+// whole-file string. The member names and the sink are the use case's (its JsonMatrixFormat), the grammar is shared.
 import { InputError, jsonPointer } from '../core/input-error.ts';
-import { JsonMatrix, MAX_JSON_NODES, tooLarge } from './json-matrix.ts';
 import { NumberScanner } from './json-number.ts';
-
-export { MAX_JSON_NODES };
 
 /** Where the rows and entries of the matrix go as they stream in, and what they become at the end. */
 export interface MatrixSink<T> {
@@ -28,23 +23,15 @@ export interface MatrixSink<T> {
 
 /** The JSON object a data file holds: its two members' names, the size's upper limit and the sink. */
 export interface JsonMatrixFormat<T> {
-  /** The integer member ≥ 1: `num_nodes`. */
+  /** The integer member ≥ 1 (`num_nodes`, say). */
   sizeKey: string;
-  /** The array-of-rows member: `adj_matrix`. */
+  /** The array-of-rows member (`adj_matrix`). */
   matrixKey: string;
   /** The largest size accepted; tooLarge(size, literal, pointer) is the error beyond it. */
   maxSize: number;
   tooLarge(size: number, literal: string, pointer: string): InputError;
   sink(): MatrixSink<T>;
 }
-
-const MAX_CUT_JSON: JsonMatrixFormat<Graph> = {
-  sizeKey: 'num_nodes',
-  matrixKey: 'adj_matrix',
-  maxSize: MAX_JSON_NODES,
-  tooLarge,
-  sink: () => new JsonMatrix(),
-};
 
 /** Longer keys are unknown keys anyway; only this much of one is kept for the message. */
 const MAX_KEY_BYTES = 256;
@@ -83,11 +70,6 @@ const NUMBER_SIZE = 0,
   NUMBER_ENTRY = 1;
 const BOM = [0xef, 0xbb, 0xbf] as const;
 const decoder = new TextDecoder();
-
-/** Reads the JSON max-cut shape from a stream of bytes. Throws InputError with JSON pointers. */
-export function graphFromJsonStream(chunks: AsyncIterable<Uint8Array>): Promise<Graph> {
-  return readJsonMatrix(chunks, MAX_CUT_JSON);
-}
 
 /** Reads `{"<sizeKey>": n, "<matrixKey>": [[...], ...]}` from a stream of bytes. Throws InputError with JSON pointers. */
 export async function readJsonMatrix<T>(chunks: AsyncIterable<Uint8Array>, format: JsonMatrixFormat<T>): Promise<T> {
