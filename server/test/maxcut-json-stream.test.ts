@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { cutValue, type Graph } from '../src/maxcut/graph.ts';
 import { graphFromInline } from '../src/maxcut/inline.ts';
 import { InputError } from '../src/core/input-error.ts';
-import { graphFromJsonStream, MAX_JSON_NODES } from '../src/maxcut/json-matrix.ts';
+import { graphFromJsonStream } from '../src/maxcut/json-matrix.ts';
+import { MAX_JSON_SIZE } from '../src/parse/json-matrix.ts';
 import {
   canonical,
   CHUNKINGS,
@@ -154,7 +155,7 @@ describe('graphFromJsonStream', () => {
         await inputError(stream);
         continue;
       }
-      if (parsed.num_nodes > MAX_JSON_NODES) {
+      if (parsed.num_nodes > MAX_JSON_SIZE) {
         expect((await inputError(stream)).message).toMatch(/too large for the JSON format/);
         continue;
       }

@@ -1,37 +1,11 @@
 // A streaming reader for a JSON data file `{"<size key>": n, "<matrix key>": [[...], ...]}` (up to 100 MiB): the
-// byte-level state machine for exactly this grammar, feeding json-number.ts and a use case's matrix sink; no
-// whole-file string. The member names and the sink are the use case's (its JsonMatrixFormat), the grammar is shared.
+// byte-level state machine for exactly this grammar, feeding json-number.ts and the matrix's rows (json-matrix.ts,
+// which hands the entries to the use case's store); no whole-file string. The member names and the store are the
+// use case's (its JsonMatrixFormat), the grammar is shared.
 import { InputError, jsonPointer } from '../core/input-error.ts';
+import { type JsonMatrixFormat, MatrixRows, MAX_JSON_SIZE, tooLarge } from './json-matrix.ts';
 import { NumberScanner } from './json-number.ts';
-
-/** Where the rows and entries of the matrix go as they stream in, and what they become at the end. */
-export interface MatrixSink<T> {
-  /** The rows finished so far: the current row's index. */
-  readonly rows: number;
-  /** The entries read so far in the current row: the next entry's column. */
-  readonly column: number;
-  /** The matrix starts; `size` is -1 when the size member comes after it. */
-  start(size: number): void;
-  startRow(): void;
-  endRow(): void;
-  /** Notes that the entry about to be added, written `literal`, is not a finite number. */
-  notFiniteEntry(literal: string): void;
-  entry(v: number): void;
-  /** The whole matrix for the size member's value; throws InputError for a wrong shape or entries. */
-  result(size: number): T;
-}
-
-/** The JSON object a data file holds: its two members' names, the size's upper limit and the sink. */
-export interface JsonMatrixFormat<T> {
-  /** The integer member ≥ 1 (`num_nodes`, say). */
-  sizeKey: string;
-  /** The array-of-rows member (`adj_matrix`). */
-  matrixKey: string;
-  /** The largest size accepted; tooLarge(size, literal, pointer) is the error beyond it. */
-  maxSize: number;
-  tooLarge(size: number, literal: string, pointer: string): InputError;
-  sink(): MatrixSink<T>;
-}
+import { checkSize } from './square-matrix.ts';
 
 /** Longer keys are unknown keys anyway; only this much of one is kept for the message. */
 const MAX_KEY_BYTES = 256;
@@ -96,14 +70,14 @@ class JsonMatrixReader<T> {
   private numberContext = NUMBER_ENTRY;
   private readonly number = new NumberScanner(() => this.where(N_INT, this.offset));
   private readonly format: JsonMatrixFormat<T>;
-  private readonly matrix: MatrixSink<T>;
+  private readonly matrix: MatrixRows<T>;
   /** `/adj_matrix`, `/num_nodes`: the members' pointers. */
   private readonly matrixPointer: string;
   private readonly sizePointer: string;
 
   constructor(format: JsonMatrixFormat<T>) {
     this.format = format;
-    this.matrix = format.sink();
+    this.matrix = new MatrixRows(format);
     this.matrixPointer = jsonPointer(format.matrixKey);
     this.sizePointer = jsonPointer(format.sizeKey);
   }
@@ -352,12 +326,8 @@ class JsonMatrixReader<T> {
       matrix.entry(v);
       return M_AFTER_ENTRY;
     }
-    if (!Number.isInteger(v) || v < 1) {
-      throw new InputError(`${this.format.sizeKey} must be an integer ≥ 1.`, [
-        { pointer: this.sizePointer, detail: `must be an integer ≥ 1, found ${number.text()}` },
-      ]);
-    }
-    if (v > this.format.maxSize) throw this.format.tooLarge(v, number.text(), this.sizePointer);
+    checkSize(this.format, v, number.text());
+    if (v > MAX_JSON_SIZE) throw tooLarge(this.format, v, number.text(), this.sizePointer);
     this.size = v;
     return T_COMMA_OR_CLOSE;
   }
