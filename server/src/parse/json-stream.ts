@@ -3,6 +3,7 @@
 // which hands the entries to the use case's store); no whole-file string. The member names and the store are the
 // use case's (its JsonMatrixFormat), the grammar is shared.
 import { InputError, jsonPointer } from '../core/input-error.ts';
+import { type ChunkReader, emptyFile, readChunks } from './chunk-reader.ts';
 import { type JsonMatrixFormat, MatrixRows, MAX_JSON_SIZE, tooLarge } from './json-matrix.ts';
 import { NumberScanner } from './json-number.ts';
 import { checkSize } from './square-matrix.ts';
@@ -46,13 +47,11 @@ const BOM = [0xef, 0xbb, 0xbf] as const;
 const decoder = new TextDecoder();
 
 /** Reads `{"<sizeKey>": n, "<matrixKey>": [[...], ...]}` from a stream of bytes. Throws InputError with JSON pointers. */
-export async function readJsonMatrix<T>(chunks: AsyncIterable<Uint8Array>, format: JsonMatrixFormat<T>): Promise<T> {
-  const reader = new JsonMatrixReader(format);
-  for await (const chunk of chunks) reader.push(chunk);
-  return reader.finish();
+export function readJsonMatrix<T>(chunks: AsyncIterable<Uint8Array>, format: JsonMatrixFormat<T>): Promise<T> {
+  return readChunks(chunks, new JsonMatrixReader(format));
 }
 
-class JsonMatrixReader<T> {
+class JsonMatrixReader<T> implements ChunkReader<T> {
   private state = T_START;
   /** File offset of the current chunk's first byte. */
   private offset = 0;
@@ -289,7 +288,7 @@ class JsonMatrixReader<T> {
     if (state === N_ZERO || state === N_INT || state === N_FRACTION || state === N_EXPONENT) state = this.endNumber();
     if (state !== T_END) {
       if (this.bomSeen > 0 && this.bomSeen < 3) this.unexpected(-1, this.offset, 'the rest of a UTF-8 byte-order mark');
-      if (state === T_START) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
+      if (state === T_START) throw emptyFile();
       this.unexpected(-1, this.offset, expectedIn(state), state);
     }
 

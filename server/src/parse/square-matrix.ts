@@ -47,7 +47,7 @@ export function checkShape(form: SquareMatrixForm, n: number, rows: number, leng
   if (shape.total > 0) throw shape.error(`${matrixKey} must be ${sizeKey} × ${sizeKey} (${n} × ${n}).`);
 }
 
-/** An inline body's size and shape (the body already schema-valid): throws InputError as checkSize and checkShape do. */
+/** An inline body's size and shape (the body already schema-valid): throws InputError as checkSize, checkShape do. */
 export function checkInlineShape(form: SquareMatrixForm, n: number, matrix: readonly unknown[]): void {
   checkSize(form, n, String(n));
   checkShape(form, n, matrix.length, (r) => {
