@@ -101,19 +101,20 @@ export class MatrixRows<T> {
   entry(v: number): void {
     const c = this.column++;
     const width = this.width;
-    if (width < 0) {
-      if (c >= MAX_JSON_SIZE)
-        throw tooLarge(this.format, c + 1, `more than ${MAX_JSON_SIZE}`, jsonPointer(this.format.matrixKey, 0));
-      if (c === this.row0.length) {
-        const grown = new Float64Array(c * 2);
-        grown.set(this.row0);
-        this.row0 = grown;
-      }
-      this.row0[c] = v;
-      return;
+    if (width < 0) this.bufferRow0(c, v);
+    else if (this.rows < width && c < width && !this.short) this.store.entry(this.rows, c, v);
+  }
+
+  /** Keeps row 0's entry `c` while the width is unknown (a call of its own: entry stays small enough to inline). */
+  private bufferRow0(c: number, v: number): void {
+    if (c >= MAX_JSON_SIZE)
+      throw tooLarge(this.format, c + 1, `more than ${MAX_JSON_SIZE}`, jsonPointer(this.format.matrixKey, 0));
+    if (c === this.row0.length) {
+      const grown = new Float64Array(c * 2);
+      grown.set(this.row0);
+      this.row0 = grown;
     }
-    const r = this.rows;
-    if (r < width && c < width && !this.short) this.store.entry(r, c, v);
+    this.row0[c] = v;
   }
 
   /** The whole matrix for size `n`; throws InputError for a wrong shape, an entry not finite, or the store's checks. */
