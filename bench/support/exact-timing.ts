@@ -1,6 +1,6 @@
 // The exact solver's timing for the max-cut benchmark: dense random graphs (every pair of nodes joined,
 // integer weights from -10 to 10 without 0, seeded), each solved to proven optimality in a worker thread.
-import { graphFromEdges } from '../../server/src/maxcut/graph.ts';
+import { graphFromEdges } from '../../contract/src/inputs/maxcut/graph.ts';
 import { createRandom } from '../../server/src/maxcut/solvers/random.ts';
 import type { SolverPool } from '../../server/src/worker/pool.ts';
 

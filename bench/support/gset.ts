@@ -2,8 +2,8 @@
 // lists like "G1-G10,G43", and the families they fall into (by how the generator made them).
 import fs from 'node:fs';
 import path from 'node:path';
-import { graphFromDataFile } from '../../server/src/maxcut/data-file.ts';
-import type { Graph } from '../../server/src/maxcut/graph.ts';
+import { graphFromDataFile } from '../../contract/src/inputs/maxcut/data-file.ts';
+import type { Graph } from '../../contract/src/inputs/maxcut/graph.ts';
 import { root } from './settings.ts';
 
 export interface Instance {

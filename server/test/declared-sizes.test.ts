@@ -2,11 +2,11 @@
 // counts no data file could hold are refused at the header, before the lines are read; a JSON matrix grows with the
 // rows it holds, not with the rows it opens (`[],` is 3 bytes; its share of the triangles was 8 × num_nodes).
 import { describe, expect, it } from 'vitest';
-import { graphFromEdgeList } from '../src/maxcut/edge-list.ts';
-import { graphFromJsonStream } from '../src/maxcut/json-matrix.ts';
-import { maxDataFileBytes } from '../src/maxcut/limits.ts';
-import { quboFromJsonStream } from '../src/qubo/json-matrix.ts';
-import { quboFromQuboFile } from '../src/qubo/qubo-file.ts';
+import { graphFromEdgeList } from '../../contract/src/inputs/maxcut/edge-list.ts';
+import { graphFromJsonStream } from '../../contract/src/inputs/maxcut/json-matrix.ts';
+import { maxDataFileBytes } from '../../contract/src/inputs/maxcut/limits.ts';
+import { quboFromJsonStream } from '../../contract/src/inputs/qubo/json-matrix.ts';
+import { quboFromQuboFile } from '../../contract/src/inputs/qubo/qubo-file.ts';
 import { encoder, inputError, pointers } from './support/maxcut-fixtures.ts';
 
 /** More lines of 6 bytes than a data file can hold. */

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { graphFromDataFile } from '../src/maxcut/data-file.ts';
+import { graphFromDataFile } from '../../contract/src/inputs/maxcut/data-file.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const gsetDir = path.resolve(repoRoot, process.env.GSET_DIR ?? path.join('..', 'shared', 'data', 'gset'));

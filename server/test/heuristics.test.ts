@@ -2,7 +2,7 @@
 // against an independent brute force, consistency of cut and partition, determinism for a seed and an
 // iteration budget, the time limit, the stop signal within 100 ms, and progress that only improves.
 import { describe, expect, it } from 'vitest';
-import { graphFromEdges } from '../src/maxcut/graph.ts';
+import { graphFromEdges } from '../../contract/src/inputs/maxcut/graph.ts';
 import { solvers } from '../src/maxcut/solvers/index.ts';
 import { createRandom } from '../src/maxcut/solvers/random.ts';
 import {

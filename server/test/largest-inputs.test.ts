@@ -4,12 +4,12 @@
 // shared memory, which reaches a solver thread without a copy. How long each takes past its limit is a figure, not
 // a test: `npm run bench:limits` prints it.
 import { describe, expect, it } from 'vitest';
-import { cutValue, type Graph, graphFromEdges } from '../src/maxcut/graph.ts';
-import { maxNodes } from '../src/maxcut/limits.ts';
+import { cutValue, type Graph, graphFromEdges } from '../../contract/src/inputs/maxcut/graph.ts';
+import { maxNodes } from '../../contract/src/inputs/maxcut/limits.ts';
 import { computeGains, descend } from '../src/maxcut/solvers/gains.ts';
 import { maxcut } from '../src/maxcut/use-case.ts';
-import { energy, type QuboInput } from '../src/qubo/input.ts';
-import { maxVariables } from '../src/qubo/limits.ts';
+import { energy, type QuboInput } from '../../contract/src/inputs/qubo/input.ts';
+import { maxVariables } from '../../contract/src/inputs/qubo/limits.ts';
 import { qubo } from '../src/qubo/use-case.ts';
 import type { SolveOptions } from '../src/core/solver.ts';
 import { random } from './support/maxcut-fixtures.ts';

@@ -5,8 +5,8 @@
 // declaring more lines than a data file can hold is refused too. Real server, real database, real worker threads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/start/main.ts';
-import { maxDataFileBytes, maxNodes } from '../src/maxcut/limits.ts';
-import { maxVariables } from '../src/qubo/limits.ts';
+import { maxDataFileBytes, maxNodes } from '../../contract/src/inputs/maxcut/limits.ts';
+import { maxVariables } from '../../contract/src/inputs/qubo/limits.ts';
 import { expectProblem } from './support/problems.ts';
 import { Client, startTestServer } from './support/server.ts';
 

@@ -1,8 +1,8 @@
 // Tests for max-cut data-file format detection (graphFromDataFile): JSON or edge list past a byte-order mark
 // and whitespace, empty files, and closing the source when a file proves invalid early.
 import { describe, expect, it } from 'vitest';
-import { graphFromDataFile } from '../src/maxcut/data-file.ts';
-import { cutValue } from '../src/maxcut/graph.ts';
+import { graphFromDataFile } from '../../contract/src/inputs/maxcut/data-file.ts';
+import { cutValue } from '../../contract/src/inputs/maxcut/graph.ts';
 import {
   canonical,
   CHUNKINGS,

@@ -1,9 +1,9 @@
 // Tests for the streaming edge-list reader (graphFromEdgeList): layouts and chunkings it tolerates, weights,
 // merged repeats, agreement with graphFromEdges and with a naive merge, and its errors with /line/N pointers.
 import { describe, expect, it } from 'vitest';
-import { graphFromEdgeList } from '../src/maxcut/edge-list.ts';
-import { maxNodes } from '../src/maxcut/limits.ts';
-import { cutValue, graphFromEdges } from '../src/maxcut/graph.ts';
+import { graphFromEdgeList } from '../../contract/src/inputs/maxcut/edge-list.ts';
+import { maxNodes } from '../../contract/src/inputs/maxcut/limits.ts';
+import { cutValue, graphFromEdges } from '../../contract/src/inputs/maxcut/graph.ts';
 import {
   canonical,
   CHUNKINGS,

@@ -1,8 +1,8 @@
 // Tests for the inline max-cut input (graphFromInline, and the use case's checkInline around it): the contract example, the diagonal and zero weights,
 // shape, finiteness and symmetry errors with their pointers, and the speed of a dense matrix.
 import { describe, expect, it } from 'vitest';
-import { cutValue } from '../src/maxcut/graph.ts';
-import { graphFromInline } from '../src/maxcut/inline.ts';
+import { cutValue } from '../../contract/src/inputs/maxcut/graph.ts';
+import { graphFromInline } from '../../contract/src/inputs/maxcut/inline.ts';
 import { maxcut } from '../src/maxcut/use-case.ts';
 import {
   canonical,

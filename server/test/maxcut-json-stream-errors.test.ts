@@ -1,8 +1,8 @@
 // Tests for the errors of the streaming JSON data-file reader (graphFromJsonStream): keys, num_nodes,
 // non-finite numbers, grammar errors at matrix positions or byte offsets, and truncated files.
 import { describe, expect, it } from 'vitest';
-import { graphFromJsonStream } from '../src/maxcut/json-matrix.ts';
-import { MAX_JSON_SIZE } from '../src/parse/json-matrix.ts';
+import { graphFromJsonStream } from '../../contract/src/inputs/maxcut/json-matrix.ts';
+import { MAX_JSON_SIZE } from '../../contract/src/inputs/read/json-matrix.ts';
 import { chunksOf, EXAMPLE, inputError, pointers } from './support/maxcut-fixtures.ts';
 
 describe('graphFromJsonStream errors', () => {

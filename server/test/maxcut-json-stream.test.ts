@@ -1,11 +1,11 @@
 // Tests that the streaming JSON data-file reader (graphFromJsonStream) agrees with JSON.parse and
 // graphFromInline: layouts, chunkings, random matrices, number literals, errors and randomly damaged files.
 import { describe, expect, it } from 'vitest';
-import { cutValue, type Graph } from '../src/maxcut/graph.ts';
-import { graphFromInline } from '../src/maxcut/inline.ts';
-import { InputError } from '../src/core/input-error.ts';
-import { graphFromJsonStream } from '../src/maxcut/json-matrix.ts';
-import { MAX_JSON_SIZE } from '../src/parse/json-matrix.ts';
+import { cutValue, type Graph } from '../../contract/src/inputs/maxcut/graph.ts';
+import { graphFromInline } from '../../contract/src/inputs/maxcut/inline.ts';
+import { InputError } from '../../contract/src/inputs/input-error.ts';
+import { graphFromJsonStream } from '../../contract/src/inputs/maxcut/json-matrix.ts';
+import { MAX_JSON_SIZE } from '../../contract/src/inputs/read/json-matrix.ts';
 import {
   canonical,
   CHUNKINGS,

@@ -2,7 +2,7 @@
 // upload example, tolerated layouts, every refusal with its /line/N pointer) and the JSON shape, which must
 // prepare the same input as the inline body.
 import { describe, expect, it } from 'vitest';
-import { energy } from '../src/qubo/input.ts';
+import { energy } from '../../contract/src/inputs/qubo/input.ts';
 import { qubo } from '../src/qubo/use-case.ts';
 import { CHUNKINGS, chunksOf, encoder, inputError, pointers, random, spaced } from './support/maxcut-fixtures.ts';
 import {

@@ -2,8 +2,8 @@
 // the checks with their pointers, and the use case's record, size and encoding.
 import { describe, expect, it } from 'vitest';
 import { contract } from '../src/core/contract.ts';
-import { InputError } from '../src/core/input-error.ts';
-import { energy } from '../src/qubo/input.ts';
+import { InputError } from '../../contract/src/inputs/input-error.ts';
+import { energy } from '../../contract/src/inputs/qubo/input.ts';
 import { qubo } from '../src/qubo/use-case.ts';
 import { inputError } from './support/maxcut-fixtures.ts';
 import {

@@ -2,9 +2,9 @@
 // the maximum cut is minus the minimum energy), each solver on the contract example and on random instances
 // against enumeration, exact's limit, and progress reported as energies.
 import { describe, expect, it } from 'vitest';
-import { cutValue } from '../src/maxcut/graph.ts';
+import { cutValue } from '../../contract/src/inputs/maxcut/graph.ts';
 import { exact as maxCutExact } from '../src/maxcut/solvers/exact.ts';
-import { energy } from '../src/qubo/input.ts';
+import { energy } from '../../contract/src/inputs/qubo/input.ts';
 import { assignmentOf, maxCutGraph } from '../src/qubo/reduction.ts';
 import { qubo } from '../src/qubo/use-case.ts';
 import { SolverLimitError } from '../src/core/solver.ts';

@@ -2,8 +2,8 @@
 // offset is the graph's best cut (both by brute force), and expanding the kernel's best partition gives a
 // partition of the graph with exactly that cut.
 import { describe, expect, it } from 'vitest';
-import { cutValue, graphFromEdges } from '../src/maxcut/graph.ts';
-import type { Graph } from '../src/maxcut/graph.ts';
+import { cutValue, graphFromEdges } from '../../contract/src/inputs/maxcut/graph.ts';
+import type { Graph } from '../../contract/src/inputs/maxcut/graph.ts';
 import { reduceGraph } from '../src/maxcut/reduce.ts';
 import { bruteForce, randomCase } from './support/solver-cases.ts';
 import type { WeightKind } from './support/solver-cases.ts';

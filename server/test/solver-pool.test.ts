@@ -2,8 +2,8 @@
 // unknown solvers, a thread killed by its memory limit, queueing, close).
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cutValue, graphFromEdges } from '../src/maxcut/graph.ts';
-import type { Graph } from '../src/maxcut/graph.ts';
+import { cutValue, graphFromEdges } from '../../contract/src/inputs/maxcut/graph.ts';
+import type { Graph } from '../../contract/src/inputs/maxcut/graph.ts';
 import { solverByName } from '../src/maxcut/solvers/index.ts';
 import { SolverLimitError } from '../src/maxcut/solvers/solver.ts';
 import type { Progress } from '../src/maxcut/solvers/solver.ts';
@@ -216,7 +216,7 @@ describe('SolverPool', () => {
     // --input-type=module: threads inherit execArgv and a worker refuses that flag; -e detects ESM itself.)
     const script = `
       import { SolverPool } from ${JSON.stringify(new URL('../src/worker/pool.ts', import.meta.url).href)};
-      import { graphFromEdges } from ${JSON.stringify(new URL('../src/maxcut/graph.ts', import.meta.url).href)};
+      import { graphFromEdges } from ${JSON.stringify(new URL('../../contract/src/inputs/maxcut/graph.ts', import.meta.url).href)};
       const graph = graphFromEdges(3, [0, 1], [1, 2], [1, 1]);
       const pool = new SolverPool({ size: 2 });
       const a = pool.run({ problemId: 'maxcut', solver: 'local-search', input: graph, timeLimitSeconds: 30, seed: 1 });

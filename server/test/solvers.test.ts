@@ -1,7 +1,7 @@
 // Tests for the exact solver, the solver registry and the seeded generator: answers checked against an
 // independent brute force, stop signals, time limits and limits. The heuristics: heuristics.test.ts.
 import { describe, it, expect } from 'vitest';
-import { graphFromEdges } from '../src/maxcut/graph.ts';
+import { graphFromEdges } from '../../contract/src/inputs/maxcut/graph.ts';
 import { annealing } from '../src/maxcut/solvers/annealing.ts';
 import { exact } from '../src/maxcut/solvers/exact.ts';
 import { localSearch } from '../src/maxcut/solvers/local-search.ts';

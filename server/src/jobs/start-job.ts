@@ -3,7 +3,7 @@
 // the job is created with its input (prepared, or its JSON text). Routes call it for every use case's path.
 import { randomInt } from 'node:crypto';
 import type { operations } from '@jes/contract';
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../../../contract/src/inputs/input-error.ts';
 import { ApiError } from '../core/api-error.ts';
 import { readDataFile } from '../store/data-files.ts';
 import type { Database } from '../store/database.ts';

@@ -6,7 +6,7 @@
 // The decoded graph lives in a SharedArrayBuffer: a job's input goes to a solver thread per execution, and a
 // structured clone shares such memory instead of copying it (copying a graph of 7 million edges, 170 MB, took
 // over 2 s on a busy 2-core machine, all of it counted against the solver's time limit).
-import type { Graph } from './graph.ts';
+import type { Graph } from '../../../contract/src/inputs/maxcut/graph.ts';
 
 const align8 = (bytes: number) => Math.ceil(bytes / 8) * 8;
 

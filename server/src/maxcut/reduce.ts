@@ -14,8 +14,8 @@
 // bytes per node and per edge end, and the whole takes 0.3 to 0.6 s for 100,000 nodes and 200,000 edges on the
 // 2-core reference machine, so larger graphs are left whole: the reductions pay on sparse graphs (a tree, a cycle,
 // a grid of 100,000 nodes is within MAX_REDUCE_SIZE), and what they take stays a fraction of a time limit.
-import type { Graph } from './graph.ts';
-import { graphFromEdges } from './graph.ts';
+import type { Graph } from '../../../contract/src/inputs/maxcut/graph.ts';
+import { graphFromEdges } from '../../../contract/src/inputs/maxcut/graph.ts';
 
 /** The most nodes and edge ends (n + 2 × edges) of a graph the reductions take on. */
 export const MAX_REDUCE_SIZE = 500_000;

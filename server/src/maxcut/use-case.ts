@@ -1,14 +1,14 @@
 // The max-cut use case: a weighted undirected graph in, a partition out. Inputs become a CSR Graph once (inline
 // bodies and data files alike); the solvers run on it and their answers become the contract's MaxCutOutput.
 import { toMillisecond } from '../core/format.ts';
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../../../contract/src/inputs/input-error.ts';
 import type { CheckedInline, UseCase, UseCaseSolver } from '../core/use-case.ts';
 import { useCaseRecord } from '../core/use-case-record.ts';
-import { graphFromDataFile } from './data-file.ts';
-import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
+import { graphFromDataFile } from '../../../contract/src/inputs/maxcut/data-file.ts';
+import { type Graph, TOTAL_WEIGHT_MESSAGE } from '../../../contract/src/inputs/maxcut/graph.ts';
 import { decodeGraph, encodedGraphBytes, encodeGraph } from './graph-bytes.ts';
-import { checkMatrix, type MaxCutInlineInput } from './inline.ts';
-import { maxDataFileBytes, maxInlineBytes, maxNodes } from './limits.ts';
+import { checkMatrix, type MaxCutInlineInput } from '../../../contract/src/inputs/maxcut/inline.ts';
+import { maxDataFileBytes, maxInlineBytes, maxNodes } from '../../../contract/src/inputs/maxcut/limits.ts';
 import { defaultSolvers, solvers as graphSolvers } from './solvers/index.ts';
 import type { Solver, SolveResult } from './solvers/solver.ts';
 

@@ -2,7 +2,7 @@
 // (diagonal, couplings) and the Int32Arrays (offsets, columns) in the platform's byte order (little-endian wherever
 // Node runs). The header keeps the doubles at 8-byte offsets, so decoding views one aligned copy of the bytes, in a
 // SharedArrayBuffer: a solver thread is then given the input without copying it (as maxcut/graph-bytes.ts).
-import type { QuboInput } from './input.ts';
+import type { QuboInput } from '../../../contract/src/inputs/qubo/input.ts';
 
 const VERSION = 1;
 const HEADER_BYTES = 16;

@@ -3,8 +3,8 @@
 // W_ij = Q[i][j] + Q[j][i] (i < j) and h_i = Q[i][i], edge (i+1, j+1) weighs W_ij / 2 and edge (0, i+1) weighs
 // -(h_i + ½ Σ_{j≠i} W_ij). A pair (i, j) is cut iff x_i ≠ x_j, that is x_i + x_j - 2 x_i x_j, so
 //   cut = Σ_i x_i (w_0i + ½ Σ_{j≠i} W_ij) - Σ_{i<j} W_ij x_i x_j = -(Σ_i h_i x_i + Σ_{i<j} W_ij x_i x_j) = -energy.
-import type { Graph } from '../maxcut/graph.ts';
-import type { QuboInput } from './input.ts';
+import type { Graph } from '../../../contract/src/inputs/maxcut/graph.ts';
+import type { QuboInput } from '../../../contract/src/inputs/qubo/input.ts';
 
 /** The max-cut graph whose cuts are the negated energies (exactly so when the halvings are exact). */
 export function maxCutGraph(input: QuboInput): Graph {

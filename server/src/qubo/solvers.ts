@@ -8,9 +8,9 @@ import { solveExactly } from '../maxcut/solvers/exact.ts';
 import { localSearch } from '../maxcut/solvers/local-search.ts';
 import type { SolveResult } from '../maxcut/solvers/solver.ts';
 import { type SolveOptions, SolverLimitError } from '../core/solver.ts';
-import { energy, type QuboInput } from './input.ts';
+import { energy, type QuboInput } from '../../../contract/src/inputs/qubo/input.ts';
 import { assignmentOf, maxCutGraph } from './reduction.ts';
-import type { Graph } from '../maxcut/graph.ts';
+import type { Graph } from '../../../contract/src/inputs/maxcut/graph.ts';
 
 /** The most variables `exact` takes: a graph of 33 nodes, 2^32 partitions (about 5-9 s on the reference machine). */
 export const EXACT_MAX_VARIABLES = 32;

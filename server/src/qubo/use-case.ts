@@ -2,14 +2,14 @@
 // data-file.ts into the prepared QuboInput, stored by encoding.ts, and solved through the reduction to max cut.
 import { useCaseRecord } from '../core/use-case-record.ts';
 import type { UseCase } from '../core/use-case.ts';
-import { quboFromDataFile } from './data-file.ts';
+import { quboFromDataFile } from '../../../contract/src/inputs/qubo/data-file.ts';
 import { decodeQubo, encodedQuboBytes, encodeQubo, quboBytes } from './encoding.ts';
-import { checkQubo, type QuboInlineInput } from './inline.ts';
-import type { QuboInput } from './input.ts';
-import { maxDataFileBytes, maxInlineBytes, maxVariables } from './limits.ts';
+import { checkQubo, type QuboInlineInput } from '../../../contract/src/inputs/qubo/inline.ts';
+import type { QuboInput } from '../../../contract/src/inputs/qubo/input.ts';
+import { maxDataFileBytes, maxInlineBytes, maxVariables } from '../../../contract/src/inputs/qubo/limits.ts';
 import { defaultSolvers, solvers } from './solvers.ts';
 
-export type { QuboInput } from './input.ts';
+export type { QuboInput } from '../../../contract/src/inputs/qubo/input.ts';
 
 export const qubo: UseCase<QuboInput> = {
   id: 'qubo',

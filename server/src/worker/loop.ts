@@ -8,7 +8,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../../../contract/src/inputs/input-error.ts';
 import { errorBody } from '../core/api-error.ts';
 import { SolverLimitError } from '../core/solver.ts';
 import type { Database } from '../store/database.ts';

@@ -3,7 +3,7 @@
 // graph of a 79 MB edge list held every request for over a second on the main thread; issue 28). Also the messages
 // the two exchange.
 import { parentPort, workerData } from 'node:worker_threads';
-import { InputError, type InputErrorItem } from '../core/input-error.ts';
+import { InputError, type InputErrorItem } from '../../../contract/src/inputs/input-error.ts';
 import { findUseCase } from '../use-cases.ts';
 
 /** Main → thread: a chunk of the file, then the end of it. */

@@ -1,9 +1,9 @@
 // Shared fixtures and helpers for the max-cut input parser tests: the contract example, chunked streams,
 // random inputs, a CSR checker and InputError helpers.
 import { expect } from 'vitest';
-import type { Graph } from '../../src/maxcut/graph.ts';
-import { graphFromInline } from '../../src/maxcut/inline.ts';
-import { InputError } from '../../src/core/input-error.ts';
+import type { Graph } from '../../../contract/src/inputs/maxcut/graph.ts';
+import { graphFromInline } from '../../../contract/src/inputs/maxcut/inline.ts';
+import { InputError } from '../../../contract/src/inputs/input-error.ts';
 
 export const EXAMPLE = {
   num_nodes: 6,

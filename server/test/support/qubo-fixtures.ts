@@ -1,7 +1,7 @@
 // Shared fixtures for the QUBO tests: the contract's 4-variable example (inline and as a .qubo file), seeded
 // random matrices, the energy by brute-force enumeration over the dense matrix, and a readable QuboInput.
 import { contract } from '../../src/core/contract.ts';
-import type { QuboInput } from '../../src/qubo/input.ts';
+import type { QuboInput } from '../../../contract/src/inputs/qubo/input.ts';
 import { createRandom } from '../../src/maxcut/solvers/random.ts';
 
 type Operation = {

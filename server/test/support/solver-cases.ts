@@ -1,8 +1,8 @@
 // Test graphs for the solver tests: small cases with an independent brute force, sparse random graphs,
 // solve options, and the checks every solver's answer must pass.
 import { expect } from 'vitest';
-import { cutValue, graphFromEdges } from '../../src/maxcut/graph.ts';
-import type { Graph } from '../../src/maxcut/graph.ts';
+import { cutValue, graphFromEdges } from '../../../contract/src/inputs/maxcut/graph.ts';
+import type { Graph } from '../../../contract/src/inputs/maxcut/graph.ts';
 import { createRandom } from '../../src/maxcut/solvers/random.ts';
 import type { Random } from '../../src/maxcut/solvers/random.ts';
 import type { SolveOptions, SolveResult, StopSignal } from '../../src/maxcut/solvers/solver.ts';

@@ -16,7 +16,7 @@
 //
 // One iteration = one sweep (n steps). With `maxIterations` the anneals get their share of that many
 // sweeps instead of the time limit's, so a seed and a budget that ends before the time limit give one answer.
-import type { Graph } from '../graph.ts';
+import type { Graph } from '../../../../contract/src/inputs/maxcut/graph.ts';
 import { computeGains, descend, flipNode, gainEpsilon } from './gains.ts';
 import { createRandom } from './random.ts';
 import { solveReduced } from './reduced.ts';

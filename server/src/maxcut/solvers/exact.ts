@@ -6,8 +6,8 @@
 //   base + sum(gain[i] for i in l) + Q[l],   Q[l] = -2 * (weight of the edges inside l),
 // where Q is tabulated once. The linear part is split in two halves S1 (low bits) and S2 (high bits), each
 // tabulated per H state, so the inner loop is one table read and two additions per partition.
-import type { Graph } from '../graph.ts';
-import { cutValue } from '../graph.ts';
+import type { Graph } from '../../../../contract/src/inputs/maxcut/graph.ts';
+import { cutValue } from '../../../../contract/src/inputs/maxcut/graph.ts';
 import { flipNode } from './gains.ts';
 import { SolverLimitError } from './solver.ts';
 import type { SolveOptions, SolveResult, Solver } from './solver.ts';

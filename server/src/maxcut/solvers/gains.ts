@@ -1,6 +1,6 @@
 // The gain array the one-flip searches share: gain[v] is how much the cut grows if node v changes side.
 
-import type { Graph } from '../graph.ts';
+import type { Graph } from '../../../../contract/src/inputs/maxcut/graph.ts';
 
 /** Fills `gain` for the partition `side` and returns the cut's value. O(n + m). */
 export function computeGains(graph: Graph, side: Uint8Array, gain: Float64Array): number {

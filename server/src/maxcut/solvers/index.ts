@@ -1,5 +1,5 @@
 // The solver registry: every max-cut solver, lookup by name, and the default choice for a graph.
-import type { Graph } from '../graph.ts';
+import type { Graph } from '../../../../contract/src/inputs/maxcut/graph.ts';
 import { annealing } from './annealing.ts';
 import { exact } from './exact.ts';
 import { localSearch } from './local-search.ts';

@@ -9,8 +9,8 @@
 // One iteration = one descent to a local optimum. With `maxIterations` a seed and an iteration budget that
 // ends before the time limit always give the same answer. A graph with
 // no edges returns cut 0, which is then trivially optimal.
-import type { Graph } from '../graph.ts';
-import { cutValue } from '../graph.ts';
+import type { Graph } from '../../../../contract/src/inputs/maxcut/graph.ts';
+import { cutValue } from '../../../../contract/src/inputs/maxcut/graph.ts';
 import { computeGains, flipNode, gainEpsilon } from './gains.ts';
 import { createRandom } from './random.ts';
 import type { SolveOptions, SolveResult, Solver } from './solver.ts';

@@ -3,8 +3,8 @@
 // the kernel) comes back at once, proven optimal. The reductions get at most a quarter of the time limit (then
 // the search runs on the whole graph): they are there to save the search time, not to take it, and building the
 // kernel once they are done takes about as long again.
-import type { Graph } from '../graph.ts';
-import { cutValue } from '../graph.ts';
+import type { Graph } from '../../../../contract/src/inputs/maxcut/graph.ts';
+import { cutValue } from '../../../../contract/src/inputs/maxcut/graph.ts';
 import { reduceGraph } from '../reduce.ts';
 import type { SolveOptions, SolveResult } from './solver.ts';
 

@@ -1,6 +1,6 @@
 // The max-cut solver interface: a pure, synchronous function over a graph (the shared parts, stop signal,
 // progress and limits, are ../../core/solver.ts's).
-import type { Graph } from '../graph.ts';
+import type { Graph } from '../../../../contract/src/inputs/maxcut/graph.ts';
 import type { SolveOptions, SolverInfo } from '../../core/solver.ts';
 
 export type { Progress, SolveOptions, SolverInfo, StopSignal } from '../../core/solver.ts';

@@ -2,8 +2,8 @@
 // Graph: the checks the schema cannot express (square, finite, symmetric) in one sweep, then, when the graph
 // is needed, the CSR built row by row.
 import type { Graph } from './graph.ts';
-import { ErrorList } from '../core/input-error.ts';
-import { checkInlineShape, finiteMessage, notFiniteDetail, type SquareMatrixForm } from '../parse/square-matrix.ts';
+import { ErrorList } from '../input-error.ts';
+import { checkInlineShape, finiteMessage, notFiniteDetail, type SquareMatrixForm } from '../read/square-matrix.ts';
 import { maxNodes, tooManyNodes } from './limits.ts';
 
 export interface MaxCutInlineInput {

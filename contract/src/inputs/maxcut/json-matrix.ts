@@ -2,9 +2,9 @@
 // (parse/json-stream.ts, which checks the shape and finiteness) into this store: both triangles in Float64Arrays
 // grown row by row, then the symmetry check (in cache-friendly tiles) and the CSR.
 import type { Graph } from './graph.ts';
-import { ErrorList, type InputError } from '../core/input-error.ts';
-import { grown, type JsonMatrixFormat, type MatrixStore, upperBase } from '../parse/json-matrix.ts';
-import { readJsonMatrix } from '../parse/json-stream.ts';
+import { ErrorList, type InputError } from '../input-error.ts';
+import { grown, type JsonMatrixFormat, type MatrixStore, upperBase } from '../read/json-matrix.ts';
+import { readJsonMatrix } from '../read/json-stream.ts';
 import { MAX_CUT_MATRIX, SYMMETRIC_MESSAGE } from './inline.ts';
 
 /** Reads the JSON max-cut shape from a stream of bytes. Throws InputError with JSON pointers. */

@@ -1,7 +1,7 @@
 // A use case's square-matrix input, `{"<size key>": n, "<matrix key>": [[...], ...]}`, inline or in a JSON data
 // file: the checks of its size and shape, and the messages, built from the two keys, that the inline body and the
 // streamed file give word for word alike.
-import { ErrorList, InputError, jsonPointer } from '../core/input-error.ts';
+import { ErrorList, InputError, jsonPointer } from '../input-error.ts';
 
 /** The members' names, and the use case's own limit on the size with its refusal (the same in every form). */
 export interface SquareMatrixForm {

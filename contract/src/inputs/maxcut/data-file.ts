@@ -2,9 +2,9 @@
 // mark) tells them apart — `{` is the JSON shape, anything else the Gset/rudy edge list — then the chunks stream,
 // the peeked ones first, through that format's reader.
 import { graphFromEdgeList } from './edge-list.ts';
-import { OPEN_BRACE, peekFirstByte } from '../parse/first-byte.ts';
+import { OPEN_BRACE, peekFirstByte } from '../read/first-byte.ts';
 import { absoluteWeight, type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../input-error.ts';
 import { graphFromJsonStream } from './json-matrix.ts';
 
 export type DataFileFormat = 'json' | 'edge_list';

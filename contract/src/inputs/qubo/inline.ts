@@ -1,7 +1,7 @@
 // The inline QUBO (`{num_variables, q_matrix}`, already checked against the JSON Schema) to a QuboInput: the
 // checks the schema cannot express (square, finite entries, a finite total), then the upper-triangle CSR.
-import { ErrorList, InputError } from '../core/input-error.ts';
-import { checkInlineShape, finiteMessage, notFiniteDetail, type SquareMatrixForm } from '../parse/square-matrix.ts';
+import { ErrorList, InputError } from '../input-error.ts';
+import { checkInlineShape, finiteMessage, notFiniteDetail, type SquareMatrixForm } from '../read/square-matrix.ts';
 import { type QuboInput, TOTAL_WEIGHT_DETAIL, TOTAL_WEIGHT_MESSAGE } from './input.ts';
 import { maxVariables, tooManyVariables } from './limits.ts';
 

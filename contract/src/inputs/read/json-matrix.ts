@@ -1,7 +1,7 @@
 // The matrix of a JSON data file as json-stream.ts reads it: the bookkeeping of its rows every use case shares (the
 // width, known up front or from row 0, each row's length, the entries that are not finite, the shape check at the
 // end) in MatrixRows, which hands the entries in range to the use case's MatrixStore: its storage, checks and build.
-import { ErrorList, InputError, jsonPointer } from '../core/input-error.ts';
+import { ErrorList, InputError, jsonPointer } from '../input-error.ts';
 import { checkShape, finiteMessage, type SquareMatrixForm } from './square-matrix.ts';
 
 /** The largest size a JSON data file may have: an n × n Float64Array must fit in 512 MiB. */

@@ -1,6 +1,6 @@
 // The number scanner of the JSON data-file reader: keeps the bytes and digits of one number literal as the
 // state machine in json-stream.ts feeds them, and gives its value exactly as JSON.parse would.
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../input-error.ts';
 
 /** Longer number literals are refused. */
 const MAX_NUMBER_BYTES = 4096;

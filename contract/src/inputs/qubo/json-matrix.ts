@@ -2,9 +2,9 @@
 // (parse/json-stream.ts, which checks the shape and finiteness) into this store: the diagonal, and
 // W_ij = Q[i][j] + Q[j][i] summed into one upper triangle that grows with the rows read (half the memory of keeping
 // both triangles), then the total weight check and the CSR.
-import { InputError } from '../core/input-error.ts';
-import { grown, type JsonMatrixFormat, type MatrixStore, upperBase } from '../parse/json-matrix.ts';
-import { readJsonMatrix } from '../parse/json-stream.ts';
+import { InputError } from '../input-error.ts';
+import { grown, type JsonMatrixFormat, type MatrixStore, upperBase } from '../read/json-matrix.ts';
+import { readJsonMatrix } from '../read/json-stream.ts';
 import { QUBO_MATRIX } from './inline.ts';
 import { type QuboInput, TOTAL_WEIGHT_DETAIL, TOTAL_WEIGHT_MESSAGE } from './input.ts';
 

@@ -4,10 +4,10 @@
 // is filled as it is read, the other entries collected in qubo-entries.ts, which builds the couplings' CSR. The
 // p line's counts size nothing: the entries grow with the lines read, and counts no data file could hold are
 // refused before any line is.
-import { InputError } from '../core/input-error.ts';
-import { type ChunkReader, emptyFile, readChunks } from '../parse/chunk-reader.ts';
-import { DeclaredCount, LineErrors, lineError, moreLinesThanFit } from '../parse/line-errors.ts';
-import { ascii, LineSplitter, mostEntryLines, quote, tokens, unsigned } from '../parse/text-lines.ts';
+import { InputError } from '../input-error.ts';
+import { type ChunkReader, emptyFile, readChunks } from '../read/chunk-reader.ts';
+import { DeclaredCount, LineErrors, lineError, moreLinesThanFit } from '../read/line-errors.ts';
+import { ascii, LineSplitter, mostEntryLines, quote, tokens, unsigned } from '../read/text-lines.ts';
 import { type QuboInput, TOTAL_WEIGHT_DETAIL, TOTAL_WEIGHT_MESSAGE } from './input.ts';
 import { maxDataFileBytes, maxVariables, tooManyVariablesDetail } from './limits.ts';
 import { EntryBuffer } from './qubo-entries.ts';

@@ -1,7 +1,7 @@
 // The errors of a line-oriented data file (a header line, then one entry line "i j value" each): pointers
 // `/line/N`, the first fault's message the error's, and the faults every such format words alike but for the
 // names of its layout and of its value.
-import { ErrorList, InputError } from '../core/input-error.ts';
+import { ErrorList, InputError } from '../input-error.ts';
 import { ascii, decimal, mostEntryLines, quote } from './text-lines.ts';
 
 /** The error, at once, for a fault that stops the reading: on the header, or before it. */

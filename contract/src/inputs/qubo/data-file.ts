@@ -1,6 +1,6 @@
 // A QUBO data file of either format: `json` (`{"num_variables": ..., "q_matrix": ...}`, first byte `{`) or
 // qbsolv's `.qubo` text (anything else), told apart by the first byte that is not whitespace.
-import { OPEN_BRACE, peekFirstByte } from '../parse/first-byte.ts';
+import { OPEN_BRACE, peekFirstByte } from '../read/first-byte.ts';
 import type { QuboInput } from './input.ts';
 import { quboFromJsonStream } from './json-matrix.ts';
 import { quboFromQuboFile } from './qubo-file.ts';

@@ -2,7 +2,7 @@
 // it dropped), a leading UTF-8 byte-order mark skipped, a line split across chunks carried; a line longer than
 // MAX_LINE_BYTES is refused with its pointer, however the chunks cut it. Also the byte-level token helpers the
 // readers share. The file is never held as one string.
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../input-error.ts';
 
 /** Longer lines are refused rather than buffered. */
 const MAX_LINE_BYTES = 4096;

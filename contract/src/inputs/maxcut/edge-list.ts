@@ -4,10 +4,10 @@
 // the header's counts: the edges arrays grow with the lines read, and counts no data file could hold are refused
 // before any line is.
 import { type Graph, graphFromEdges } from './graph.ts';
-import { InputError } from '../core/input-error.ts';
-import { type ChunkReader, emptyFile, readChunks } from '../parse/chunk-reader.ts';
-import { DeclaredCount, LineErrors, lineError, moreLinesThanFit } from '../parse/line-errors.ts';
-import { ascii, LineSplitter, mostEntryLines, quote, tokens, unsigned } from '../parse/text-lines.ts';
+import { InputError } from '../input-error.ts';
+import { type ChunkReader, emptyFile, readChunks } from '../read/chunk-reader.ts';
+import { DeclaredCount, LineErrors, lineError, moreLinesThanFit } from '../read/line-errors.ts';
+import { ascii, LineSplitter, mostEntryLines, quote, tokens, unsigned } from '../read/text-lines.ts';
 import { maxDataFileBytes, maxNodes, tooManyNodesDetail } from './limits.ts';
 
 /** Reads an edge list from a stream of bytes. Throws InputError with `/line/<n>` pointers (1-based). */

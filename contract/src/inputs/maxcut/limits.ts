@@ -6,7 +6,7 @@
 // within the default rate (1,200 reads a minute) could keep it busy. The solvers keep about 40 bytes per node, and
 // one pass over the nodes (a sweep, the gains of a new start, the final cut) stays within milliseconds at this
 // size, so that a solver can look at its clock often enough to end on time. Edges are bounded by the bytes.
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../input-error.ts';
 
 /** An inline body must be smaller than this many bytes. */
 export const maxInlineBytes = 4 * 1024 * 1024;

@@ -1,6 +1,6 @@
 // What every data-file reader is: fed a stream chunk by chunk (the file never one string), then asked what the
 // whole makes; and the error each gives for a file with nothing in it.
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../input-error.ts';
 
 /** A reader of one stream: `push` each chunk in order, then `finish`. Both throw InputError for a fault. */
 export interface ChunkReader<T> {

@@ -2,7 +2,7 @@
 // byte-level state machine for exactly this grammar, feeding json-number.ts and the matrix's rows (json-matrix.ts,
 // which hands the entries to the use case's store); no whole-file string. The member names and the store are the
 // use case's (its JsonMatrixFormat), the grammar is shared.
-import { InputError, jsonPointer } from '../core/input-error.ts';
+import { InputError, jsonPointer } from '../input-error.ts';
 import { type ChunkReader, emptyFile, readChunks } from './chunk-reader.ts';
 import { type JsonMatrixFormat, MatrixRows, MAX_JSON_SIZE, tooLarge } from './json-matrix.ts';
 import { NumberScanner } from './json-number.ts';

@@ -2,7 +2,7 @@
 //
 // maxVariables: max cut's maxNodes, for the same reasons (an assignment is 2 bytes of JSON per variable in every
 // answer, and the solvers run on the max-cut graph of n + 1 nodes the reduction builds).
-import { InputError } from '../core/input-error.ts';
+import { InputError } from '../input-error.ts';
 import { maxNodes } from '../maxcut/limits.ts';
 
 /** An inline body must be smaller than this many bytes. */
