@@ -3,7 +3,7 @@
 // rows it holds, not with the rows it opens (`[],` is 3 bytes; its share of the triangles was 8 × num_nodes).
 import { describe, expect, it } from 'vitest';
 import { graphFromEdgeList } from '../../contract/src/inputs/maxcut/edge-list.ts';
-import { graphFromJsonStream } from '../../contract/src/inputs/read/json-stream.ts';
+import { graphFromJsonStream } from '../../contract/src/inputs/maxcut/json-matrix.ts';
 import { maxDataFileBytes } from '../../contract/src/inputs/maxcut/limits.ts';
 import { quboFromJsonStream } from '../../contract/src/inputs/qubo/json-matrix.ts';
 import { quboFromQuboFile } from '../../contract/src/inputs/qubo/qubo-file.ts';

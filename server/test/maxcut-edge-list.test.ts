@@ -184,6 +184,12 @@ describe('graphFromEdgeList', () => {
         graphFromEdgeList(chunksOf('6 12\n' + '1'.repeat(100_000), { seed: 5, max: 1000 })),
       );
       expect(pointers(long)).toEqual(['/line/2']);
+      // A long line in one chunk was read (the bound held only for a line the chunks split): refused either way now.
+      const padded = '2 1\n1 2' + ' '.repeat(5000) + '3\n';
+      for (const chunking of CHUNKINGS) {
+        const error = await inputError(() => graphFromEdgeList(chunksOf(padded, chunking)));
+        expect(error.message).toBe('Line 2 is longer than 4096 bytes.');
+      }
       const blank = await inputError(() => graphFromEdgeList(chunksOf('\n \r\n\t\n')));
       expect(pointers(blank)).toEqual(['/line/1']);
       const empty = await inputError(() => graphFromEdgeList(chunksOf('')));

@@ -1,7 +1,8 @@
 // Tests for the errors of the streaming JSON data-file reader (graphFromJsonStream): keys, num_nodes,
 // non-finite numbers, grammar errors at matrix positions or byte offsets, and truncated files.
 import { describe, expect, it } from 'vitest';
-import { graphFromJsonStream, MAX_JSON_NODES } from '../../contract/src/inputs/read/json-stream.ts';
+import { graphFromJsonStream } from '../../contract/src/inputs/maxcut/json-matrix.ts';
+import { MAX_JSON_SIZE } from '../../contract/src/inputs/read/json-matrix.ts';
 import { chunksOf, EXAMPLE, inputError, pointers } from './support/maxcut-fixtures.ts';
 
 describe('graphFromJsonStream errors', () => {
@@ -39,11 +40,11 @@ describe('graphFromJsonStream errors', () => {
       expect(pointers(error)).toEqual(['/num_nodes']);
     }
     const large = await inputError(() =>
-      graphFromJsonStream(chunksOf(`{"num_nodes": ${MAX_JSON_NODES + 1}, "adj_matrix": [[0]]}`)),
+      graphFromJsonStream(chunksOf(`{"num_nodes": ${MAX_JSON_SIZE + 1}, "adj_matrix": [[0]]}`)),
     );
     expect(pointers(large)).toEqual(['/num_nodes']);
     expect(large.message).toMatch(/too large for the JSON format.*edge list/);
-    expect(MAX_JSON_NODES * MAX_JSON_NODES * 8).toBeLessThanOrEqual(512 * 1024 * 1024);
+    expect(MAX_JSON_SIZE * MAX_JSON_SIZE * 8).toBeLessThanOrEqual(512 * 1024 * 1024);
   });
 
   it('refuses grammar errors inside the matrix at the matrix position', async () => {

@@ -2,7 +2,8 @@
 // graphFromInline: layouts, chunkings, random matrices, number literals, errors and randomly damaged files.
 import { describe, expect, it } from 'vitest';
 import { cutValue, type Graph, graphFromInline, InputError } from '@jes/contract/inputs';
-import { graphFromJsonStream, MAX_JSON_NODES } from '../../contract/src/inputs/read/json-stream.ts';
+import { graphFromJsonStream } from '../../contract/src/inputs/maxcut/json-matrix.ts';
+import { MAX_JSON_SIZE } from '../../contract/src/inputs/read/json-matrix.ts';
 import {
   canonical,
   CHUNKINGS,
@@ -152,7 +153,7 @@ describe('graphFromJsonStream', () => {
         await inputError(stream);
         continue;
       }
-      if (parsed.num_nodes > MAX_JSON_NODES) {
+      if (parsed.num_nodes > MAX_JSON_SIZE) {
         expect((await inputError(stream)).message).toMatch(/too large for the JSON format/);
         continue;
       }

@@ -5,7 +5,7 @@ import { graphFromEdgeList } from './edge-list.ts';
 import { OPEN_BRACE, peekFirstByte } from '../read/first-byte.ts';
 import { absoluteWeight, type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { InputError } from '../input-error.ts';
-import { graphFromJsonStream } from '../read/json-stream.ts';
+import { graphFromJsonStream } from './json-matrix.ts';
 
 export type DataFileFormat = 'json' | 'edge_list';
 

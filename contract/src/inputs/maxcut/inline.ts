@@ -3,6 +3,7 @@
 // is needed, the CSR built row by row.
 import { type Graph, TOTAL_WEIGHT_MESSAGE } from './graph.ts';
 import { ErrorList, InputError } from '../input-error.ts';
+import { checkInlineShape, finiteMessage, notFiniteDetail, type SquareMatrixForm } from '../read/square-matrix.ts';
 import { maxNodes, tooManyNodes } from './limits.ts';
 
 export interface MaxCutInlineInput {
@@ -10,17 +11,14 @@ export interface MaxCutInlineInput {
   adj_matrix: number[][];
 }
 
-// The messages and details shared with the JSON data-file reader (json-matrix.ts).
-export function shapeMessage(n: number): string {
-  return `adj_matrix must be num_nodes × num_nodes (${n} × ${n}).`;
-}
-export function rowCountDetail(rows: number, n: number): string {
-  return `adj_matrix has ${rows} ${rows === 1 ? 'row' : 'rows'}; expected ${n}`;
-}
-export function rowLengthDetail(row: number, length: number, n: number): string {
-  return `row ${row} has ${length} ${length === 1 ? 'entry' : 'entries'}; expected ${n}`;
-}
-export const FINITE_MESSAGE = 'adj_matrix entries must be finite numbers.';
+/** The members of a max-cut matrix, inline or in a JSON data file, and the limit on its size. */
+export const MAX_CUT_MATRIX: SquareMatrixForm = {
+  sizeKey: 'num_nodes',
+  matrixKey: 'adj_matrix',
+  maxSize: maxNodes,
+  tooMany: tooManyNodes,
+};
+/** Shared with the JSON data file's reader (json-matrix.ts). */
 export const SYMMETRIC_MESSAGE = 'adj_matrix must be symmetric.';
 
 /** An inline input that passed every check, its graph not built yet (a job that stores the JSON text needs none). */
@@ -48,8 +46,9 @@ export function graphFromInline(body: MaxCutInlineInput): Graph {
  * building the graph. A matrix with a problem is checked again the slow way, which names every entry at fault.
  */
 export function checkMatrix(body: MaxCutInlineInput): CheckedInline {
-  const n = checkShape(body);
+  const n = body.num_nodes;
   const matrix = body.adj_matrix;
+  checkInlineShape(MAX_CUT_MATRIX, n, matrix);
   const offsets = new Int32Array(n + 1);
   const absoluteWeight = sweep(matrix, n, offsets);
   if (Number.isNaN(absoluteWeight)) {
@@ -71,28 +70,6 @@ export function checkMaxCutInline(body: MaxCutInlineInput): CheckedInline {
       { pointer: '/adj_matrix', detail: 'the absolute weights sum past the largest double' },
     ]);
   return checked;
-}
-
-/** num_nodes, once the matrix is num_nodes × num_nodes. */
-function checkShape(body: MaxCutInlineInput): number {
-  const n = body.num_nodes;
-  const matrix = body.adj_matrix;
-  if (!Number.isInteger(n) || n < 1) {
-    throw new InputError('num_nodes must be an integer ≥ 1.', [
-      { pointer: '/num_nodes', detail: `must be an integer ≥ 1, found ${String(n)}` },
-    ]);
-  }
-  if (n > maxNodes) throw tooManyNodes(String(n), '/num_nodes');
-
-  const shape = new ErrorList();
-  if (matrix.length !== n) shape.add('/adj_matrix', rowCountDetail(matrix.length, n));
-  for (let i = 0; i < matrix.length; i++) {
-    const row: unknown = matrix[i];
-    if (!Array.isArray(row)) shape.add(`/adj_matrix/${i}`, `row ${i} is not an array`);
-    else if (row.length !== n) shape.add(`/adj_matrix/${i}`, rowLengthDetail(i, row.length, n));
-  }
-  if (shape.total > 0) throw shape.error(shapeMessage(n));
-  return n;
 }
 
 /**
@@ -154,16 +131,11 @@ function checkFinite(matrix: number[][], n: number): void {
     for (let j = 0; j < n; j++) {
       const v = row[j]!;
       if (typeof v !== 'number' || !Number.isFinite(v)) {
-        notFinite.add(
-          `/adj_matrix/${i}/${j}`,
-          typeof v === 'number'
-            ? `${v} is not a finite number (numbers beyond ±1.8e308 overflow)`
-            : `${JSON.stringify(v)} is not a number`,
-        );
+        notFinite.add(`/adj_matrix/${i}/${j}`, notFiniteDetail(v));
       }
     }
   }
-  if (notFinite.total > 0) throw notFinite.error(FINITE_MESSAGE);
+  if (notFinite.total > 0) throw notFinite.error(finiteMessage(MAX_CUT_MATRIX));
 }
 
 /** Throws unless matrix[j][i] === matrix[i][j] for all i ≠ j; pointers name the upper entry, rows in order. */

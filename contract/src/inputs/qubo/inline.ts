@@ -1,21 +1,22 @@
 // The inline QUBO (`{num_variables, q_matrix}`, already checked against the JSON Schema) to a QuboInput: the
 // checks the schema cannot express (square, finite entries, a finite total), then the upper-triangle CSR.
 import { ErrorList, InputError } from '../input-error.ts';
-import {
-  FINITE_MESSAGE,
-  type QuboInput,
-  rowCountDetail,
-  rowLengthDetail,
-  shapeMessage,
-  TOTAL_WEIGHT_DETAIL,
-  TOTAL_WEIGHT_MESSAGE,
-} from './input.ts';
+import { checkInlineShape, finiteMessage, notFiniteDetail, type SquareMatrixForm } from '../read/square-matrix.ts';
+import { type QuboInput, TOTAL_WEIGHT_DETAIL, TOTAL_WEIGHT_MESSAGE } from './input.ts';
 import { maxVariables, tooManyVariables } from './limits.ts';
 
 export interface QuboInlineInput {
   num_variables: number;
   q_matrix: number[][];
 }
+
+/** The members of a QUBO's matrix, inline or in a JSON data file, and the limit on its size. */
+export const QUBO_MATRIX: SquareMatrixForm = {
+  sizeKey: 'num_variables',
+  matrixKey: 'q_matrix',
+  maxSize: maxVariables,
+  tooMany: tooManyVariables,
+};
 
 /** An inline QUBO that passed every check, its couplings not gathered yet (a job storing the JSON text needs none). */
 export interface CheckedQubo {
@@ -35,21 +36,7 @@ export interface CheckedQubo {
 export function checkQubo(body: QuboInlineInput): CheckedQubo {
   const n = body.num_variables;
   const matrix = body.q_matrix;
-  if (!Number.isInteger(n) || n < 1) {
-    throw new InputError('num_variables must be an integer ≥ 1.', [
-      { pointer: '/num_variables', detail: `must be an integer ≥ 1, found ${String(n)}` },
-    ]);
-  }
-  if (n > maxVariables) throw tooManyVariables(String(n), '/num_variables');
-  const shape = new ErrorList();
-  if (matrix.length !== n) shape.add('/q_matrix', rowCountDetail(matrix.length, n));
-  for (let i = 0; i < matrix.length; i++) {
-    const row: unknown = matrix[i];
-    if (!Array.isArray(row)) shape.add(`/q_matrix/${i}`, `row ${i} is not an array`);
-    else if (row.length !== n) shape.add(`/q_matrix/${i}`, rowLengthDetail(i, row.length, n));
-  }
-  if (shape.total > 0) throw shape.error(shapeMessage(n));
-
+  checkInlineShape(QUBO_MATRIX, n, matrix);
   const diagonal = new Float64Array(n);
   const offsets = rowSizes(matrix, n, diagonal);
   return { n, couplings: offsets[n]!, input: () => ({ n, diagonal, offsets, ...couplings(matrix, n, offsets) }) };
@@ -71,12 +58,7 @@ function rowSizes(matrix: number[][], n: number, diagonal: Float64Array): Int32A
     for (let j = 0; j < n; j++) {
       const v = row[j]!;
       if (typeof v !== 'number' || !Number.isFinite(v)) {
-        notFinite.add(
-          `/q_matrix/${i}/${j}`,
-          typeof v === 'number'
-            ? `${v} is not a finite number (numbers beyond ±1.8e308 overflow)`
-            : `${JSON.stringify(v)} is not a number`,
-        );
+        notFinite.add(`/q_matrix/${i}/${j}`, notFiniteDetail(v));
         continue;
       }
       total += Math.abs(v);
@@ -85,7 +67,7 @@ function rowSizes(matrix: number[][], n: number, diagonal: Float64Array): Int32A
     }
     offsets[i + 1] = offsets[i]! + count;
   }
-  if (notFinite.total > 0) throw notFinite.error(FINITE_MESSAGE);
+  if (notFinite.total > 0) throw notFinite.error(finiteMessage(QUBO_MATRIX));
   if (!Number.isFinite(total))
     throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '/q_matrix', detail: TOTAL_WEIGHT_DETAIL }]);
   return offsets;

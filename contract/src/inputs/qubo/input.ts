@@ -27,18 +27,6 @@ export function energy(input: QuboInput, x: ArrayLike<number>): number {
   return e + 0; // never -0
 }
 
-// The messages and details the inline body and the JSON data file share.
-export function shapeMessage(n: number): string {
-  return `q_matrix must be num_variables × num_variables (${n} × ${n}).`;
-}
-export function rowCountDetail(rows: number, n: number): string {
-  return `q_matrix has ${rows} ${rows === 1 ? 'row' : 'rows'}; expected ${n}`;
-}
-export function rowLengthDetail(row: number, length: number, n: number): string {
-  return `row ${row} has ${length} ${length === 1 ? 'entry' : 'entries'}; expected ${n}`;
-}
-export const FINITE_MESSAGE = 'q_matrix entries must be finite numbers.';
-
 /** Why a QUBO is refused though every entry is finite: |Q| sums past a double, and so could an energy. */
 export const TOTAL_WEIGHT_MESSAGE =
   'The absolute values of the entries of Q must sum to a finite number (below about 1.8e308), or an energy could not be represented.';

@@ -4,55 +4,37 @@
 // is filled as it is read, the other entries collected in qubo-entries.ts, which builds the couplings' CSR. The
 // p line's counts size nothing: the entries grow with the lines read, and counts no data file could hold are
 // refused before any line is.
-import { ErrorList, InputError } from '../input-error.ts';
-import {
-  ascii,
-  decimal,
-  LineSplitter,
-  lineTooLong,
-  MAX_LINE_BYTES,
-  quote,
-  SPACE,
-  TAB,
-  unsigned,
-} from '../read/text-lines.ts';
-import { mostEntryLines } from '../maxcut/edge-list.ts';
+import { InputError } from '../input-error.ts';
+import { type ChunkReader, emptyFile, readChunks } from '../read/chunk-reader.ts';
+import { DeclaredCount, LineErrors, lineError, moreLinesThanFit } from '../read/line-errors.ts';
+import { ascii, LineSplitter, mostEntryLines, quote, tokens, unsigned } from '../read/text-lines.ts';
 import { type QuboInput, TOTAL_WEIGHT_DETAIL, TOTAL_WEIGHT_MESSAGE } from './input.ts';
 import { maxDataFileBytes, maxVariables, tooManyVariablesDetail } from './limits.ts';
 import { EntryBuffer } from './qubo-entries.ts';
 
-const CR = 13,
-  C = 99;
+const C = 99;
 const decoder = new TextDecoder();
 const P_LINE = '"p qubo 0 maxDiagonals nDiagonals nElements"';
 
 /** Reads a .qubo file from a stream of bytes. Throws InputError with `/line/<n>` pointers (1-based). */
-export async function quboFromQuboFile(chunks: AsyncIterable<Uint8Array>): Promise<QuboInput> {
-  const reader = new QuboFileReader();
-  for await (const chunk of chunks) reader.push(chunk);
-  return reader.finish();
+export function quboFromQuboFile(chunks: AsyncIterable<Uint8Array>): Promise<QuboInput> {
+  return readChunks(chunks, new QuboFileReader());
 }
 
-class QuboFileReader {
-  private readonly lines = new LineSplitter((buf, start, end) => this.parseLine(buf, start, end));
-  private line = 0;
+class QuboFileReader implements ChunkReader<QuboInput> {
+  private readonly lines = new LineSplitter((buf, start, end, line) => this.parseLine(buf, start, end, line));
   private n = -1;
   private pLine = 0;
-  private declaredDiagonals = 0;
-  private declaredElements = 0;
-  /** Entry lines seen (valid or not) of each kind, and the first line past each declared count. */
-  private diagonals = 0;
-  private elements = 0;
-  private firstExtraDiagonal = 0;
-  private firstExtraElement = 0;
+  /** The entry lines of each kind: `i i value` and `i j value`, i ≠ j. */
+  private readonly diagonals = new DeclaredCount();
+  private readonly elements = new DeclaredCount();
   private diagonal = new Float64Array(0);
   /** The line of each variable's diagonal entry, 0 while none. */
   private diagonalLine = new Int32Array(0);
   private readonly entries = new EntryBuffer();
   /** Σ|value| over the entries. */
   private total = 0;
-  private readonly errors = new ErrorList();
-  private firstMessage = '';
+  private readonly errors = new LineErrors('"i j value"', 'value');
   /** The first three tokens' [start, end) of the line being parsed. */
   private readonly bounds = new Int32Array(6);
 
@@ -63,103 +45,54 @@ class QuboFileReader {
   finish(): QuboInput {
     this.lines.end();
     if (this.n < 0) {
-      if (this.line === 0) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
+      if (this.lines.count === 0) throw emptyFile();
       const detail = `expected ${P_LINE}, found only comments and blank lines`;
       throw new InputError(`The file has no p line ${P_LINE}.`, [{ pointer: '/line/1', detail }]);
     }
-    this.checkCount('diagonal entries', this.declaredDiagonals, this.diagonals, this.firstExtraDiagonal);
-    this.checkCount('elements', this.declaredElements, this.elements, this.firstExtraElement);
+    const { errors, pLine } = this;
+    errors.checkCount('the p line', 'diagonal entries', this.diagonals, pLine);
+    errors.checkCount('the p line', 'elements', this.elements, pLine);
     this.entries.sort(this.n);
-    this.entries.findRepeats((line, detail) => this.report(line, detail));
-    if (this.errors.total > 0) throw this.errors.error(this.firstMessage);
+    this.entries.findRepeats((line, detail) => errors.report(line, detail));
+    errors.throwIfAny();
     if (!Number.isFinite(this.total))
       throw new InputError(TOTAL_WEIGHT_MESSAGE, [{ pointer: '', detail: TOTAL_WEIGHT_DETAIL }]);
     return { n: this.n, diagonal: this.diagonal, ...this.entries.couplings(this.n) };
   }
 
-  private checkCount(what: string, declared: number, found: number, firstExtra: number): void {
-    if (found === declared) return;
-    const detail = `the p line says ${declared} ${what} but the file has ${found}`;
-    this.report(found < declared ? this.pLine : firstExtra, detail);
-  }
-
-  /** Notes a problem on `line`; the first one's message is the error's (`Line N: detail.`). */
-  private report(line: number, detail: string, message = `Line ${line}: ${detail}.`): void {
-    if (this.errors.total === 0) this.firstMessage = message;
-    this.errors.add(`/line/${line}`, detail);
-    if (this.errors.full) throw this.errors.error(this.firstMessage);
-  }
-
-  /** One line, bytes [start, end) without its LF. */
-  private parseLine(buf: Uint8Array, start: number, end: number): void {
-    const line = ++this.line;
-    if (end - start > MAX_LINE_BYTES) throw lineTooLong(line); // as for a line split across chunks
-    if (end > start && buf[end - 1] === CR) end--;
+  /** One line, bytes [start, end) without its line ending. */
+  private parseLine(buf: Uint8Array, start: number, end: number, line: number): void {
     const bounds = this.bounds;
-    let count = 0;
-    let p = start;
-    while (p < end) {
-      let c = buf[p]!;
-      if (c === SPACE || c === TAB) {
-        p++;
-        continue;
-      }
-      if (count === 0 && c === C) return; // a comment
-      const s = p;
-      while (p < end && (c = buf[p]!) !== SPACE && c !== TAB) p++;
-      if (count < 3) {
-        bounds[2 * count] = s;
-        bounds[2 * count + 1] = p;
-      }
-      count++;
-    }
-    if (count === 0) return;
+    const count = tokens(buf, start, end, bounds);
+    if (count === 0 || buf[bounds[0]!] === C) return; // blank, or a comment
     const s0 = bounds[0]!,
       e0 = bounds[1]!,
       s1 = bounds[2]!,
-      e1 = bounds[3]!,
-      s2 = bounds[4]!,
-      e2 = bounds[5]!;
+      e1 = bounds[3]!;
     const isP = e0 - s0 === 1 && buf[s0] === 112; /* p */
     if (this.n < 0) {
-      if (!isP) {
-        const detail = `expected the ${P_LINE} line before any entry, found ${quote(buf, start, end)}`;
-        throw new InputError(`Line ${line}: ${detail}.`, [{ pointer: `/line/${line}`, detail }]);
-      }
+      if (!isP) throw lineError(line, `expected the ${P_LINE} line before any entry, found ${quote(buf, start, end)}`);
       this.parsePLine(buf, start, end, line, count);
       return;
     }
     if (isP) {
-      this.report(line, `a second p line (the first is line ${this.pLine})`);
+      this.errors.report(line, `a second p line (the first is line ${this.pLine})`);
       return;
     }
-    // Counted even when invalid, so that one bad line does not also break the count.
+    // Counted even when invalid; an extra line is still read.
     const first = unsigned(buf, s0, e0);
-    if (count > 1 && first >= 0 && first === unsigned(buf, s1, e1)) {
-      if (this.diagonals++ === this.declaredDiagonals) this.firstExtraDiagonal = line;
-    } else if (this.elements++ === this.declaredElements) this.firstExtraElement = line;
+    if (count > 1 && first >= 0 && first === unsigned(buf, s1, e1)) this.diagonals.add(line);
+    else this.elements.add(line);
     if (count !== 3) {
-      this.report(line, `expected "i j value", found ${quote(buf, start, end)}`);
+      this.errors.wrongLayout(line, buf, start, end);
       return;
     }
     const i = this.variable(buf, s0, e0, start, end, line);
     if (i < 0) return;
     const j = this.variable(buf, s1, e1, start, end, line);
     if (j < 0) return;
-    const value = decimal(buf, s2, e2);
-    if (Number.isNaN(value)) {
-      this.report(
-        line,
-        `value ${quote(buf, s2, e2)} is not a number`,
-        `Line ${line}: expected "i j value" with a numeric value, found ${quote(buf, start, end)}.`,
-      );
-      return;
-    }
-    if (!Number.isFinite(value)) {
-      const text = ascii(buf, s2, e2);
-      this.report(line, `${text} is not a finite number`, `Line ${line}: the value ${text} is not a finite number.`);
-      return;
-    }
+    const value = this.errors.entryValue(line, buf, bounds[4]!, bounds[5]!, start, end);
+    if (Number.isNaN(value)) return;
     this.total += Math.abs(value);
     if (i !== j) {
       this.entries.push(i, j, value, line);
@@ -167,7 +100,7 @@ class QuboFileReader {
     }
     const earlier = this.diagonalLine[i]!;
     if (earlier !== 0) {
-      this.report(line, `the entry (${i}, ${i}) is given twice, on lines ${earlier} and ${line}`);
+      this.errors.report(line, `the entry (${i}, ${i}) is given twice, on lines ${earlier} and ${line}`);
       return;
     }
     this.diagonalLine[i] = line;
@@ -193,29 +126,25 @@ class QuboFileReader {
     else if (diagonals > n) detail = `nDiagonals ${diagonals} is more than maxDiagonals ${n}`;
     else if (elements > n * (n - 1)) detail = `nElements ${elements} is more than the ${n * (n - 1)} pairs i ≠ j`;
     else if (diagonals + elements > mostEntryLines(maxDataFileBytes))
-      detail = `nDiagonals + nElements ${diagonals + elements} is more than a data file of at most ${maxDataFileBytes} bytes can hold (at most ${mostEntryLines(maxDataFileBytes)} lines "i j value")`;
-    if (detail !== '') throw new InputError(`Line ${line}: ${detail}.`, [{ pointer: `/line/${line}`, detail }]);
+      detail = moreLinesThanFit(`nDiagonals + nElements ${diagonals + elements}`, maxDataFileBytes, '"i j value"');
+    if (detail !== '') throw lineError(line, detail);
     this.n = n;
     this.pLine = line;
-    this.declaredDiagonals = diagonals;
-    this.declaredElements = elements;
+    this.diagonals.declared = diagonals;
+    this.elements.declared = elements;
     this.diagonal = new Float64Array(n);
     this.diagonalLine = new Int32Array(n);
   }
 
-  /** A 0-based variable number in range, or -1 after reporting the problem. */
+  /** A 0-based variable number in range, or -1 after reporting the fault. */
   private variable(buf: Uint8Array, s: number, e: number, start: number, end: number, line: number): number {
     const v = unsigned(buf, s, e);
     if (v < 0) {
-      this.report(
-        line,
-        `${quote(buf, s, e)} is not a variable number`,
-        `Line ${line}: expected "i j value" with integer variable numbers, found ${quote(buf, start, end)}.`,
-      );
+      this.errors.notAnIndex(line, `${quote(buf, s, e)} is not a variable number`, 'variable', buf, start, end);
       return -1;
     }
     if (v >= this.n) {
-      this.report(line, `variable ${ascii(buf, s, e)} is out of range 0..${this.n - 1}`);
+      this.errors.report(line, `variable ${ascii(buf, s, e)} is out of range 0..${this.n - 1}`);
       return -1;
     }
     return v;

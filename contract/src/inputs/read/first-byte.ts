@@ -1,7 +1,7 @@
 // A data file's format is told by its first byte that is not whitespace (after an optional UTF-8 byte-order
 // mark): `{` is JSON, anything else the use case's text format. This peeks at it and hands back the whole
 // stream, the peeked chunks first, for that format's reader; an empty or blank file is refused here.
-import { InputError } from '../input-error.ts';
+import { emptyFile } from './chunk-reader.ts';
 
 const BOM = [0xef, 0xbb, 0xbf] as const;
 /** `{`: the first byte of a JSON data file. */
@@ -37,9 +37,7 @@ export async function peekFirstByte(
   }
   if (first < 0 && bomBytes > 0 && bomBytes < 3) first = BOM[0]; // only part of a BOM: not text, so not JSON
   if (first < 0) {
-    throw new InputError('The file is empty.', [
-      { pointer: '', detail: position === bomBytes ? 'the file is empty' : 'the file holds only whitespace' },
-    ]);
+    throw emptyFile(position === bomBytes ? 'the file is empty' : 'the file holds only whitespace');
   }
   return { first, chunks: replay(peeked, iterator) };
 }

@@ -1,50 +1,12 @@
-// A streaming reader for a JSON data file `{"num_nodes": n, "adj_matrix": [[...], ...]}` (up to 100 MiB): the
-// byte-level state machine for exactly this grammar, feeding json-number.ts and a matrix sink (json-matrix.ts for
-// max cut); no whole-file string. The member names and the sink are parameters, so QUBO's
-// `{"num_variables": n, "q_matrix": [[...], ...]}` is read by the same machine (readJsonMatrix).
-import type { Graph } from '../maxcut/graph.ts';
+// A streaming reader for a JSON data file `{"<size key>": n, "<matrix key>": [[...], ...]}` (up to 100 MiB): the
+// byte-level state machine for exactly this grammar, feeding json-number.ts and the matrix's rows (json-matrix.ts,
+// which hands the entries to the use case's store); no whole-file string. The member names and the store are the
+// use case's (its JsonMatrixFormat), the grammar is shared.
 import { InputError, jsonPointer } from '../input-error.ts';
-import { JsonMatrix, MAX_JSON_NODES, tooLarge } from '../maxcut/json-matrix.ts';
+import { type ChunkReader, emptyFile, readChunks } from './chunk-reader.ts';
+import { type JsonMatrixFormat, MatrixRows, MAX_JSON_SIZE, tooLarge } from './json-matrix.ts';
 import { NumberScanner } from './json-number.ts';
-
-export { MAX_JSON_NODES };
-
-/** Where the rows and entries of the matrix go as they stream in, and what they become at the end. */
-export interface MatrixSink<T> {
-  /** The rows finished so far: the current row's index. */
-  readonly rows: number;
-  /** The entries read so far in the current row: the next entry's column. */
-  readonly column: number;
-  /** The matrix starts; `size` is -1 when the size member comes after it. */
-  start(size: number): void;
-  startRow(): void;
-  endRow(): void;
-  /** Notes that the entry about to be added, written `literal`, is not a finite number. */
-  notFiniteEntry(literal: string): void;
-  entry(v: number): void;
-  /** The whole matrix for the size member's value; throws InputError for a wrong shape or entries. */
-  result(size: number): T;
-}
-
-/** The JSON object a data file holds: its two members' names, the size's upper limit and the sink. */
-export interface JsonMatrixFormat<T> {
-  /** The integer member ≥ 1: `num_nodes`. */
-  sizeKey: string;
-  /** The array-of-rows member: `adj_matrix`. */
-  matrixKey: string;
-  /** The largest size accepted; tooLarge(size, literal, pointer) is the error beyond it. */
-  maxSize: number;
-  tooLarge(size: number, literal: string, pointer: string): InputError;
-  sink(): MatrixSink<T>;
-}
-
-const MAX_CUT_JSON: JsonMatrixFormat<Graph> = {
-  sizeKey: 'num_nodes',
-  matrixKey: 'adj_matrix',
-  maxSize: MAX_JSON_NODES,
-  tooLarge,
-  sink: () => new JsonMatrix(),
-};
+import { checkSize } from './square-matrix.ts';
 
 /** Longer keys are unknown keys anyway; only this much of one is kept for the message. */
 const MAX_KEY_BYTES = 256;
@@ -84,19 +46,12 @@ const NUMBER_SIZE = 0,
 const BOM = [0xef, 0xbb, 0xbf] as const;
 const decoder = new TextDecoder();
 
-/** Reads the JSON max-cut shape from a stream of bytes. Throws InputError with JSON pointers. */
-export function graphFromJsonStream(chunks: AsyncIterable<Uint8Array>): Promise<Graph> {
-  return readJsonMatrix(chunks, MAX_CUT_JSON);
-}
-
 /** Reads `{"<sizeKey>": n, "<matrixKey>": [[...], ...]}` from a stream of bytes. Throws InputError with JSON pointers. */
-export async function readJsonMatrix<T>(chunks: AsyncIterable<Uint8Array>, format: JsonMatrixFormat<T>): Promise<T> {
-  const reader = new JsonMatrixReader(format);
-  for await (const chunk of chunks) reader.push(chunk);
-  return reader.finish();
+export function readJsonMatrix<T>(chunks: AsyncIterable<Uint8Array>, format: JsonMatrixFormat<T>): Promise<T> {
+  return readChunks(chunks, new JsonMatrixReader(format));
 }
 
-class JsonMatrixReader<T> {
+class JsonMatrixReader<T> implements ChunkReader<T> {
   private state = T_START;
   /** File offset of the current chunk's first byte. */
   private offset = 0;
@@ -114,14 +69,14 @@ class JsonMatrixReader<T> {
   private numberContext = NUMBER_ENTRY;
   private readonly number = new NumberScanner(() => this.where(N_INT, this.offset));
   private readonly format: JsonMatrixFormat<T>;
-  private readonly matrix: MatrixSink<T>;
+  private readonly matrix: MatrixRows<T>;
   /** `/adj_matrix`, `/num_nodes`: the members' pointers. */
   private readonly matrixPointer: string;
   private readonly sizePointer: string;
 
   constructor(format: JsonMatrixFormat<T>) {
     this.format = format;
-    this.matrix = format.sink();
+    this.matrix = new MatrixRows(format);
     this.matrixPointer = jsonPointer(format.matrixKey);
     this.sizePointer = jsonPointer(format.sizeKey);
   }
@@ -333,7 +288,7 @@ class JsonMatrixReader<T> {
     if (state === N_ZERO || state === N_INT || state === N_FRACTION || state === N_EXPONENT) state = this.endNumber();
     if (state !== T_END) {
       if (this.bomSeen > 0 && this.bomSeen < 3) this.unexpected(-1, this.offset, 'the rest of a UTF-8 byte-order mark');
-      if (state === T_START) throw new InputError('The file is empty.', [{ pointer: '', detail: 'the file is empty' }]);
+      if (state === T_START) throw emptyFile();
       this.unexpected(-1, this.offset, expectedIn(state), state);
     }
 
@@ -370,12 +325,8 @@ class JsonMatrixReader<T> {
       matrix.entry(v);
       return M_AFTER_ENTRY;
     }
-    if (!Number.isInteger(v) || v < 1) {
-      throw new InputError(`${this.format.sizeKey} must be an integer ≥ 1.`, [
-        { pointer: this.sizePointer, detail: `must be an integer ≥ 1, found ${number.text()}` },
-      ]);
-    }
-    if (v > this.format.maxSize) throw this.format.tooLarge(v, number.text(), this.sizePointer);
+    checkSize(this.format, v, number.text());
+    if (v > MAX_JSON_SIZE) throw tooLarge(this.format, v, number.text(), this.sizePointer);
     this.size = v;
     return T_COMMA_OR_CLOSE;
   }

@@ -1,24 +1,37 @@
-// Line-oriented data files read chunk by chunk (a use case's text formats): the lines are cut at LF,
-// a leading UTF-8 byte-order mark skipped, a line split across chunks carried (up to MAX_LINE_BYTES, then refused
-// with its pointer). Also the byte-level token helpers the readers share. The file is never held as one string.
+// Line-oriented data files read chunk by chunk (a use case's text formats): the lines are cut at LF (a CR before
+// it dropped), a leading UTF-8 byte-order mark skipped, a line split across chunks carried; a line longer than
+// MAX_LINE_BYTES is refused with its pointer, however the chunks cut it. Also the byte-level token helpers the
+// readers share. The file is never held as one string.
 import { InputError } from '../input-error.ts';
 
 /** Longer lines are refused rather than buffered. */
-export const MAX_LINE_BYTES = 4096;
-export const SPACE = 32;
-export const TAB = 9;
+const MAX_LINE_BYTES = 4096;
+const SPACE = 32;
+const TAB = 9;
 const LF = 10;
+const CR = 13;
 const BOM = [0xef, 0xbb, 0xbf] as const;
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const POW10 = Float64Array.from({ length: 16 }, (_, k) => 10 ** k);
 
-export function lineTooLong(line: number): InputError {
+function lineTooLong(line: number): InputError {
   return new InputError(`Line ${line} is longer than ${MAX_LINE_BYTES} bytes.`, [
     { pointer: `/line/${line}`, detail: `the line is longer than ${MAX_LINE_BYTES} bytes` },
   ]);
 }
 
-/** Calls `onLine(buf, start, end)` for every line, bytes [start, end) without its LF, in order. */
+/**
+ * The most lines of three tokens ("i j w", say) `bytes` bytes can hold: each takes at least 5 bytes and a line feed,
+ * but for the last. A text format's header can be refused for counts no data file could hold before any line is read.
+ */
+export function mostEntryLines(bytes: number): number {
+  return Math.floor((bytes + 1) / 6);
+}
+
+/** What LineSplitter calls for each line: bytes [start, end) without its line ending; `line` counts from 1. */
+export type OnLine = (buf: Uint8Array, start: number, end: number, line: number) => void;
+
+/** Calls `onLine` for every line, in order. */
 export class LineSplitter {
   /** Bytes of a line not yet ended by a newline. */
   private carry = new Uint8Array(256);
@@ -27,10 +40,15 @@ export class LineSplitter {
   private bomSeen = 0;
   /** Lines handed out so far. */
   private lines = 0;
-  private readonly onLine: (buf: Uint8Array, start: number, end: number) => void;
+  private readonly onLine: OnLine;
 
-  constructor(onLine: (buf: Uint8Array, start: number, end: number) => void) {
+  constructor(onLine: OnLine) {
     this.onLine = onLine;
+  }
+
+  /** Lines handed out so far: 0 for an empty file. */
+  get count(): number {
+    return this.lines;
   }
 
   push(chunk: Uint8Array): void {
@@ -61,8 +79,10 @@ export class LineSplitter {
   }
 
   private emit(buf: Uint8Array, start: number, end: number): void {
-    this.lines++;
-    this.onLine(buf, start, end);
+    const line = ++this.lines;
+    if (end - start > MAX_LINE_BYTES) throw lineTooLong(line); // as for a line carried across chunks
+    if (end > start && buf[end - 1] === CR) end--;
+    this.onLine(buf, start, end, line);
   }
 
   /** Skips the bytes of a UTF-8 byte-order mark at the start of the file; returns where the data starts. */
@@ -92,6 +112,31 @@ export class LineSplitter {
     this.carry.set(bytes.subarray(from, to), this.carryLength);
     this.carryLength = length;
   }
+}
+
+/**
+ * Splits line [start, end) at spaces and tabs: the [start, end) of the first `bounds.length / 2` tokens in `bounds`,
+ * and the count of all of them.
+ */
+export function tokens(buf: Uint8Array, start: number, end: number, bounds: Int32Array): number {
+  const kept = bounds.length >> 1;
+  let count = 0;
+  let p = start;
+  while (p < end) {
+    let c = buf[p]!;
+    if (c === SPACE || c === TAB) {
+      p++;
+      continue;
+    }
+    const s = p;
+    while (p < end && (c = buf[p]!) !== SPACE && c !== TAB) p++;
+    if (count < kept) {
+      bounds[2 * count] = s;
+      bounds[2 * count + 1] = p;
+    }
+    count++;
+  }
+  return count;
 }
 
 /** Digits only: their value (inexact past 2^53, which is out of any range here), else -1. */
