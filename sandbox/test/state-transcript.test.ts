@@ -6,6 +6,7 @@
 // sandbox's instants are the wall clock's (they agree with the Date header, as a deployment's do); the token's
 // `iat` and `exp` claims, instants too; and `request_id`, a random UUID per request, as a deployment's, to find a
 // request in the logs, not to name a resource. Everything else (job ids, tokens, timings' order, answers) is the seed's.
+import { sixNodes } from '../../test/support/six-nodes.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../src/server.ts';
 
@@ -79,19 +80,9 @@ async function transcript(base: string): Promise<unknown[]> {
   };
 
   token = (await record('POST', '/login', { json: { username: 'alice', password: 'any' } })).access_token;
-  const six = {
-    num_nodes: 6,
-    adj_matrix: [
-      [0, 3, 6, 7, 3, 0],
-      [3, 0, 4, 5, 8, 9],
-      [6, 4, 0, 6, 5, 7],
-      [7, 5, 6, 0, 8, 0],
-      [3, 8, 5, 8, 0, 0],
-      [0, 9, 7, 0, 0, 0],
-    ],
-  };
   const jobs = [
-    (await record('POST', '/problem/maxcut?solver=exact&solver=local-search&time_limit_seconds=1', { json: six })).job,
+    (await record('POST', '/problem/maxcut?solver=exact&solver=local-search&time_limit_seconds=1', { json: sixNodes }))
+      .job,
     (await record('POST', '/problem/maxcut?solver=annealing&time_limit_seconds=1', { json: path(40) })).job,
     (
       await record('POST', '/problem/qubo', {
@@ -114,8 +105,9 @@ async function transcript(base: string): Promise<unknown[]> {
     (await record('POST', '/problem/maxcut', { json: { data_file_identifier: file, solvers: [{ name: 'exact' }] } }))
       .job,
   );
-  const cancelled = (await record('POST', '/problem/maxcut?solver=annealing&time_limit_seconds=600', { json: six }))
-    .job;
+  const cancelled = (
+    await record('POST', '/problem/maxcut?solver=annealing&time_limit_seconds=600', { json: sixNodes })
+  ).job;
   await record('POST', `/job/${cancelled}/cancel`);
   jobs.push(cancelled);
   for (const id of jobs) await ended(id);

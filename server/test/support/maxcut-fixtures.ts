@@ -3,21 +3,12 @@
 import { expect } from 'vitest';
 import { type Graph, graphFromInline, InputError } from '@jes/contract/inputs';
 
-export const EXAMPLE = {
-  num_nodes: 6,
-  adj_matrix: [
-    [0, 3, 6, 7, 3, 0],
-    [3, 0, 4, 5, 8, 9],
-    [6, 4, 0, 6, 5, 7],
-    [7, 5, 6, 0, 8, 0],
-    [3, 8, 5, 8, 0, 0],
-    [0, 9, 7, 0, 0, 0],
-  ],
-};
-export const EXAMPLE_EDGES =
-  '6 12\n1 2 3\n1 3 6\n1 4 7\n1 5 3\n2 3 4\n2 4 5\n2 5 8\n2 6 9\n3 4 6\n3 5 5\n3 6 7\n4 5 8\n';
-export const EXAMPLE_PARTITION = [0, 1, 1, 1, 0, 0];
-export const EXAMPLE_CUT = 53;
+import { sixNodes, sixNodesCut, sixNodesEdgeList, sixNodesPartition } from '../../../test/support/six-nodes.ts';
+
+export const EXAMPLE = sixNodes;
+export const EXAMPLE_EDGES = sixNodesEdgeList;
+export const EXAMPLE_PARTITION = sixNodesPartition;
+export const EXAMPLE_CUT = sixNodesCut;
 
 export const encoder = new TextEncoder();
 
