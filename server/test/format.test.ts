@@ -29,7 +29,7 @@ describe('a job run now', () => {
   it('gives each documented timestamp as its RFC 3339 twin, and ends no earlier than it started', async () => {
     const id = await jes.alice.start(sixNodes, '?solver=exact&solver=local-search&time_limit_seconds=0.2');
     const job = await jes.alice.waitFor(id);
-    expect(job.status).toBe('FINISHED');
+    expect(job.status, JSON.stringify(job.executions)).toBe('FINISHED');
     expect([job.started_at, job.end_at]).toEqual([
       formatTimestamp(job.timestamps.submitted),
       formatTimestamp(job.timestamps.ended),

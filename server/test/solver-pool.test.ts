@@ -210,6 +210,30 @@ describe('SolverPool', () => {
     expect(closing.idle).toBe(0);
   });
 
+  it('a thread slow to start does not eat the time limit: its run succeeds (regression: killed as an overrun)', () => {
+    // Every solver thread of the child process spends 4 s before it loads (as a new thread loading its modules does on
+    // a loaded machine): longer than the run's 0.2 s time limit, its 2 s grace and the 1 s to answer a stop.
+    const slowStart =
+      "import { isMainThread } from 'node:worker_threads'; if (!isMainThread) { const end = Date.now() + 4000; while (Date.now() < end); }";
+    const script = `
+      import { SolverPool } from ${JSON.stringify(new URL('../src/worker/pool.ts', import.meta.url).href)};
+      import { graphFromEdges } from '@jes/contract/inputs';
+      const graph = graphFromEdges(3, [0, 1], [1, 2], [1, 1]);
+      const pool = new SolverPool({ size: 1 });
+      const run = pool.run({ problemId: 'maxcut', solver: 'local-search', input: graph, timeLimitSeconds: 0.2, seed: 1 });
+      const outcome = await run.result.then((r) => 'cut ' + r.objective, (e) => e.name + ': ' + e.message);
+      await pool.close();
+      console.log(outcome);
+    `;
+    const child = spawnSync(
+      process.execPath,
+      ['--conditions=jes-source', `--import=data:text/javascript,${encodeURIComponent(slowStart)}`, '-e', script],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('cut 2');
+  });
+
   it('close() leaves no thread alive: a process closing a busy pool exits at once', () => {
     // A 30 s run keeps its thread (and so the process) alive unless close() really terminates it. (No
     // --input-type=module: threads inherit execArgv and a worker refuses that flag; -e detects ESM itself.)

@@ -40,6 +40,11 @@ export interface RunHandle {
 const STOP_GRACE_MS = 1000;
 /** How long past its time limit a solver may run before the pool stops it. */
 const OVERRUN_GRACE_MS = 2000;
+/**
+ * How long a job may wait for its thread to take it up (a new thread loads its modules first, which takes seconds on a
+ * loaded machine): its time limit runs from then. A thread that never does is stopped as an overrun after this.
+ */
+const START_GRACE_MS = 60_000;
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -207,17 +212,26 @@ export class SolverPool {
       this.#release(thread);
       return;
     }
-    const overrunMs = Math.max(0, timeLimitSeconds) * 1000 + OVERRUN_GRACE_MS;
-    if (overrunMs <= MAX_TIMER_MS) {
-      job.deadlineTimer = setTimeout(() => this.#guard(() => this.#stop(job, 'overrun')), overrunMs);
-      job.deadlineTimer.unref();
-    }
+    this.#deadline(job, START_GRACE_MS);
+  }
+
+  /** Stops the job as an overrun `ms` from now, instead of when an earlier deadline said. */
+  #deadline(job: Job, ms: number): void {
+    if (job.deadlineTimer) clearTimeout(job.deadlineTimer);
+    job.deadlineTimer = undefined;
+    if (ms > MAX_TIMER_MS) return;
+    job.deadlineTimer = setTimeout(() => this.#guard(() => this.#stop(job, 'overrun')), ms);
+    job.deadlineTimer.unref();
   }
 
   #onMessage(thread: Thread, message: ThreadMessage): void {
     const job = thread.job;
     if (thread.gone || !job || job.settled || message.id !== job.id) return;
     switch (message.type) {
+      case 'started':
+        // Its time limit runs from now: the thread's own start (loading its modules) is not the solver's time.
+        this.#deadline(job, Math.max(0, job.request.timeLimitSeconds) * 1000 + OVERRUN_GRACE_MS);
+        return;
       case 'progress':
         job.onProgress?.(message.progress);
         return;

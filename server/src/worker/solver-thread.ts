@@ -20,6 +20,12 @@ export interface JobMessage {
   stop: SharedArrayBuffer;
 }
 
+/** Thread → pool: the job has reached the thread and its solver starts now (its time limit runs from here). */
+export interface StartedMessage {
+  type: 'started';
+  id: number;
+}
+
 export interface ProgressMessage {
   type: 'progress';
   id: number;
@@ -41,7 +47,7 @@ export interface ErrorMessage {
   message: string;
 }
 
-export type ThreadMessage = ProgressMessage | ResultMessage | ErrorMessage;
+export type ThreadMessage = StartedMessage | ProgressMessage | ResultMessage | ErrorMessage;
 
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -61,6 +67,7 @@ function runJob(port: MessagePort, job: JobMessage): void {
     return;
   }
   const flag = new Int32Array(job.stop);
+  port.postMessage({ type: 'started', id } satisfies StartedMessage);
 
   // The solver blocks this thread, so no timer can fire: progress held back by the throttle is flushed
   // the next time the solver reports or polls the stop flag (which it does every 100 ms or less).
