@@ -2,10 +2,10 @@
 // the reference server at /app: log in, open the max-cut detail page, start the 6-node example and read its cut
 // (53) with the graph drawn, cancel a long job, upload a Gset edge list (G22, 2,000 nodes) and draw its cut, page
 // through the jobs, draw a job started through the API. Pointed at the stateful sandbox (the page served by the
-// server, the sandbox on another origin), it logs in with any username, starts a job on a graph of its own and follows
-// it RUNNING then FINISHED, its cut drawn on the graph sent, and uploads G22. On every page: no console or script error, no failed request, axe-core
-// finds no serious or critical accessibility violation, and nothing is wider than the window at 1280 px or on a
-// 390 px phone. Screenshots of each page at both widths go to test-results/dashboard/ (look at them); the first
+// server, the sandbox on another origin), it logs in with any username, starts a job on a graph of its own and
+// follows it RUNNING then FINISHED, its cut drawn on the graph sent, and uploads G22. On every page: no console or
+// script error, no failed request, axe-core finds no serious or critical accessibility violation, and nothing is
+// wider than the window at 1280 px or on a 390 px phone. Screenshots of each page at both widths go to test-results/dashboard/ (look at them); the first
 // load's time and the G22 drawing's time are printed (figures, not assertions). The pages' CSP is bypassed only so
 // that axe-core can be injected.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
