@@ -484,4 +484,47 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
     await look(page, '10-sandbox-data-file');
     expect(trouble).toEqual([]);
   });
+
+  // Regression: a job that turned RUNNING between the page's first read (PENDING) and the long poll that followed was
+  // shown PENDING until it ended, without its progress: the long poll waits for a change from the status at its
+  // arrival, RUNNING, and waited 30 s. The page's first read is answered here with a read made while the job was
+  // PENDING, once the job runs.
+  it('shows RUNNING a job that started between its first read and the long poll after it', async () => {
+    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('jes.session')!).token);
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${sandbox.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
+    const status = async (id: string) => ((await (await api(`/job/${id}`)).json()) as any).job[id].status as string;
+    // A job is PENDING 50 to 150 ms at --speed 10: started again should the read come too late on a busy machine.
+    let id = '';
+    let pending = '';
+    for (let tries = 0; !pending && tries < 5; tries++) {
+      const started = await api('/problem/maxcut?solver=local-search&time_limit_seconds=120', {
+        method: 'POST',
+        body: JSON.stringify(sent),
+      });
+      id = ((await started.json()) as { job: string }).job;
+      const read = await (await api(`/job/${id}`)).text();
+      if (JSON.parse(read).job[id].status === 'PENDING') pending = read;
+    }
+    expect(pending, 'a read of a PENDING job').not.toBe('');
+    let held = false;
+    await page.route(`${sandbox.url}/job/${id}`, async (route) => {
+      if (held || route.request().method() !== 'GET') return route.fallback();
+      held = true;
+      const response = await route.fetch();
+      await expect.poll(() => status(id), { timeout: 5_000 }).toBe('RUNNING');
+      await route.fulfill({ response, body: pending });
+    });
+    await page.goto(`${server.url}/app/#/jobs/${id}`);
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 5_000 }).toBe('PENDING');
+    // The job runs 12 s (120 s at --speed 10): RUNNING shows within a few seconds, or not before it ends.
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 5_000 }).toBe('RUNNING');
+    await page.unrouteAll();
+    await page.getByRole('button', { name: 'Cancel the job' }).click();
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 5_000 }).toBe('CANCELLED');
+    expect(trouble).toEqual([]);
+  });
 });
