@@ -1,16 +1,18 @@
 // The dashboard in headless Chromium (Debian's package, driven by playwright-core), as a person uses it, served by
 // the reference server at /app: log in, open the max-cut detail page, start the 6-node example and read its cut
 // (53) with the graph drawn, cancel a long job, upload a Gset edge list (G22, 2,000 nodes) and draw its cut, page
-// through the jobs, draw a job started through the API. The same flow, less what a mock cannot do, runs against the sandbox (the page served by the
-// server, pointed at the sandbox's URL). On every page: no console or script error, no failed request, axe-core
-// finds no serious or critical accessibility violation, and nothing is wider than the window at 1280 px or on a
-// 390 px phone. Screenshots of each page at both widths go to test-results/dashboard/ (look at them); the first
+// through the jobs, draw a job started through the API. Pointed at the stateful sandbox (the page served by the
+// server, the sandbox on another origin), it logs in with any username, starts a job on a graph of its own and
+// follows it RUNNING then FINISHED, its cut drawn on the graph sent, and uploads G22. On every page: no console or
+// script error, no failed request, axe-core finds no serious or critical accessibility violation, and nothing is
+// wider than the window at 1280 px or on a 390 px phone. Screenshots of each page at both widths go to test-results/dashboard/ (look at them); the first
 // load's time and the G22 drawing's time are printed (figures, not assertions). The pages' CSP is bypassed only so
 // that axe-core can be injected.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cutValue } from '@jes/contract';
 import { startSandbox, type Sandbox } from '../../sandbox/src/server.ts';
 import type { Running } from '../../server/src/start/main.ts';
 import { startTestServer, users } from '../../server/test/support/server.ts';
@@ -30,7 +32,7 @@ beforeAll(async () => {
   // Last run's screenshots go: a page no longer taken must not be looked at as if it were.
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
-  [browser, sandbox] = await Promise.all([launchChromium(), startSandbox({ port: 0, stateless: true })]);
+  [browser, sandbox] = await Promise.all([launchChromium(), startSandbox({ port: 0, seed: 1, speed: 10 })]);
   // The server's dashboard may reach the sandbox, as its operator allows it (the policy is bypassed here all the same).
   server = await startTestServer({ JES_DASHBOARD_ORIGINS: sandbox.url });
 });
@@ -407,8 +409,16 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
   let trouble: string[];
   useTab((tab) => ({ page, trouble } = tab));
 
-  // The stateless mock runs nothing (every job reads as its FINISHED example), so there is no long job to cancel here.
-  it('logs in, reads the max-cut page, starts the example, reads its 53 drawn, and uploads G22', async () => {
+  // A 10-node graph that is not the page's example, so that the cut drawn can only be the one of the graph sent.
+  const nodes = 10;
+  const sent = {
+    num_nodes: nodes,
+    adj_matrix: Array.from({ length: nodes }, (_, i) =>
+      Array.from({ length: nodes }, (_, j) => (i === j || (i + j) % 4 === 0 ? 0 : ((i * j + i + j) % 7) + 1)),
+    ),
+  };
+
+  it('logs in with any username, reads the max-cut page, starts a job on its graph, sees it RUNNING then FINISHED, its cut drawn', async () => {
     // The link is followed once the user says so (test/app/service-origin.test.ts holds what happens otherwise).
     await page.goto(`${server.url}/app/?api=${encodeURIComponent(sandbox.url)}`);
     await page.getByRole('heading', { name: 'Use another service?' }).waitFor();
@@ -420,20 +430,101 @@ describe.skipIf(!available)('the dashboard pointed at the sandbox', () => {
     await page.getByRole('heading', { name: 'Input format' }).waitFor();
     expect(await page.locator('main').textContent()).toContain('adj_matrix');
     await page.getByRole('link', { name: 'Start a maxcut job' }).click();
-    await page.getByRole('button', { name: 'Use the example' }).click();
+    await page.getByLabel(/Input \(JSON\)/).fill(JSON.stringify(sent));
+    await page.getByRole('checkbox', { name: /local-search/ }).check();
+    // A minute of local search, run 10 times faster (--speed 10): RUNNING for about 6 s, time for a busy machine to see it.
+    await page.getByLabel('Time limit (seconds)').fill('60');
     await page.getByRole('button', { name: 'Start the job' }).click();
-    await page.getByTestId('job-status').waitFor({ timeout: 20_000 });
-    // The mock's example job, drawn on the mock's example input.
-    expect(await page.getByTestId('cut-value').textContent()).toBe('53');
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 }).toBe('RUNNING');
+    // While it runs, local search shows its progress and a best value.
+    const running = async () =>
+      (await rowsOf(page, 'table.executions')).find((row) => row.startsWith('local-search'))?.split('\t') ?? [];
+    await expect.poll(async () => (await running())[3], { timeout: 5_000 }).toMatch(/^\d+ %$/);
+    const [, status, best] = await running();
+    expect(status).toBe('RUNNING');
+    expect(best).toMatch(/^\d+$/);
+    await look(page, '9b-sandbox-job-running');
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 }).toBe('FINISHED');
     await page.getByTestId('drawn').waitFor();
+    // The graph drawn is the one sent, read back (getJobInput), with the output's cut, which is the cut of that graph.
+    const id = /#\/jobs\/([0-9A-Z]{12})$/.exec(page.url())![1]!;
+    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('jes.session')!).token);
+    const read = async (path: string) =>
+      (await fetch(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<any>;
+    const [input, output] = await Promise.all([read(`/job/${id}/input`), read(`/job/${id}/output`)]);
+    expect(input).toEqual(sent);
+    const cuts = Object.values<any>(output.outputs).map((o) => [o.cut_value, cutValue(input.adj_matrix, o.partition)]);
+    // One answer per solver the page ran (its defaults, and local search).
+    const solvers = (await rowsOf(page, 'table.executions')).map((row) => row.split('\t')[0]);
+    expect(Object.keys(output.outputs).sort()).toEqual(solvers.sort());
+    expect(solvers).toContain('local-search');
+    for (const [stated, recomputed] of cuts) expect(stated).toBe(recomputed);
+    const shown = Number(await page.getByTestId('cut-value').textContent());
+    expect(shown).toBe(Math.max(...cuts.map(([stated]) => stated)));
+    expect(await page.locator('.drawing .canvas').getAttribute('aria-label')).toBe(
+      `The graph of ${nodes} nodes with its two sides`,
+    );
+    const edges = sent.adj_matrix.flatMap((row, i) => row.filter((w, j) => j > i && w !== 0)).length;
+    expect(await page.getByTestId('edges-drawn').textContent()).toMatch(
+      new RegExp(`of the ${edges} edges are cut\\.$`),
+    );
+    // 10 nodes are enumerated: the answer is the optimum, and says so.
+    expect(await page.locator('main').textContent()).toContain('proven optimal');
     await look(page, '9-sandbox-job');
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     await page.locator('table.jobs').waitFor();
+    expect((await rowsOf(page, 'table.jobs')).find((row) => row.startsWith(id))).toContain('FINISHED');
     await page.getByRole('link', { name: 'Data files' }).click();
     await page.getByRole('heading', { name: 'Your data files' }).waitFor();
-    // The upload goes through (the mock answers its example file, and lists its example page).
+    // The upload is read as a deployment reads it: G22's nodes and edges.
     await uploadG22(page);
+    const details = await page.locator('dl.details').textContent();
+    expect(details).toContain('2000');
+    expect(details).toContain('19990');
     await look(page, '10-sandbox-data-file');
+    expect(trouble).toEqual([]);
+  });
+
+  // Regression: a job that turned RUNNING between the page's first read (PENDING) and the long poll that followed was
+  // shown PENDING until it ended, without its progress: the long poll waits for a change from the status at its
+  // arrival, RUNNING, and waited 30 s. The page's first read is answered here with a read made while the job was
+  // PENDING, once the job runs.
+  it('shows RUNNING a job that started between its first read and the long poll after it', async () => {
+    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('jes.session')!).token);
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${sandbox.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
+    const status = async (id: string) => ((await (await api(`/job/${id}`)).json()) as any).job[id].status as string;
+    // A job is PENDING 50 to 150 ms at --speed 10: started again should the read come too late on a busy machine.
+    let id = '';
+    let pending = '';
+    for (let tries = 0; !pending && tries < 5; tries++) {
+      const started = await api('/problem/maxcut?solver=local-search&time_limit_seconds=120', {
+        method: 'POST',
+        body: JSON.stringify(sent),
+      });
+      id = ((await started.json()) as { job: string }).job;
+      const read = await (await api(`/job/${id}`)).text();
+      if (JSON.parse(read).job[id].status === 'PENDING') pending = read;
+    }
+    expect(pending, 'a read of a PENDING job').not.toBe('');
+    let held = false;
+    await page.route(`${sandbox.url}/job/${id}`, async (route) => {
+      if (held || route.request().method() !== 'GET') return route.fallback();
+      held = true;
+      const response = await route.fetch();
+      await expect.poll(() => status(id), { timeout: 5_000 }).toBe('RUNNING');
+      await route.fulfill({ response, body: pending });
+    });
+    await page.goto(`${server.url}/app/#/jobs/${id}`);
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 5_000 }).toBe('PENDING');
+    // The job runs 12 s (120 s at --speed 10): RUNNING shows within a few seconds, or not before it ends.
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 5_000 }).toBe('RUNNING');
+    await page.unrouteAll();
+    await page.getByRole('button', { name: 'Cancel the job' }).click();
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 5_000 }).toBe('CANCELLED');
     expect(trouble).toEqual([]);
   });
 });

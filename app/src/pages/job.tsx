@@ -1,8 +1,8 @@
 // One job: its status and timestamps (as the API gives them, and in this browser's time zone), each execution,
 // the best value over time while it runs, and the answer: for max cut the graph (read back with getJobInput)
 // drawn with its two sides and cut edges, or a summary when it is too large, the cut value and whether it is
-// proven optimal; for QUBO the assignment and its energy. The page long-polls the job: at once on a change of
-// status, every second while it runs (to follow its best value), and stops once it has ended.
+// proven optimal; for QUBO the assignment and its energy. The page long-polls the job, a second at a time: at once on
+// a change of status, else every second (to follow its best value), and stops once it has ended.
 import type { Execution, Job, Problem } from '@jes/client';
 import { bestOf, isTerminal, objectiveOf } from '@jes/client';
 import { useEffect, useState } from 'preact/hooks';
@@ -166,7 +166,9 @@ export function JobPage({ id }: { id: string }) {
         setJob(seen);
         setTrace((before) => traced(before, seen));
         if (isTerminal(seen.status)) return;
-        wait = seen.status === 'RUNNING' ? 1 : 30;
+        // A second while PENDING too: the wait is for a change from the status when the poll arrives, so a job that
+        // started running between two reads was shown PENDING, without its progress, for the 30 s the wait was.
+        wait = 1;
       }
     })();
     return () => stop.abort();
