@@ -164,8 +164,9 @@ async function memory(): Promise<MemoryCheckpoint[]> {
 // Report
 
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
-const range = (xs: number[], f: (x: number) => string) =>
-  `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
+/** The median, then the range in brackets, the unit once. */
+const range = (xs: number[], f: (x: number) => string, unit = '') =>
+  `${f(median(xs))}${unit} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 const mibOf = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : (bytes / 1024 / 1024).toFixed(1));
 const us = (x: number | undefined) => (x === undefined ? 'n/a' : `${x.toFixed(0)} µs`);
 
@@ -184,30 +185,31 @@ function reportRounds(out: string[], all: Round[][]): void {
   });
   out.push(
     '',
-    `### Medians (range) over the rounds; the ratio to Prism is taken round by round`,
+    `### Medians (range) over the rounds; the ratios to Prism are taken round by round`,
     '',
-    '| Server | GET /job/{id}: req/s | ÷ Prism | p99 | POST /problem/maxcut: req/s | ÷ Prism | p99 | answer bytes (GET / POST) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| Server | GET /job/{id}: req/s | ÷ Prism | p99 | CPU/req | ÷ Prism | POST /problem/maxcut: req/s | ÷ Prism | p99 | CPU/req | ÷ Prism | answer bytes (GET / POST) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   const prism = targets.length - 1;
+  const x = (v: number) => v.toFixed(2);
   targets.forEach((target, t) => {
     const of = all.map((round) => round[t]!);
-    const ratio = (op: 'get' | 'post') => all.map((round) => round[t]![op].rps / round[prism]![op].rps);
-    const x = (v: number) => `${v.toFixed(2)}×`;
+    const cells = (op: 'get' | 'post') => {
+      const rps = (m: Round) => m[op].rps;
+      const cpu = (m: Round) => m[op].cpuPerRequest ?? NaN;
+      const perRound = (f: (m: Round) => number) => all.map((round) => f(round[t]!) / f(round[prism]!));
+      const ratio = (f: (m: Round) => number) => (t === prism ? '' : range(perRound(f), x, '×'));
+      const p99s = of.map((m) => m[op].p99);
+      return [
+        range(of.map(rps), int),
+        ratio(rps),
+        range(p99s, String, ' ms'),
+        range(of.map(cpu), int, ' µs'),
+        ratio(cpu),
+      ];
+    };
     out.push(
-      `| ${target.name} | ${range(
-        of.map((m) => m.get.rps),
-        int,
-      )} | ${t === prism ? '' : range(ratio('get'), x)} | ${range(
-        of.map((m) => m.get.p99),
-        (v) => `${v}`,
-      )} ms | ${range(
-        of.map((m) => m.post.rps),
-        int,
-      )} | ${t === prism ? '' : range(ratio('post'), x)} | ${range(
-        of.map((m) => m.post.p99),
-        (v) => `${v}`,
-      )} ms | ${of[0]!.bytes.get} / ${of[0]!.bytes.post} |`,
+      `| ${[target.name, ...cells('get'), ...cells('post'), `${of[0]!.bytes.get} / ${of[0]!.bytes.post}`].join(' | ')} |`,
     );
   });
 }
