@@ -17,12 +17,11 @@
 // fresh project outside the repository (bench/support/installed.ts), its bin run. The run first measures GET /job/{id}
 // of a FINISHED job on this clone's server and on the installed one, alternated round by round under the same load,
 // then every measure above on the installed server.
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import autocannon from 'autocannon';
 import { agent, Api, json, send } from './support/client.ts';
 import { bigBody, matrixBody } from './support/inputs.ts';
 import { installServer } from './support/installed.ts';
+import { type Load, measure, median } from './support/load.ts';
 import { startBare, startServer, stopAll } from './support/processes.ts';
 import { measurePrismGet } from './support/prism.ts';
 import { runTinyJobs, type TinyJobFigures } from './support/tiny-jobs.ts';
@@ -32,58 +31,8 @@ import { installed, quick, settings } from './support/settings.ts';
 // Measuring
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[at]!;
-}
-const median = (values: number[]) => quantile(values, 0.5);
-
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  bad: number;
-  /** CPU time of the child's main (JavaScript) thread per request, µs; undefined where /proc is missing. */
-  cpuPerRequest: number | undefined;
-}
-
-/** Seconds of CPU the process's main thread has used (Linux /proc; USER_HZ = 100). */
-function mainThreadCpu(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-async function cannon(url: string, headers: Record<string, string>, seconds: number, pid?: number): Promise<Load> {
-  if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to load ${url}`);
-  const cpu0 = mainThreadCpu(pid);
-  const result = await autocannon({ url, connections: settings.connections, duration: seconds, headers });
-  const cpu1 = mainThreadCpu(pid);
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    bad: result.non2xx + result.errors + result.timeouts,
-    cpuPerRequest:
-      cpu0 !== undefined && cpu1 !== undefined && result.requests.total > 0
-        ? ((cpu1 - cpu0) * 1e6) / result.requests.total
-        : undefined,
-  };
-}
-
-/** A warm-up run, then the measured one. */
-async function measureGet(url: string, headers: Record<string, string>, pid: number | undefined): Promise<Load> {
-  await cannon(url, headers, settings.warmupSeconds, pid);
-  return cannon(url, headers, settings.durationSeconds, pid);
-}
+const measureGet = (url: string, headers: Record<string, string>, pid: number | undefined) =>
+  measure(url, headers, pid);
 
 interface GetFigures {
   label: string;

@@ -1,8 +1,10 @@
-// Loaded into a benchmarked server with `node --import` (memoryProbeOptions): every second its main thread writes
-// what its memory is made of to the file MEMORY_PROBE_FILE names, as one JSON object, so that a benchmark can
-// tell a leak (the live heap growing) from V8 taking room it may take (the heap's size growing with the live heap
-// flat) and from the embedded database's WebAssembly memory. With JES_MEMORY_PROBE_GC set it collects garbage
-// before each reading (the process must run with --expose-gc): the heap used is then the live heap.
+// Loaded into a benchmarked server (or sandbox) with `node --import` (memoryProbeOptions): every second its main
+// thread writes what its memory is made of to the file MEMORY_PROBE_FILE names, as one JSON object, so that a
+// benchmark can tell a leak (the live heap growing) from V8 taking room it may take (the heap's size growing with the
+// live heap flat) and from the embedded database's WebAssembly memory. With JES_MEMORY_PROBE_GC set it collects
+// garbage before each reading (the process must run with --expose-gc): the heap used is then the live heap. SIGUSR2
+// writes a reading at once, after collecting garbage when the process runs with --expose-gc: the live heap at an
+// instant the benchmark chooses, with no collection forced in between (bench/support/sandbox-memory.ts).
 import { renameSync, writeFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 
@@ -10,9 +12,9 @@ const file = process.env.MEMORY_PROBE_FILE;
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 if (isMainThread && file) {
-  const collect = process.env.JES_MEMORY_PROBE_GC ? (globalThis as { gc?: () => void }).gc : undefined;
-  setInterval(() => {
-    collect?.();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const collect = process.env.JES_MEMORY_PROBE_GC ? gc : undefined;
+  const write = () => {
     const m = process.memoryUsage();
     // Replaced whole: the benchmark wants the latest reading, and never reads one half-written.
     writeFileSync(
@@ -26,5 +28,13 @@ if (isMainThread && file) {
       }),
     );
     renameSync(`${file}.next`, file);
+  };
+  setInterval(() => {
+    collect?.();
+    write();
   }, 1000).unref();
+  process.on('SIGUSR2', () => {
+    gc?.();
+    write();
+  });
 }

@@ -1,9 +1,10 @@
-// The Prism column of the API benchmark: the stock Prism mock (bench/prism-mock.ts) in a child process, loaded on
-// GET /job/{id} with the same autocannon settings as the jes server (the measuring function is the caller's).
+// The stock Prism mock (bench/prism-mock.ts) in a child process, the reference the API and sandbox benchmarks put
+// jes beside: loaded with the same autocannon settings as the jes server or the sandbox (the measuring function is
+// the caller's).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { send } from './client.ts';
-import { node } from '../../test/support/child-server.ts';
+import { type ChildServer, node } from '../../test/support/child-server.ts';
 import { startProcess } from './processes.ts';
 import { root } from './settings.ts';
 
@@ -15,23 +16,33 @@ export interface PrismGet<Load> {
   version: string;
 }
 
-// A job id of the contract's shape; Prism checks the shape, not that the job exists. Its bearer check is that a
-// token is present (Prism verifies no signature), so any token in the right scheme passes.
-const path = '/job/K7Q2M9X4TB1R';
-const headers = { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.bench-signature' };
+/** A job id of the contract's shape (its example); Prism checks the shape, not that the job exists. */
+export const exampleJobPath = '/job/K7Q2M9X4TB1R';
+/**
+ * Prism's bearer check is that a token is present (Prism verifies no signature), so any token in the right scheme
+ * passes; the stateless sandbox takes any well-formed one too.
+ */
+export const anyBearer = { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.bench-signature' };
+
+export const startPrism = (): Promise<ChildServer> => startProcess('prism mock', node('bench/prism-mock.ts'));
+
+/** @stoplight/prism-http's version, as installed. */
+export function prismVersion(): string {
+  const pkg = join(root, 'node_modules', '@stoplight', 'prism-http', 'package.json');
+  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+}
 
 export async function measurePrismGet<Load>(
   measure: (url: string, headers: Record<string, string>, pid: number | undefined) => Promise<Load>,
 ): Promise<PrismGet<Load>> {
-  const prism = await startProcess('prism mock', node('bench/prism-mock.ts'));
+  const prism = await startPrism();
   try {
-    const sample = await send(prism.url, 'GET', path, { headers });
-    if (sample.status !== 200) throw new Error(`Prism GET ${path}: ${sample.status} ${sample.body}`);
-    const pkg = join(root, 'node_modules', '@stoplight', 'prism-http', 'package.json');
+    const sample = await send(prism.url, 'GET', exampleJobPath, { headers: anyBearer });
+    if (sample.status !== 200) throw new Error(`Prism GET ${exampleJobPath}: ${sample.status} ${sample.body}`);
     return {
-      load: await measure(`${prism.url}${path}`, headers, prism.child.pid),
+      load: await measure(`${prism.url}${exampleJobPath}`, anyBearer, prism.child.pid),
       bytes: sample.body.length,
-      version: (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version,
+      version: prismVersion(),
     };
   } finally {
     await prism.stop();
