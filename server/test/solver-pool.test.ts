@@ -214,7 +214,7 @@ describe('SolverPool', () => {
     // Every solver thread of the child process spends 4 s before it loads (as a new thread loading its modules does on
     // a loaded machine): longer than the run's 0.2 s time limit, its 2 s grace and the 1 s to answer a stop.
     const slowStart =
-      "import { isMainThread } from 'node:worker_threads'; if (!isMainThread) { const end = Date.now() + 4000; while (Date.now() < end); }";
+      "import { isMainThread } from 'node:worker_threads'; if (!isMainThread) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4000);";
     const script = `
       import { SolverPool } from ${JSON.stringify(new URL('../src/worker/pool.ts', import.meta.url).href)};
       import { graphFromEdges } from '@jes/contract/inputs';
