@@ -51,7 +51,7 @@ describe('jes-server survives a hostile upload', () => {
 
 describe('the process guard', () => {
   it('answers a request whose failure escaped Express with 500 internal_error, logs it with the request id, and keeps serving', async () => {
-    const { child, url, output } = await launch(join(import.meta.dirname, 'support', 'escaping-app.ts'));
+    const { child, url, output, printed } = await launch(join(import.meta.dirname, 'support', 'escaping-app.ts'));
     for (const path of ['/rejection', '/exception']) {
       const reply = await rawRequest(url, {
         method: 'GET',
@@ -63,6 +63,8 @@ describe('the process guard', () => {
     }
     expect((await rawRequest(url, { method: 'GET', path: '/healthz' })).status).toBe(200);
     expect(child.exitCode).toBeNull();
+    // The answer can come before its log line has reached us through the child's stdout: wait for both lines.
+    for (const id of ['escape-rejection', 'escape-exception']) await printed(new RegExp(`"reqId":"${id}"`));
     const logged = output()
       .split('\n')
       .filter((line) => line.includes('"level":50'))
