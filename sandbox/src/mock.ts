@@ -22,10 +22,27 @@ export interface MockRequest {
 /** The name of the contract example Prism answered with (it answers an example's value as it is). */
 function exampleName(operation: Operation, status: number, body: unknown): string | undefined {
   if (body === undefined) return undefined;
-  const text = JSON.stringify(body);
-  const examples =
-    operation.responses.find((r) => r.code === String(status))?.contents?.flatMap((c) => c.examples ?? []) ?? [];
-  return examples.find((e) => 'value' in e && JSON.stringify(e.value) === text)?.key;
+  return examplesByText(operation, status).get(JSON.stringify(body));
+}
+
+/** An operation's examples of one status, by their JSON text: serialised once, not on every request. */
+const exampleTexts = new WeakMap<Operation, Map<number, Map<string, string>>>();
+function examplesByText(operation: Operation, status: number): Map<string, string> {
+  let byStatus = exampleTexts.get(operation);
+  if (!byStatus) exampleTexts.set(operation, (byStatus = new Map()));
+  let texts = byStatus.get(status);
+  if (!texts) {
+    const examples =
+      operation.responses.find((r) => r.code === String(status))?.contents?.flatMap((c) => c.examples ?? []) ?? [];
+    texts = new Map();
+    // The first of two examples with one value names it, as the search through them did.
+    for (const e of examples) {
+      const text = 'value' in e ? JSON.stringify(e.value) : undefined;
+      if (text !== undefined && !texts.has(text)) texts.set(text, e.key);
+    }
+    byStatus.set(status, texts);
+  }
+  return texts;
 }
 
 /** The mock of the contract at `path` (by default the one this package carries). */

@@ -293,8 +293,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           // Prefer is read once: the scenarios take what is theirs (scenarios.ts), Prism the code and example.
           const prefer = preferences([req.headers.prefer].flat().join(', '));
           const client = req.headers.authorization ?? req.socket.remoteAddress ?? '';
+          // Aborted only for a client that leaves before its answer (a long poll then stops waiting): aborting on
+          // every close made an exception object per request for nobody.
           const gone = new AbortController();
-          res.once('close', () => gone.abort());
+          res.once('close', () => {
+            if (!res.writableFinished) gone.abort();
+          });
           const staged = await scenarios.stage(req, routed, path, prefer, client, () =>
             answer(req, url, routed, prefer, gone.signal),
           );
