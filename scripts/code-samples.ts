@@ -85,6 +85,8 @@ interface ClientCall {
   call: (r: Request) => string;
   /** The helper is an async iterator over pages. */
   pages?: true;
+  /** The helper is an async iterator over a stream's events, each a result. */
+  stream?: true;
   /** The operation needs no token: the client is made without credentials. */
   anonymous?: true;
 }
@@ -113,6 +115,13 @@ const clientCalls: Record<string, ClientCall> = {
   uploadDataFile: { result: 'dataFile', call: uploadDataFileCall },
   getDataFile: { result: 'dataFile', call: (r) => `jes.getDataFile(${ts(r.pathParams.data_file_identifier)})` },
   deleteDataFile: { result: 'deleted', call: (r) => `jes.deleteDataFile(${ts(r.pathParams.data_file_identifier)})` },
+  streamJobEvents: { result: 'event', call: (r) => `jes.jobEvents(${ts(r.pathParams.job_id)})`, stream: true },
+  streamEvents: { result: 'event', call: () => 'jes.events()', stream: true },
+  getWebhook: { result: 'webhook', call: () => 'jes.getWebhook()' },
+  setWebhook: { result: 'webhook', call: (r) => `jes.setWebhook(${ts(r.body!.value)})` },
+  deleteWebhook: { result: 'deleted', call: () => 'jes.deleteWebhook()' },
+  rotateWebhookSecret: { result: 'webhook', call: () => 'jes.rotateWebhookSecret()' },
+  listWebhookDeliveries: { result: 'deliveries', call: () => 'jes.listWebhookDeliveries()' },
 };
 
 /** startJob takes the input, then the solvers and time limit as options (the body's, beside a data file). */
@@ -133,7 +142,9 @@ function curl(base: string, r: Request, method: string, path: string, secured: b
   const query = new URLSearchParams(r.query).toString();
   const url = `${base}${path}${query ? `?${query}` : ''}`;
   const prelude: string[] = [];
-  const args = [`curl -sS${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${sh(url)}`];
+  // -N: a stream's events are printed as they come, not when curl's buffer fills.
+  const streams = Boolean(r.op.responses?.['200']?.content?.['text/event-stream']);
+  const args = [`curl -sS${streams ? 'N' : ''}${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${sh(url)}`];
   if (secured) args.push('-H "Authorization: Bearer $TOKEN"');
   for (const [name, value] of Object.entries(r.headers)) args.push(`-H ${sh(`${name}: ${value}`)}`);
   if (r.body?.type === 'json') {
@@ -169,7 +180,7 @@ function typescript(base: string, credentials: Node, r: Request): string {
     `${indent}if (${how.result}.error) throw new Error(formatProblem(${how.result}.error));`,
     `${indent}console.log(${how.result}.data${how.pages ? '.items' : ''});`,
   ];
-  if (how.pages) lines.push(`for await (const ${how.result} of ${how.call(r)}) {`, ...check('  '), '}');
+  if (how.pages || how.stream) lines.push(`for await (const ${how.result} of ${how.call(r)}) {`, ...check('  '), '}');
   else lines.push(`const ${how.result} = await ${how.call(r)};`, ...check(''));
   return `${lines.join('\n')}\n`;
 }

@@ -304,6 +304,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/job/{job_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The job's id, as returned by `POST /problem/{problem_id}`.
+                 * @example K7Q2M9X4TB1R
+                 */
+                job_id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Follow a job's events
+         * @description A live stream of one job's events as Server-Sent Events (`text/event-stream`), in the order they
+         *     happened, from its acceptance to its end. Each event's `data` is one line of JSON:
+         *     - `status`: the job's status changed (`JobStatusEvent`). The first event is the job's `PENDING`.
+         *     - `execution`: one execution's status changed (`ExecutionStatusEvent`).
+         *     - `progress`: one execution found a better value (`ExecutionProgressEvent`); at most one per
+         *       execution every half second.
+         *     - `end`: the job reached a terminal status. Its data is what `GET /job/{job_id}` answers at that
+         *       moment (`JobEnvelope`); the stream then closes.
+         *
+         *     Every event has an `id`, a decimal number increasing within the job. A client that reconnects with
+         *     the `Last-Event-ID` header (or the `last_event_id` query parameter, for one that cannot set headers)
+         *     receives the events after that one: none is missed and none comes twice. Without it the stream starts
+         *     from the job's first event; the stream of a job that has ended sends its events and closes at once.
+         *
+         *     The stream opens with `retry: 1000` (the milliseconds a browser's `EventSource` waits before it
+         *     reconnects) and sends a comment line (`: keep-alive`) every 15 seconds while no event does. It ends
+         *     when its token expires: reconnect with a new token and `Last-Event-ID`. A browser reads it with
+         *     `fetch`, which can send `Authorization` (`EventSource` cannot).
+         *
+         *     A user may hold at most 50 streams at once (of jobs and of `GET /events` together, on the reference
+         *     server unless its operator sets `JES_MAX_STREAMS_PER_USER`); one more answers `429` with code
+         *     `too_many_streams`. Opening a stream counts once against the `default` rate limit.
+         *
+         *     ```text
+         *     retry: 1000
+         *
+         *     id: 1
+         *     event: status
+         *     data: {"job_id":"K7Q2M9X4TB1R","status":"PENDING","at":"2026-11-26T10:00:00.000Z"}
+         *
+         *     id: 2
+         *     event: status
+         *     data: {"job_id":"K7Q2M9X4TB1R","status":"RUNNING","at":"2026-11-26T10:00:00.041Z"}
+         *     ```
+         */
+        get: operations["streamJobEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data_file": {
         parameters: {
             query?: never;
@@ -387,6 +446,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow all your jobs
+         * @description A live stream (`text/event-stream`) of the status changes of all the caller's jobs: one `status` event
+         *     (`JobStatusEvent`, with the job's id) each time one of them changes status, from the moment the stream
+         *     opens. Event ids are decimal numbers increasing across the caller's jobs: reconnect with
+         *     `Last-Event-ID` (or `last_event_id`) to receive the changes after that one, none missed and none twice
+         *     (changes of jobs deleted since are left out). The stream never ends by itself but when its token
+         *     expires; keep-alives, `retry` and the cap on streams are as `GET /job/{job_id}/events` says.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your webhook
+         * @description Your webhook: the URL the service tells when your jobs change (`null` when none is set), the events it
+         *     is told of, and the secret its deliveries are signed with. The secret is made on first read and is the
+         *     same until you rotate it (`POST /webhook/secret`). See the `jobEnded` and `jobStatusChanged` webhooks
+         *     for what a delivery holds and how to check its signature.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Set your webhook
+         * @description Sets the URL the service tells when your jobs change, replacing any before. From then on each of your
+         *     jobs that ends (and, with `job.status_changed` in `events`, each status change) is delivered to it:
+         *     signed, retried with backoff for more than 24 hours until it answers `2xx`, at least once (the
+         *     `webhook-id` header lets a receiver drop a repeat). Deliveries queued for an earlier URL still go to it.
+         *
+         *     The URL must be `http` or `https`, without user or password, at most 2,048 characters. The reference
+         *     server refuses one whose host is `localhost` or an address a public service should not call (loopback,
+         *     private, link-local such as 169.254.169.254, unique-local, shared, multicast or unspecified), unless its
+         *     operator lists the host in `JES_WEBHOOK_ALLOW_HOSTS`: `422` with code `webhook_url_refused`. A name is
+         *     checked again at each delivery, on the addresses it resolves to then.
+         */
+        put: operations["setWebhook"];
+        post?: never;
+        /**
+         * Remove your webhook
+         * @description Stops telling your webhook of new changes; deliveries not yet made are dropped. The secret stays. Answers
+         *     `204` whether or not a webhook was set.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your webhook secret
+         * @description Makes a new signing secret. For 24 hours after, deliveries carry two signatures, by the new secret and
+         *     by the one before (`previous_secret_expires_at` says until when), so a receiver can switch without
+         *     refusing one.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook deliveries
+         * @description Your most recent deliveries, newest first: to which URL, how many attempts so far, how the last one went
+         *     and when the next one is due. A delivery is `pending` until an attempt is answered `2xx` (`delivered`) or
+         *     its attempts run out (`failed`, after more than 24 hours). Deliveries are kept as long as their jobs.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -412,7 +581,59 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    jobEnded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job ended
+         * @description Sent to your webhook (`PUT /webhook`) when one of your jobs reaches a terminal status. Signed as the
+         *     Standard Webhooks specification says: `webhook-signature` holds `v1,` and the base64 HMAC-SHA256, keyed
+         *     with your secret's bytes (the base64 after `whsec_`), of `{webhook-id}.{webhook-timestamp}.{body}`;
+         *     during the 24 hours after a rotation it holds two, space-separated. A receiver checks one matches and
+         *     that the timestamp is within five minutes of its clock, then answers `2xx` within 10 seconds; the
+         *     `@jes/client` helper `verifyWebhook` does both.
+         *
+         *     Any other answer, none within 10 seconds, or a redirect (never followed) is retried, with the same
+         *     `webhook-id`, after 5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours and 10 hours: more
+         *     than 24 hours in all, after which the delivery is `failed`. A delivery is made at least once, and may be
+         *     made again after a restart of the service: drop a `webhook-id` you have seen. Bodies are at most 64 KiB.
+         */
+        post: operations["notifyJobEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    jobStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job changed status
+         * @description Sent to your webhook when one of your jobs changes status, if its `events` include
+         *     `job.status_changed`. Signed, retried and answered as `jobEnded` says.
+         */
+        post: operations["notifyJobStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A user's credentials. */
@@ -651,6 +872,11 @@ export interface components {
              * @description Where to cancel the job.
              */
             cancel: string;
+            /**
+             * Format: uri-reference
+             * @description The job's live stream of events.
+             */
+            events?: string;
         };
         /** @description One solver's run within a job. */
         Execution: {
@@ -672,6 +898,14 @@ export interface components {
              *     until the solver has reported one.
              */
             best_value?: number;
+            /**
+             * @description The best value over time: each point is the moment (seconds since the execution started running) a
+             *     better value was first found, and that value, oldest first. At most 256 points: a long run's history
+             *     is thinned between its first and last points, so every point kept is still a first moment. Only in
+             *     `GET /job/{job_id}` and the `end` event (listings leave it out, as they leave out `data`); absent until
+             *     the solver has reported a value.
+             */
+            progress_history?: components["schemas"]["ProgressPoint"][];
             timestamps: components["schemas"]["ExecutionTimestamps"];
         };
         /** @description The execution's instants in RFC 3339 (UTC). */
@@ -918,7 +1152,7 @@ export interface components {
          *     (405, with `Allow`); `request_timeout` (408); `job_not_finished`,
          *     `job_already_terminal`, `data_file_in_use` (409); `payload_too_large` (413, with
          *     `max_bytes`); `storage_quota_exceeded` (413, with `max_bytes` and `used_bytes`); `unsupported_media_type` (415); `headers_too_large` (431); `invalid_input`, `data_file_problem_mismatch`,
-         *     `data_file_invalid`, `idempotency_key_reused` (422); `rate_limited`, `too_many_active_jobs` (429, with `Retry-After`);
+         *     `data_file_invalid`, `idempotency_key_reused`, `webhook_url_refused` (422); `rate_limited`, `too_many_active_jobs`, `too_many_streams` (429, with `Retry-After`);
          *     `internal_error` (500); `bad_gateway` (502: only from the sandbox's validation proxy, `jes-sandbox --proxy`, when
          *     the deployment behind it does not answer or, with `--errors`, answers at odds with the contract); `service_unavailable` (503); `insufficient_storage` (507, with `Retry-After`). Inside a job or execution `error`, solver
          *     failures use `solver_failed`, `solver_limit_exceeded`, `job_expired` and `data_file_invalid`.
@@ -957,6 +1191,136 @@ export interface components {
             pointer: string;
             /** @description What is wrong with it. */
             detail: string;
+        };
+        /** @description A moment a solver first found a better value. */
+        ProgressPoint: {
+            /** @description Seconds since the execution started running, to the millisecond. */
+            seconds: number;
+            /** @description The value found then (for `maxcut` a cut, for `qubo` an energy). */
+            best_value: number;
+        };
+        /**
+         * @description One event of a stream, as its `id:`, `event:` and `data:` fields carry it (the data is one line of
+         *     JSON). Its `event` says which schema `data` follows: `status` a `JobStatusEvent`, `execution` an
+         *     `ExecutionStatusEvent`, `progress` an `ExecutionProgressEvent`, `end` a `JobEnvelope`. A client
+         *     ignores an `event` it does not know.
+         */
+        JobEvent: {
+            /** @description The event's id, a decimal number increasing within the stream; resume after it with `Last-Event-ID`. */
+            id: string;
+            /**
+             * @description The kind of event.
+             * @enum {string}
+             */
+            event: "status" | "execution" | "progress" | "end";
+            /** @description The event's data, by its `event`. */
+            data: components["schemas"]["JobStatusEvent"] | components["schemas"]["ExecutionStatusEvent"] | components["schemas"]["ExecutionProgressEvent"] | components["schemas"]["JobEnvelope"];
+        };
+        /** @description A job's status changed. */
+        JobStatusEvent: {
+            job_id: components["schemas"]["JobId"];
+            status: components["schemas"]["JobStatus"];
+            /**
+             * Format: date-time
+             * @description When it changed, in RFC 3339 (UTC).
+             */
+            at: string;
+        };
+        /** @description One execution's status changed. */
+        ExecutionStatusEvent: {
+            job_id: components["schemas"]["JobId"];
+            solver: components["schemas"]["SolverName"];
+            status: components["schemas"]["ExecutionStatus"];
+            /**
+             * Format: date-time
+             * @description When it changed, in RFC 3339 (UTC).
+             */
+            at: string;
+        };
+        /** @description One execution found a better value. */
+        ExecutionProgressEvent: {
+            job_id: components["schemas"]["JobId"];
+            solver: components["schemas"]["SolverName"];
+            /** @description Seconds since the execution started running when it found the value, to the millisecond. */
+            seconds: number;
+            /** @description The best value so far (for `maxcut` the largest cut, for `qubo` the lowest energy). */
+            best_value: number;
+            /** @description The fraction of the time limit used, 0 to 1. */
+            progress: number;
+        };
+        /**
+         * @description What a delivery tells: `job.ended` (a job reached a terminal status) or `job.status_changed` (any
+         *     status change of a job, the terminal one included, which then comes as `job.ended` too).
+         * @enum {string}
+         */
+        WebhookEventType: "job.ended" | "job.status_changed";
+        /** @description Where to deliver, and what. */
+        WebhookRequest: {
+            /**
+             * Format: uri
+             * @description An `http` or `https` URL without user or password.
+             */
+            url: string;
+            /** @description The events to deliver; `["job.ended"]` when left out. */
+            events?: components["schemas"]["WebhookEventType"][];
+        };
+        /** @description A user's webhook and its signing secret. */
+        Webhook: {
+            /** @description Where deliveries go; `null` when no webhook is set. */
+            url: string | null;
+            /** @description The events delivered. */
+            events: components["schemas"]["WebhookEventType"][];
+            /**
+             * @description The signing secret, as the Standard Webhooks specification writes it: `whsec_` and the key in
+             *     base64. Keep it on the receiver only.
+             */
+            secret: string;
+            previous_secret_expires_at: components["schemas"]["DateTimeOrNull"];
+        };
+        /** @description Recent deliveries, newest first. */
+        WebhookDeliveryList: {
+            /** @description The deliveries, newest first. */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description One message to a webhook and how its attempts went. */
+        WebhookDelivery: {
+            /** @description The message's id, sent as `webhook-id` on every attempt. */
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            job_id: components["schemas"]["JobId"];
+            /** @description Where it goes. */
+            url: string;
+            /**
+             * @description `pending` until an attempt is answered `2xx` (`delivered`) or the attempts run out (`failed`).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Attempts made so far. */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the change it tells of happened.
+             */
+            created_at: string;
+            next_attempt_at: components["schemas"]["DateTimeOrNull"];
+            delivered_at: components["schemas"]["DateTimeOrNull"];
+            /** @description How the last attempt failed (`HTTP 500`, `timed out after 10 s`, `address refused: 127.0.0.1`), or `null`. */
+            last_error: string | null;
+        };
+        /** @description The body of a delivery, as the Standard Webhooks specification shapes it. */
+        WebhookPayload: {
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description When the change happened, in RFC 3339 (UTC).
+             */
+            timestamp: string;
+            /** @description The job as it was then, as listings show it (without `data` and `progress_history`). */
+            data: {
+                job_id: components["schemas"]["JobId"];
+                status: components["schemas"]["JobStatus"];
+                job: components["schemas"]["Job"];
+            };
         };
     };
     responses: {
@@ -1056,6 +1420,28 @@ export interface components {
                      * @enum {unknown}
                      */
                     code?: "rate_limited" | "too_many_active_jobs";
+                };
+            };
+        };
+        /**
+         * @description Too many requests under a rate-limit policy (`rate_limited`), or the caller already holds as many
+         *     streams as a user may (`too_many_streams`): close one, or wait `Retry-After` seconds.
+         */
+        StreamsLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
+                     * @enum {unknown}
+                     */
+                    code?: "rate_limited" | "too_many_streams";
                 };
             };
         };
@@ -1245,6 +1631,32 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Resume a stream after this event (its `id`): the events after it follow, none twice. A browser's
+         *     `EventSource` sends it by itself when it reconnects.
+         * @example 4
+         */
+        LastEventId: string;
+        /**
+         * @description As the `Last-Event-ID` header, for a client that cannot set headers; the header wins when both are sent.
+         * @example 4
+         */
+        LastEventIdQuery: string;
+        /**
+         * @description The message's id, the same on every attempt of one delivery.
+         * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+         */
+        WebhookId: string;
+        /**
+         * @description When this attempt was sent, in seconds since the Unix epoch.
+         * @example 1795701792
+         */
+        WebhookTimestamp: string;
+        /**
+         * @description One or two signatures, space-separated, each `v1,` and a base64 HMAC-SHA256.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignature: string;
         /**
          * @description The use case's id, as listed by `GET /problem`. Any other value, whatever its shape (`MaxCut`,
          *     `max-cut`), answers `404` with code `problem_not_found` and the known ids in its `detail`.
@@ -2020,6 +2432,54 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    streamJobEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description As the `Last-Event-ID` header, for a client that cannot set headers; the header wins when both are sent.
+                 * @example 4
+                 */
+                last_event_id?: components["parameters"]["LastEventIdQuery"];
+            };
+            header?: {
+                /**
+                 * @description Resume a stream after this event (its `id`): the events after it follow, none twice. A browser's
+                 *     `EventSource` sends it by itself when it reconnects.
+                 * @example 4
+                 */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path: {
+                /**
+                 * @description The job's id, as returned by `POST /problem/{problem_id}`.
+                 * @example K7Q2M9X4TB1R
+                 */
+                job_id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job's events, until it ends. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["JobEvent"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["JobNotFound"];
+            429: components["responses"]["StreamsLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listDataFiles: {
         parameters: {
             query?: {
@@ -2262,6 +2722,212 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description As the `Last-Event-ID` header, for a client that cannot set headers; the header wins when both are sent.
+                 * @example 4
+                 */
+                last_event_id?: components["parameters"]["LastEventIdQuery"];
+            };
+            header?: {
+                /**
+                 * @description Resume a stream after this event (its `id`): the events after it follow, none twice. A browser's
+                 *     `EventSource` sends it by itself when it reconnects.
+                 * @example 4
+                 */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status changes of the caller's jobs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["JobEvent"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["StreamsLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook as set. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The URL is not one the service will call (`webhook_url_refused`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Codes this response can carry (more may come; a client handles a code it does not know by the status).
+                         * @enum {unknown}
+                         */
+                        code?: "webhook_url_refused";
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No webhook is set now. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your webhook with its new secret. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your deliveries, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -2284,6 +2950,82 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notifyJobEnded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's id, the same on every attempt of one delivery.
+                 * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was sent, in seconds since the Unix epoch.
+                 * @example 1795701792
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description One or two signatures, space-separated, each `v1,` and a base64 HMAC-SHA256.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notifyJobStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's id, the same on every attempt of one delivery.
+                 * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was sent, in seconds since the Unix epoch.
+                 * @example 1795701792
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description One or two signatures, space-separated, each `v1,` and a base64 HMAC-SHA256.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -11,7 +11,7 @@ export const operationHygiene: Check = {
     const ids = new Set<string>();
     for (const op of operations(doc)) {
       const { operationId, summary, description } = op.operation;
-      if (!/^(login|list|get|start|cancel|upload|delete)([A-Z][a-z]+)*$/.test(operationId ?? ''))
+      if (!/^(login|list|get|start|cancel|upload|delete|stream|set|rotate)([A-Z][a-z]+)*$/.test(operationId ?? ''))
         violations.push(`${op.label}: operationId "${operationId}" is not a verb phrase`);
       if (ids.has(operationId)) violations.push(`${op.label}: operationId ${operationId} is not unique`);
       ids.add(operationId);
