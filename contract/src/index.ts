@@ -10,3 +10,13 @@ export { documentedTimestamp, rfc3339, toMillisecond } from './format.ts';
 export { deriveJobStatus, type ExecutionStatus, type JobStatus, terminalExecution, terminalJob } from './job-status.ts';
 export { idempotencyKeyOf, maxIdempotencyKeyLength } from './idempotency-key.ts';
 export { maxPreferredWait, preferredWait } from './prefer-wait.ts';
+export {
+  eventFrame,
+  keepAliveFrame,
+  keepAliveMs,
+  progressEveryMs,
+  resumeAfter,
+  streamPreamble,
+  streamRetryMs,
+} from './event-stream.ts';
+export { maxProgressPoints, type ProgressPoint, withProgress } from './progress-history.ts';
