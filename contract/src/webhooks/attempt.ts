@@ -21,6 +21,8 @@ export interface AttemptOptions {
   timeoutMs?: number;
   /** How much of the answer is read before the connection is closed. */
   maxAnswerBytes?: number;
+  /** Ends the attempt at once (a stopping server), as `{ delivered: false, reason: 'stopped' }`. */
+  signal?: AbortSignal;
   /** Resolves a host name to its addresses; node:dns's lookup by default (a test injects its own names). */
   resolve?: Resolve;
 }
@@ -104,6 +106,10 @@ export function attemptDelivery(options: AttemptOptions): Promise<AttemptResult>
       () => finish({ delivered: false, reason: `timed out after ${timeoutMs / 1000} s` }),
       timeoutMs,
     );
+    const abort = () => finish({ delivered: false, reason: 'stopped' });
+    if (options.signal?.aborted) abort();
+    options.signal?.addEventListener('abort', abort, { once: true });
+    request.on('close', () => options.signal?.removeEventListener('abort', abort));
     request.on('error', (error) => finish({ delivered: false, reason: shortReason(error, host) }));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
