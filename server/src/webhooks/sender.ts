@@ -46,7 +46,15 @@ export async function startWebhookSender(
   };
 
   async function send(delivery: ClaimedDelivery): Promise<void> {
-    const body = webhookBody(delivery);
+    let body: string;
+    try {
+      body = webhookBody(delivery);
+    } catch (err) {
+      // Counted as a failed attempt, so a message that cannot be made ends `failed` rather than come back for good.
+      logger.error({ err, webhook: delivery.id }, 'webhook message could not be made');
+      const retryInMs = nextRetryDelayMs(delivery.attempts, settings.retryDelaysMs);
+      return recordAttempt(db, delivery, { delivered: false, error: 'the message could not be made', retryInMs });
+    }
     const result = await attemptDelivery({
       url: delivery.url,
       headers: webhookHeaders(delivery.secrets, delivery.id, Math.floor(Date.now() / 1000), body),

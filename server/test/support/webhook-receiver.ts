@@ -17,6 +17,8 @@ export interface Receiver {
   /** `http://localhost:<port>`: a name, as a webhook's URL would be. */
   url: string;
   readonly requests: Received[];
+  /** When each request came (performance.now()), in the order of `requests`. */
+  readonly times: number[];
   /** How `path` is answered from now on. */
   answer(path: string, answer: Answer): void;
   /** Resolves once `count` requests match `match` (within `seconds`, else rejects with what came). */
@@ -26,6 +28,7 @@ export interface Receiver {
 
 export async function startReceiver(port = 0): Promise<Receiver> {
   const requests: Received[] = [];
+  const times: number[] = [];
   const answers = new Map<string, Answer>();
   const waiters = new Set<() => void>();
   const server: Server = createServer((req, res) => {
@@ -34,6 +37,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     req.on('end', () => {
       const request = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       requests.push(request);
+      times.push(performance.now());
       for (const wake of waiters) wake();
       const answer = answers.get(request.path);
       if (answer) answer(request, res);
@@ -46,6 +50,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     port: bound,
     url: `http://localhost:${bound}`,
     requests,
+    times,
     answer: (path, answer) => void answers.set(path, answer),
     received(match, count = 1, seconds = 60) {
       return new Promise((resolve, reject) => {
