@@ -108,3 +108,17 @@ describe('JES_LOG_FORMAT', () => {
     refused({ JES_LOG_FORMAT: 'text' }, 'JES_LOG_FORMAT');
   });
 });
+
+describe('webhooks', () => {
+  it("allow no private host by default, hold the contract's schedule, and take a list of hosts", () => {
+    const { webhooks } = read({});
+    expect([...webhooks.allowHosts]).toEqual([]);
+    expect(webhooks).toMatchObject({ concurrency: 16, attemptTimeoutMs: 10_000 });
+    expect(webhooks.retryDelaysMs).toHaveLength(7);
+    const listed = read({ JES_WEBHOOK_ALLOW_HOSTS: ' 127.0.0.1, Hooks.Internal ,[::1]' }).webhooks.allowHosts;
+    expect([...listed]).toEqual(['127.0.0.1', 'hooks.internal', '::1']);
+    for (const value of ['http://hooks.internal', 'hooks.internal:8080', 'hooks.internal/x', 'a b'])
+      refused({ JES_WEBHOOK_ALLOW_HOSTS: value }, 'JES_WEBHOOK_ALLOW_HOSTS');
+    refused({ JES_WEBHOOK_CONCURRENCY: '0' }, 'JES_WEBHOOK_CONCURRENCY');
+  });
+});
