@@ -226,14 +226,14 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
  * other is left as it is. Called with their executions locked, as settleJob is.
  */
 export async function markJobsRunning(tx: Queryable, jobIds: string[]): Promise<void> {
-  const started = await tx.query<{ id: string }>(
+  const running = await tx.query<{ id: string }>(
     `UPDATE jobs SET status = 'RUNNING', running_at = coalesce(running_at, now())
       WHERE id = ANY($1) AND status = 'PENDING' RETURNING id, pg_notify($2, id)`,
     [jobIds, jobChannel],
   );
   await enqueueWebhooks(
     tx,
-    started.map((job) => job.id),
+    running.map((j) => j.id),
     'RUNNING',
   );
 }

@@ -75,37 +75,38 @@ export async function claimDeliveries(db: Database, limit: number, leaseSeconds:
 }
 
 /**
- * Records how a claimed attempt went: delivered; failed with the next attempt in `retryInMs`; or failed for good
- * (`retryInMs` null). Ignored when the row was claimed again since (its lease ran out) or deleted.
+ * How a claimed attempt went: delivered; failed with the next attempt in `retryInMs`, or for good (`retryInMs`
+ * null); or `released`: cut short by a stopping process, handed back due now and not counted.
  */
-export async function recordAttempt(
-  db: Database,
-  claimed: { id: string; attempts: number },
-  outcome: { delivered: true } | { delivered: false; error: string; retryInMs: number | null },
-): Promise<void> {
-  if (outcome.delivered) {
-    await db.query(
-      `UPDATE webhook_deliveries SET delivered_at = now(), next_attempt_at = NULL, last_error = NULL
-        WHERE id = $1 AND attempts = $2`,
-      [claimed.id, claimed.attempts],
-    );
-    return;
-  }
-  await db.query(
-    `UPDATE webhook_deliveries SET last_error = $3,
-        next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL
-                               ELSE now() + make_interval(secs => $4::double precision / 1000) END,
-        failed = $4::double precision IS NULL
-      WHERE id = $1 AND attempts = $2`,
-    [claimed.id, claimed.attempts, outcome.error, outcome.retryInMs],
-  );
-}
+export type AttemptRecord = { id: string; attempts: number } & (
+  { outcome: 'delivered' } | { outcome: 'failed'; error: string; retryInMs: number | null } | { outcome: 'released' }
+);
 
-/** Hands a claimed message back, due now and its attempt not counted: a stopping process cut the attempt short. */
-export async function releaseDelivery(db: Database, claimed: { id: string; attempts: number }): Promise<void> {
+/**
+ * Records attempts, any number in one statement (the sender records those that ended since its last look). Each is
+ * ignored when its row was claimed again since (its lease ran out) or deleted.
+ */
+export async function recordAttempts(db: Database, records: AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const rows = records.map((r) => ({
+    id: r.id,
+    attempts: r.attempts,
+    outcome: r.outcome,
+    error: r.outcome === 'failed' ? r.error : null,
+    retry_ms: r.outcome === 'failed' ? r.retryInMs : null,
+  }));
   await db.query(
-    'UPDATE webhook_deliveries SET attempts = attempts - 1, next_attempt_at = now() WHERE id = $1 AND attempts = $2',
-    [claimed.id, claimed.attempts],
+    `UPDATE webhook_deliveries d SET
+        attempts = CASE WHEN r.outcome = 'released' THEN d.attempts - 1 ELSE d.attempts END,
+        delivered_at = CASE WHEN r.outcome = 'delivered' THEN now() END,
+        last_error = CASE WHEN r.outcome = 'released' THEN d.last_error ELSE r.error END,
+        next_attempt_at = CASE WHEN r.outcome = 'released' THEN now()
+                               WHEN r.outcome = 'failed' AND r.retry_ms IS NOT NULL
+                               THEN now() + make_interval(secs => r.retry_ms / 1000) END,
+        failed = r.outcome = 'failed' AND r.retry_ms IS NULL
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, attempts integer, outcome text, error text, retry_ms double precision)
+      WHERE d.id = r.id AND d.attempts = r.attempts`,
+    [JSON.stringify(rows)],
   );
 }
 
