@@ -15,6 +15,15 @@ const executionSnapshotColumns =
   'job_id, solver, status, NULL::jsonb AS data, error, progress, best_value, time_limit_seconds, created_at, running_at, ended_at';
 
 /**
+ * SQL for "the job's owner has a webhook" (`owner`: a qualified column such as `jobs.owner`, as `webhooks` has an
+ * `owner` too), for the RETURNING of the statement that changes a job's status: enqueueWebhooks is then called only
+ * when there is one, so a change costs a user without a webhook no statement more (the INSERT … SELECT, even
+ * inserting nothing, took 3 to 5 ms on the embedded database).
+ */
+export const ownerHasWebhook = (owner: string) =>
+  `EXISTS (SELECT 1 FROM webhooks WHERE webhooks.owner = ${owner} AND webhooks.url IS NOT NULL)`;
+
+/**
  * Queues the messages a change of these jobs to `status` makes, for the owners whose webhook asks for them:
  * `job.status_changed` for every change, `job.ended` when the status is terminal. Called inside the transaction
  * that made the change (settleJob, markJobsRunning), after it, with the job rows locked: the snapshot is the
