@@ -1,7 +1,8 @@
 // A webhook message outlives a SIGKILL: it is queued in the transaction that ends its job, so a server killed
 // after the job ended and before the message was delivered (its receiver down) delivers it once started again on
-// the same data directory, with the same webhook-id and a signature standardwebhooks verifies. On PostgreSQL,
-// two processes share one outbox and send each message once (FOR UPDATE SKIP LOCKED, no double claim).
+// the same data directory, with the same webhook-id and a signature standardwebhooks verifies; one stopped
+// gracefully mid-attempt hands the attempt back, made again at the next start. On PostgreSQL, two processes share
+// one outbox and send each message once (FOR UPDATE SKIP LOCKED, no double claim).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,6 +67,34 @@ it('delivers after a SIGKILL a message its job queued before it', async () => {
     if (delivered?.status !== 'delivered') await new Promise((resolve) => setTimeout(resolve, 25));
   }
   expect(delivered).toMatchObject({ status: 'delivered', attempts: 2, last_error: null });
+  await second.stop();
+});
+
+it('hands back, at a graceful stop, an attempt it cuts short: the next start makes it again, uncounted', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'jes-webhooks-'));
+  dirs.push(dataDir);
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  let hang = true;
+  receiver.answer('/slow', (_request, res) => void (hang || res.writeHead(204).end()));
+  const first = await serve({ JES_DATA_DIR: dataDir });
+  const alice = await new Client(first.url).login('alice');
+  await alice.request('PUT', '/webhook', { json: { url: `${receiver.url}/slow` } });
+  const id = await alice.start(sixNodes);
+  // The attempt is in flight (the receiver holds it) when the server is asked to stop.
+  const [held] = await receiver.received((r) => JSON.parse(r.body).data.job_id === id);
+  await first.stop();
+  hang = false;
+  const second = await serve({ JES_DATA_DIR: dataDir });
+  const again = await new Client(second.url).login('alice');
+  await receiver.received((r) => r.headers['webhook-id'] === held!.headers['webhook-id'], 2);
+  let delivered: any;
+  for (let i = 0; i < 400 && delivered?.status !== 'delivered'; i++) {
+    delivered = (await deliveries(again)).find((d) => d.job_id === id);
+    if (delivered?.status !== 'delivered') await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  // The attempt cut short is not counted: one attempt, the one answered.
+  expect(delivered).toMatchObject({ status: 'delivered', attempts: 1, last_error: null });
   await second.stop();
 });
 

@@ -196,7 +196,7 @@ describe('deliveries', () => {
     const set = await alice.request('PUT', '/webhook', { json: { url: `http://${name}:${receiver.port}/ok` } });
     expect(set.status).toBe(200);
     const id = await alice.start(sixNodes);
-    const delivery = await deliveryOf(alice, id, (d) => d.attempts >= 1);
+    const delivery = await deliveryOf(alice, id, (d) => d.last_error !== null);
     expect(delivery.last_error).toBe(`address refused: ${address}`);
     expect(receiver.requests.filter(ofJob(id))).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempoten
 import { page as pageOf, type PageFilter } from './pages.ts';
 import { jsonText } from './json-text.ts';
 import { appendEvents, executionEvent, type NewJobEvent, statusEvent } from './job-events.ts';
-import { enqueueWebhooks } from './webhook-deliveries.ts';
+import { enqueueWebhooks, ownerHasWebhook } from './webhook-deliveries.ts';
 
 export interface JobRow {
   id: string;
@@ -213,16 +213,16 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
   // Announced by the same statement (one round trip less per change). A job ends no earlier than its executions:
   // now() is when this transaction began, and on PostgreSQL another execution's outcome, recorded in a transaction
   // that began later, may have committed before this one read it.
-  await tx.query(
+  const [changed] = await tx.query<{ webhook: boolean }>(
     `UPDATE jobs SET status = $2, error = $3,
        running_at = CASE WHEN $2 <> 'PENDING' THEN coalesce(running_at, now()) ELSE running_at END,
        ended_at = CASE WHEN $2 IN ('FINISHED', 'ERROR', 'CANCELLED')
          THEN greatest(now(), (SELECT max(ended_at) FROM executions WHERE job_id = $1)) ELSE NULL END
-     WHERE id = $1 RETURNING pg_notify($4, $1)`,
+     WHERE id = $1 RETURNING pg_notify($4, $1), ${ownerHasWebhook('jobs.owner')} AS webhook`,
     [jobId, status, error && jsonText(error), jobChannel],
   );
   await appendEvents(tx, [statusEvent(jobId, status)]);
-  await enqueueWebhooks(tx, jobId, status);
+  if (changed?.webhook) await enqueueWebhooks(tx, jobId, status);
   return status;
 }
 
@@ -232,9 +232,9 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
  * other is left as it is. Called with their executions locked, as settleJob is. `before`: events appended first.
  */
 export async function markJobsRunning(tx: Queryable, jobIds: string[], before: NewJobEvent[] = []): Promise<void> {
-  const running = await tx.query<{ id: string }>(
+  const running = await tx.query<{ id: string; webhook: boolean }>(
     `UPDATE jobs SET status = 'RUNNING', running_at = coalesce(running_at, now())
-      WHERE id = ANY($1) AND status = 'PENDING' RETURNING id, pg_notify($2, id)`,
+      WHERE id = ANY($1) AND status = 'PENDING' RETURNING id, pg_notify($2, id), ${ownerHasWebhook('jobs.owner')} AS webhook`,
     [jobIds, jobChannel],
   );
   // `before` (the claimed executions' events) in the same statement: every job's row is locked before the owner's
@@ -242,7 +242,7 @@ export async function markJobsRunning(tx: Queryable, jobIds: string[], before: N
   await appendEvents(tx, [...before, ...running.map((j) => statusEvent(j.id, 'RUNNING'))]);
   await enqueueWebhooks(
     tx,
-    running.map((job) => job.id),
+    running.filter((j) => j.webhook).map((j) => j.id),
     'RUNNING',
   );
 }

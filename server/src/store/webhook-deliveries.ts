@@ -15,6 +15,15 @@ const executionSnapshotColumns =
   'job_id, solver, status, NULL::jsonb AS data, error, progress, best_value, time_limit_seconds, created_at, running_at, ended_at';
 
 /**
+ * SQL for "the job's owner has a webhook" (`owner`: a qualified column such as `jobs.owner`, as `webhooks` has an
+ * `owner` too), for the RETURNING of the statement that changes a job's status: enqueueWebhooks is then called only
+ * when there is one, so a change costs a user without a webhook no statement more (the INSERT … SELECT, even
+ * inserting nothing, took 3 to 5 ms on the embedded database).
+ */
+export const ownerHasWebhook = (owner: string) =>
+  `EXISTS (SELECT 1 FROM webhooks WHERE webhooks.owner = ${owner} AND webhooks.url IS NOT NULL)`;
+
+/**
  * Queues the messages a change of these jobs to `status` makes, for the owners whose webhook asks for them:
  * `job.status_changed` for every change, `job.ended` when the status is terminal. Called inside the transaction
  * that made the change (settleJob, markJobsRunning), after it, with the job rows locked: the snapshot is the
@@ -55,14 +64,18 @@ export interface ClaimedDelivery {
   secrets: string[];
 }
 
-/** Claims up to `limit` due messages for `leaseSeconds`, counting the attempt about to be made. */
+/**
+ * Claims up to `limit` due messages for `leaseSeconds`, counting the attempt about to be made. The due ids are taken
+ * as an array (evaluated once, then looked up by the primary key): as `IN (subquery)` the planner hashed them and
+ * scanned the whole outbox for each claim.
+ */
 export async function claimDeliveries(db: Database, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const rows = await db.query<Omit<ClaimedDelivery, 'secrets'> & { secret: string; previous_secret: string | null }>(
     `UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
        FROM webhooks w
-      WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE next_attempt_at <= now()
-                      ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+      WHERE d.id = ANY (ARRAY(SELECT id FROM webhook_deliveries WHERE next_attempt_at <= now()
+                               ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED))
         AND w.owner = d.owner
      RETURNING d.id, d.owner, d.job_id, d.type, d.url, d.snapshot, d.attempts, d.created_at, w.secret,
        CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret`,
@@ -75,37 +88,40 @@ export async function claimDeliveries(db: Database, limit: number, leaseSeconds:
 }
 
 /**
- * Records how a claimed attempt went: delivered; failed with the next attempt in `retryInMs`; or failed for good
- * (`retryInMs` null). Ignored when the row was claimed again since (its lease ran out) or deleted.
+ * How a claimed attempt went: delivered; failed with the next attempt in `retryInMs`, or for good (`retryInMs`
+ * null); or `released`: cut short by a stopping process, handed back due now and not counted.
  */
-export async function recordAttempt(
-  db: Database,
-  claimed: { id: string; attempts: number },
-  outcome: { delivered: true } | { delivered: false; error: string; retryInMs: number | null },
-): Promise<void> {
-  if (outcome.delivered) {
-    await db.query(
-      `UPDATE webhook_deliveries SET delivered_at = now(), next_attempt_at = NULL, last_error = NULL
-        WHERE id = $1 AND attempts = $2`,
-      [claimed.id, claimed.attempts],
-    );
-    return;
-  }
-  await db.query(
-    `UPDATE webhook_deliveries SET last_error = $3,
-        next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL
-                               ELSE now() + make_interval(secs => $4::double precision / 1000) END,
-        failed = $4::double precision IS NULL
-      WHERE id = $1 AND attempts = $2`,
-    [claimed.id, claimed.attempts, outcome.error, outcome.retryInMs],
-  );
-}
+export type AttemptRecord = { id: string; attempts: number } & (
+  { outcome: 'delivered' } | { outcome: 'failed'; error: string; retryInMs: number | null } | { outcome: 'released' }
+);
 
-/** Hands a claimed message back, due now and its attempt not counted: a stopping process cut the attempt short. */
-export async function releaseDelivery(db: Database, claimed: { id: string; attempts: number }): Promise<void> {
+/**
+ * Records attempts, any number in one statement (the sender records those that ended since its last look). Each is
+ * ignored when its row was claimed again since (its lease ran out) or deleted.
+ */
+export async function recordAttempts(db: Database, records: AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  // Columns as arrays, joined by the primary key: unnest's row count is known when planned, so each row is found by
+  // the index (jsonb_to_recordset, planned for 100 rows, made the embedded database hash the whole outbox).
   await db.query(
-    'UPDATE webhook_deliveries SET attempts = attempts - 1, next_attempt_at = now() WHERE id = $1 AND attempts = $2',
-    [claimed.id, claimed.attempts],
+    `UPDATE webhook_deliveries d SET
+        attempts = CASE WHEN r.outcome = 'released' THEN d.attempts - 1 ELSE d.attempts END,
+        delivered_at = CASE WHEN r.outcome = 'delivered' THEN now() END,
+        last_error = CASE WHEN r.outcome = 'released' THEN d.last_error ELSE r.error END,
+        next_attempt_at = CASE WHEN r.outcome = 'released' THEN now()
+                               WHEN r.outcome = 'failed' AND r.retry_ms IS NOT NULL
+                               THEN now() + make_interval(secs => r.retry_ms / 1000) END,
+        failed = r.outcome = 'failed' AND r.retry_ms IS NULL
+       FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::double precision[])
+         AS r(id, attempts, outcome, error, retry_ms)
+      WHERE d.id = r.id AND d.attempts = r.attempts`,
+    [
+      records.map((r) => r.id),
+      records.map((r) => r.attempts),
+      records.map((r) => r.outcome),
+      records.map((r) => (r.outcome === 'failed' ? r.error : null)),
+      records.map((r) => (r.outcome === 'failed' ? r.retryInMs : null)),
+    ],
   );
 }
 
