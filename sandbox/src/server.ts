@@ -25,7 +25,8 @@ import {
   problem,
   problemAnswer,
 } from './conventions.ts';
-import { deprecationNotice } from '@jes/contract';
+import { deprecationNotice, resumeAfter } from '@jes/contract';
+import { createStreams, exampleStream } from './event-streams.ts';
 import { createMock, type Operation } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
@@ -60,6 +61,8 @@ export interface SandboxOptions extends ScenarioOptions {
   speed?: number | undefined;
   /** The state's caps (state/limits.ts). */
   limits?: Partial<StateLimits>;
+  /** How long an event stream may stay quiet before a keep-alive comment (the contract's 15 s; tests say less). */
+  keepAliveMs?: number;
   /** Called once per answered request, with what became of it (for its log lines: request-log.ts). */
   onResponse?: (method: string, path: string, status: number, outcome: RequestOutcome) => void;
 }
@@ -107,7 +110,8 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer, path: 
       answer.status,
       Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, asciiOnly(String(value))])),
     );
-    res.end(text);
+    if (answer.stream) answer.stream(res);
+    else res.end(text);
     return answer.status;
   } catch (error) {
     try {
@@ -177,7 +181,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // One seed for the state and the scenarios' draws, so that a printed seed repeats both.
   const seed = state?.seed ?? options.seed;
   const scenarios = createScenarios({ ...options, ...(seed === undefined ? {} : { seed }) });
-  const handlers = state ? stateHandlers(operations) : {};
+  const streams = createStreams(options.keepAliveMs);
+  const handlers = state ? stateHandlers(operations, streams) : {};
   // Worked out once, as the server does; a contract whose deprecation members are wrong stops the start.
   const notices = new Map(
     operations.flatMap((op) => {
@@ -250,7 +255,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ? useCases.inAnswer(answer, path, fields.problem_id, '/problem_id')
       : useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
     const handler = operation.iid === undefined ? undefined : handlers[operation.iid];
-    if (!state || !handler || judged.status >= 300) return judged;
+    if (!state) {
+      const after = resumeAfter(
+        req.headers['last-event-id'] as string | undefined,
+        url.searchParams.get('last_event_id') ?? undefined,
+      );
+      return exampleStream(streams, judged, after) ?? judged;
+    }
+    if (!handler || judged.status >= 300) return judged;
     const params = pathParams(operation.path, path);
     const request = { state, operation, path, params, query: url.searchParams, headers: req.headers };
     const own = await handler({ ...request, body, raw, fields, file, user, signal });
