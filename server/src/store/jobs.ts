@@ -1,5 +1,6 @@
 // Jobs and their executions in the database: create, read, list, cancel, and settle a job's status after
-// its executions change. Every status change is announced on the `jes_job` channel (payload: job id).
+// its executions change. Every status change is announced on the `jes_job` channel (payload: job id) and queues
+// the webhook messages it makes, in the same transaction.
 import { randomInt } from 'node:crypto';
 import { deriveJobStatus, terminalJob } from '@jes/contract';
 import { ApiError, errorBody, type ErrorBody } from '../core/api-error.ts';
@@ -7,6 +8,7 @@ import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';
 import { jsonText } from './json-text.ts';
+import { enqueueWebhooks } from './webhook-deliveries.ts';
 
 export interface JobRow {
   id: string;
@@ -214,6 +216,7 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
      WHERE id = $1 RETURNING pg_notify($4, $1)`,
     [jobId, status, error && jsonText(error), jobChannel],
   );
+  await enqueueWebhooks(tx, jobId, status);
   return status;
 }
 
@@ -223,10 +226,15 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
  * other is left as it is. Called with their executions locked, as settleJob is.
  */
 export async function markJobsRunning(tx: Queryable, jobIds: string[]): Promise<void> {
-  await tx.query(
+  const started = await tx.query<{ id: string }>(
     `UPDATE jobs SET status = 'RUNNING', running_at = coalesce(running_at, now())
-      WHERE id = ANY($1) AND status = 'PENDING' RETURNING pg_notify($2, id)`,
+      WHERE id = ANY($1) AND status = 'PENDING' RETURNING id, pg_notify($2, id)`,
     [jobIds, jobChannel],
+  );
+  await enqueueWebhooks(
+    tx,
+    started.map((job) => job.id),
+    'RUNNING',
   );
 }
 
@@ -265,7 +273,7 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
 }
 
 /**
- * Deletes an ended job with its executions (deleteJob); its data file stays. Locks in requestCancel's order,
+ * Deletes an ended job with its executions and webhook messages (deleteJob); its data file stays. Locks in requestCancel's order,
  * executions before the job, so a worker settling this job meanwhile waits or is waited for, never deadlocks.
  * Announced on the job channel: every process drops the job from its cache of ended jobs.
  */
@@ -285,6 +293,7 @@ export async function deleteEndedJob(db: Database, owner: string, id: string): P
       );
     }
     await tx.query('DELETE FROM executions WHERE job_id = $1', [id]);
+    await tx.query('DELETE FROM webhook_deliveries WHERE job_id = $1', [id]);
     await tx.query('DELETE FROM jobs WHERE id = $1', [id]);
     await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
   });
