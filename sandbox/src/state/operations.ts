@@ -15,6 +15,8 @@ import { renderDataFile, renderJob } from './render.ts';
 import { answer, type Handler, idempotency, json, noContent, refusal, type StateRequest } from './request.ts';
 import { contractSolvers, startJobHandler } from './start-job.ts';
 import { streamEventsHandler, streamJobEventsHandler } from './streams.ts';
+import type { WebhookSender } from './webhook-deliveries.ts';
+import { webhookHandlers } from './webhooks.ts';
 import { tokenSeconds, type User } from './store.ts';
 
 const noJob = (request: StateRequest, id: string) =>
@@ -244,7 +246,11 @@ function deleteDataFile(request: StateRequest): Answer {
 }
 
 /** The handlers by operationId; an operation without one is answered by Prism's example. */
-export function stateHandlers(operations: readonly Operation[], streams: Streams): Record<string, Handler> {
+export function stateHandlers(
+  operations: readonly Operation[],
+  streams: Streams,
+  webhooks: { sender: WebhookSender; allowHosts: ReadonlySet<string> },
+): Record<string, Handler> {
   const startJob = startJobHandler(contractSolvers(operations));
   return {
     login,
@@ -263,5 +269,6 @@ export function stateHandlers(operations: readonly Operation[], streams: Streams
     deleteDataFile,
     streamJobEvents: streamJobEventsHandler(streams),
     streamEvents: streamEventsHandler(streams),
+    ...webhookHandlers(webhooks.sender, webhooks.allowHosts),
   };
 }

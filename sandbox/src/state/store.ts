@@ -9,6 +9,7 @@ import { ended, type JobRecord } from './jobs.ts';
 import { defaultLimits, type StateLimits } from './limits.ts';
 import { createRandom, type Random } from './random.ts';
 import { emptyLog, type UserEventLog } from './user-events.ts';
+import type { UserWebhook } from './webhook-deliveries.ts';
 
 export interface User {
   name: string;
@@ -22,6 +23,8 @@ export interface User {
   streams: number;
   /** The status changes of its jobs numbered across them, for GET /events (user-events.ts). */
   log: UserEventLog;
+  /** Its webhook, once it has asked for it (webhook-deliveries.ts). */
+  webhook?: UserWebhook;
 }
 
 export interface StateOptions {
