@@ -71,7 +71,13 @@ export function createStreams(keepAliveMs: number = contractKeepAliveMs) {
     return stream;
   }
 
-  return { start };
+  return {
+    start,
+    /** How many are open. */
+    get open(): number {
+      return open.size;
+    },
+  };
 }
 
 /** The answer that opens a stream: its head now, then `run` with the stream once the head is written. */

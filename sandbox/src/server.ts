@@ -33,7 +33,7 @@ import { takeBody } from './request-body.ts';
 import type { RequestOutcome } from './request-log.ts';
 import { createScenarios, type ScenarioOptions } from './scenarios.ts';
 import { createUseCaseCheck } from './use-cases.ts';
-import type { StateLimits } from './state/limits.ts';
+import { defaultLimits, type StateLimits } from './state/limits.ts';
 import { stateHandlers } from './state/operations.ts';
 import { noContent, pathParams } from './state/request.ts';
 import { createState, type User } from './state/store.ts';
@@ -171,6 +171,10 @@ export const defaultWebhookAllowHosts: readonly string[] = ['localhost', '127.0.
 /** The stateful sandbox's own path, outside the contract (docs/sandbox.md). */
 export const resetPath = '/sandbox/reset';
 
+/** Whether the operation's success is an event stream (streamJobEvents, streamEvents). */
+const isStream = (operation: Operation) =>
+  operation.responses.some((r) => r.code === '200' && r.contents?.some((c) => c.mediaType === 'text/event-stream'));
+
 /** How many of a path's segments are parameters. */
 const templated = (path: string) => path.split('/').filter((segment) => segment.startsWith('{')).length;
 
@@ -271,6 +275,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       : useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
     const handler = operation.iid === undefined ? undefined : handlers[operation.iid];
     if (!state) {
+      // Stateless streams have no user to count them against: the cap in all bounds them.
+      const most = defaultLimits.maxStreams;
+      if (judged.status === 200 && isStream(operation) && streams.open >= most)
+        return problemAnswer(problem('too_many_streams', `${most} event streams are open; close one first.`, path), {
+          'Retry-After': '5',
+        });
       const after = resumeAfter(
         req.headers['last-event-id'] as string | undefined,
         url.searchParams.get('last_event_id') ?? undefined,

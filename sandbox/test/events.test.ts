@@ -250,3 +250,31 @@ describe('through the validation proxy', () => {
     await fetch(`${proxy.url}/job/${id}/cancel`, { method: 'POST', headers: auth });
   });
 });
+
+describe('stateless', () => {
+  let stateless: Sandbox;
+  beforeAll(async () => {
+    stateless = await startSandbox({ stateless: true, keepAliveMs: 50 });
+  });
+  afterAll(() => stateless?.close());
+  const auth = { authorization: 'Bearer anything' };
+
+  it("a job's stream is the contract's example, resumed after Last-Event-ID, and closes after its end", async () => {
+    const whole = await readStream(await stream(stateless.url, '/job/K7Q2M9X4TB1R/events', auth));
+    expect([whole.ended, whole.events.map((e) => e.event)]).toEqual([
+      true,
+      ['status', 'execution', 'status', 'progress', 'execution', 'end'],
+    ]);
+    const resumed = await readStream(await stream(stateless.url, '/job/K7Q2M9X4TB1R/events?last_event_id=4', auth));
+    expect(resumed.events).toEqual(whole.events.slice(4));
+  });
+
+  it('GET /events sends its example, then stays open with keep-alives, as a stream that never ends by itself', async () => {
+    const read = await readStream(await stream(stateless.url, '/events', auth), (r) => r.comments.length >= 1);
+    expect([read.ended, read.events.map((e) => e.id), read.comments[0]]).toEqual([
+      false,
+      ['17', '18', '19'],
+      'keep-alive',
+    ]);
+  });
+});
