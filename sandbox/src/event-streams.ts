@@ -41,15 +41,20 @@ export function createStreams(keepAliveMs: number = contractKeepAliveMs) {
     open.set(res, seen);
     // A third of the period: a quiet stream hears from it between one and four thirds of keepAliveMs after its last.
     interval ??= setInterval(keepAlive, Math.max(1, Math.floor(keepAliveMs / 3))).unref();
-    res.once('close', () => {
+    const close = () => {
+      if (closed) return;
       closed = true;
       open.delete(res);
       if (!open.size) {
         clearInterval(interval);
         interval = undefined;
       }
-      for (const done of closers) done();
-    });
+      for (const done of closers.splice(0)) done();
+    };
+    // A client that left while its answer waited (a latency, say) closed it already: nothing is written, and what
+    // waits for the close (a stream's place) is done as soon as it asks.
+    if (res.closed || res.destroyed) close();
+    else res.once('close', close);
     const stream: EventStream = {
       write(frames) {
         if (closed || !frames) return;

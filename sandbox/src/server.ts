@@ -234,9 +234,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const path = url.pathname;
     let headers = prismHeaders(req);
     let user: User | undefined;
+    let token: string | undefined;
     if (operation.security?.length) {
       const bearer = bearerToken(req.headers.authorization, path);
       if (!('token' in bearer)) return early(req, bearer);
+      token = bearer.token;
       if (state) {
         user = state.authenticate(bearer.token);
         if (!user) return early(req, unknownToken(path));
@@ -290,7 +292,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!handler || judged.status >= 300) return judged;
     const params = pathParams(operation.path, path);
     const request = { state, operation, path, params, query: url.searchParams, headers: req.headers };
-    const own = await handler({ ...request, body, raw, fields, file, user, signal });
+    const own = await handler({ ...request, body, raw, fields, file, user, token, signal });
     return { ...own, ...(judged.judged ? { judged: { violations: judged.judged.violations } } : {}) };
   }
 

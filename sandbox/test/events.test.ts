@@ -214,6 +214,24 @@ it('a user holds at most maxStreamsPerUser streams: one more is 429 too_many_str
   expect(again.status).toBe(200);
 });
 
+it('a client that leaves before its stream opens (Prefer: latency) gives its place back', async () => {
+  const auth = await login(fast.url, 'impatient');
+  const leaving = new AbortController();
+  const left = fetch(`${fast.url}/events`, { headers: { ...auth, prefer: 'latency=1s' }, signal: leaving.signal });
+  // Gone once the request has surely reached the sandbox, while its answer waits.
+  setTimeout(() => leaving.abort(), 200);
+  await expect(left).rejects.toThrow();
+  // Its answer, opened when the latency is over, goes to nobody; both places are free again (the cap is 2).
+  const opened: Response[] = [];
+  while (opened.length < 2) {
+    const res = await stream(fast.url, '/events', auth);
+    if (res.status === 200) opened.push(res);
+  }
+  const refused = await stream(fast.url, '/events', auth);
+  expect(refused.status).toBe(429);
+  for (const res of opened) await res.body!.cancel();
+});
+
 describe('the progress history', () => {
   it('is in GET /job/{job_id} and not in listings, as `data` is', async () => {
     const auth = await login(fast.url, 'history');

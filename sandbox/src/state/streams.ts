@@ -30,8 +30,7 @@ function open(request: StateRequest, streams: Streams, follow: (stream: EventStr
     const detail = `You hold ${user.streams} open event streams; the limit is ${most}. Close one before opening another.`;
     return refusal(request, 'too_many_streams', detail, { retryAfter: 5 });
   }
-  const token = /^\s*bearer\s+(\S+)/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-  const expiresAt = state.tokenExpiresAt(token) ?? state.clock.now();
+  const expiresAt = state.tokenExpiresAt(request.token!) ?? state.clock.now();
   return streamAnswer(streams, (stream) => {
     const expiry = setTimeout(() => stream.end(), Math.max(0, expiresAt - state.clock.now()));
     const stop = follow(stream);
