@@ -4,6 +4,7 @@
 // asks for. A message is sent at once, signed and guarded by @jes/contract/node (the server's own code: signature,
 // address guard, one attempt of 10 s at most, no redirect), and retried on the contract's schedule `speed` times
 // faster, with the same id and body, until an answer is 2xx (`delivered`) or the attempts run out (`failed`).
+import { randomUUID } from 'node:crypto';
 import { type components, rfc3339, terminalJob } from '@jes/contract';
 import { attemptDelivery, newWebhookSecret, nextRetryDelayMs, webhookHeaders } from '@jes/contract/node';
 import type { JobRecord } from './jobs.ts';
@@ -44,8 +45,6 @@ export interface UserWebhook {
 
 /** Deliveries kept per user, the oldest forgotten first (a deployment keeps them as long as their jobs). */
 export const maxDeliveriesPerUser = 1000;
-
-const idAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export type WebhookSender = ReturnType<typeof createWebhookSender>;
 
@@ -123,7 +122,9 @@ export function createWebhookSender(state: State, allowHosts: ReadonlySet<string
     for (const type of types.filter((t) => hook.events.includes(t))) {
       const body = JSON.stringify({ type, timestamp: rfc3339(new Date(at)), data: { job_id: record.id, status, job } });
       const delivery: DeliveryRecord = {
-        id: `msg_${state.random.text(idAlphabet, 27)}`,
+        // Not the seed's: a message is made when a timer finds the change, and a draw then would move the job ids
+        // drawn for the requests around it, which must be the seed's whatever the timing.
+        id: `msg_${randomUUID().replaceAll('-', '')}`,
         type,
         jobId: record.id,
         url: hook.url,
