@@ -232,6 +232,26 @@ it('a client that leaves before its stream opens (Prefer: latency) gives its pla
   for (const res of opened) await res.body!.cancel();
 });
 
+it('GET /events sees a job that runs within one millisecond end (regression: its changes were left unread when the clock moved on between reading the log and planning the next read)', async () => {
+  const instant = await startSandbox({ seed: 5, speed: 1_000_000 });
+  try {
+    for (let user = 0; user < 40; user++) {
+      const auth = await login(instant.url, `instant-${user}`);
+      const reading = readStream(await stream(instant.url, '/events', auth), (r) =>
+        statuses(r, 'status').includes('FINISHED'),
+      );
+      const id = await start(instant.url, auth, 'solver=exact');
+      expect((await reading).events.map((e) => [e.data.job_id, e.data.status])).toEqual([
+        [id, 'PENDING'],
+        [id, 'RUNNING'],
+        [id, 'FINISHED'],
+      ]);
+    }
+  } finally {
+    await instant.close();
+  }
+});
+
 describe('the progress history', () => {
   it('is in GET /job/{job_id} and not in listings, as `data` is', async () => {
     const auth = await login(fast.url, 'history');

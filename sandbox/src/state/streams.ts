@@ -114,7 +114,7 @@ export function streamEventsHandler(streams: Streams): Handler {
             sent = change.seq;
           }
         stream.write(frames.join(''));
-        sleep.until(nextUserChange(user.jobs.values(), state.clock.now()));
+        sleep.until(nextUserChange(user.log, user.jobs.values()));
       };
       const sleep = sleeper(step, state.clock);
       const unwake = state.onWake(userKey(user.name), step);

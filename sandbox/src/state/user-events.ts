@@ -54,8 +54,13 @@ export function logUntil(
   return log;
 }
 
-/** The instant of the next change of any of `jobs` at or after `now`, if one is planned. */
-export function nextUserChange(jobs: Iterable<JobRecord>, now: number): number | undefined {
+/**
+ * The instant of the next change of any of `jobs` the log has not numbered yet (at or after its `before`), if one
+ * is planned. Read from the log, not from the clock: a change at the instant the log was read up to is still to
+ * come, however late this is asked.
+ */
+export function nextUserChange(log: UserEventLog, jobs: Iterable<JobRecord>): number | undefined {
+  const now = log.before;
   let next = Infinity;
   for (const record of jobs) {
     const events = jobEvents(record);

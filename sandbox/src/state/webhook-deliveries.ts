@@ -158,7 +158,7 @@ export function createWebhookSender(state: State, allowHosts: ReadonlySet<string
         }
       if (timer) timers.delete(timer);
       clearTimeout(timer);
-      const next = nextUserChange(user.jobs.values(), clock.now());
+      const next = nextUserChange(user.log, user.jobs.values());
       // A millisecond past it: a change is read once its instant has passed.
       if (next !== undefined) timer = later(Math.max(0, next - clock.now()) + 1, step);
     };
