@@ -67,6 +67,8 @@ export interface SandboxOptions extends ScenarioOptions {
    * JES_WEBHOOK_ALLOW_HOSTS): by default this machine's loopback names (defaultWebhookAllowHosts).
    */
   webhookAllowHosts?: readonly string[];
+  /** The wall clock the state reads (tests move it; Date.now otherwise). */
+  now?: () => number;
   /** How long an event stream may stay quiet before a keep-alive comment (the contract's 15 s; tests say less). */
   keepAliveMs?: number;
   /** Called once per answered request, with what became of it (for its log lines: request-log.ts). */
@@ -194,7 +196,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const useCases = createUseCaseCheck(operations);
   const state = options.stateless
     ? undefined
-    : createState({ seed: options.seed, speed: options.speed, limits: options.limits });
+    : createState({
+        seed: options.seed,
+        speed: options.speed,
+        limits: options.limits,
+        ...(options.now ? { now: options.now } : {}),
+      });
   // One seed for the state and the scenarios' draws, so that a printed seed repeats both.
   const seed = state?.seed ?? options.seed;
   const scenarios = createScenarios({ ...options, ...(seed === undefined ? {} : { seed }) });

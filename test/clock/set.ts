@@ -17,6 +17,8 @@ export const clockSet: Record<string, string> = {
   'conformance/test/generate.test.ts': 'documented timestamps parsed and compared with their RFC 3339 twins',
   'conformance/test/rate-limit-pacing.test.ts': 'pacing on an injected clock',
   'test/contract/contract.test.ts': "the contract's example timestamps, which must agree with each other",
+  'sandbox/test/stream-token-expiry.test.ts':
+    "a stream ended by its token's expiry on a clock moved an hour ahead of the real one",
   'sandbox/test/webhooks.test.ts':
     "deliveries stamped by the sandbox's clock (webhook-timestamp, timestamps of the job's change) and checked by standardwebhooks against the same clock",
 };
