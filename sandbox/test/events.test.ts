@@ -253,6 +253,26 @@ it('GET /events sees a job that runs within one millisecond end (regression: its
 });
 
 describe('the progress history', () => {
+  it("ends at the answer's value when the optimum is the all-zero assignment (regression: found by the conformance suite's qubo_semantics, best_value 21 beside an energy of 0)", async () => {
+    const auth = await login(fast.url, 'zero');
+    const res = await fetch(`${fast.url}/problem/qubo?solver=exact`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        num_variables: 3,
+        q_matrix: [
+          [5, 1, 2],
+          [1, 7, 3],
+          [2, 3, 9],
+        ],
+      }),
+    });
+    const id = (await res.json()).job;
+    const end = (await readStream(await stream(fast.url, `/job/${id}/events`, auth))).events.at(-1)!;
+    const exact = end.data.job[id].executions.exact;
+    expect([exact.data.energy, exact.best_value, exact.progress_history.at(-1).best_value]).toEqual([0, 0, 0]);
+  });
+
   it('is in GET /job/{job_id} and not in listings, as `data` is', async () => {
     const auth = await login(fast.url, 'history');
     const id = await start(fast.url, auth, 'solver=annealing');

@@ -111,6 +111,9 @@ function solve(input: Prepared, random: Random, enumerated: () => Enumerated): S
       if (better(input.maximise, found, improvements.at(-1)!.value))
         improvements.push({ fraction: step / last, value: found });
     }
+    // The walk starts at the all-zero assignment, which it never records: when that is the optimum (an energy or a
+    // cut of 0), the answer is found at once, and is still the history's last value.
+    if (better(input.maximise, value, improvements.at(-1)!.value)) improvements.push({ fraction: 0, value });
     return { x, value, optimal: true, improvements, iterations };
   }
   const second = randomAssignment(input.n, random);
