@@ -4,7 +4,8 @@
 // both ways; a JSON body is checked when it is at most `maxCheckedBytes` (the head is held until then, never
 // more). With `errors`, a request at odds with the contract is refused `400 invalid_request` without going on,
 // and a response at odds with it becomes a 502. It is no open relay: another host, or a path the contract
-// lacks, is never reached.
+// lacks, is never reached. An event stream (`text/event-stream`, not JSON) is never held: its head is checked and
+// its events go on to the client as the deployment sends them.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { request as requestTls } from 'node:https';
 import { answerClientErrors } from '@jes/contract/node';

@@ -21,6 +21,8 @@ export interface StateRequest {
   file: Buffer | undefined;
   /** The token's user; undefined only for login. */
   user: User | undefined;
+  /** The bearer token it came with (a stream ends when it expires); undefined only for login. */
+  token: string | undefined;
   /** Aborted when the client goes away (a long poll stops waiting). */
   signal: AbortSignal;
 }
