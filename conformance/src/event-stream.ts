@@ -22,7 +22,12 @@ export interface StreamRead {
 }
 
 /** An incremental parser: feed it text as it arrives, it returns the events each piece completes. */
-export function eventParser(): { push(text: string): StreamEvent[]; state: { retry?: number; comments: number } } {
+export function eventParser(): {
+  push(text: string): StreamEvent[];
+  /** The stream has ended: a CR it ended with ends a line after all. */
+  finish(): StreamEvent[];
+  state: { retry?: number; comments: number };
+} {
   let pending = '';
   let data: string[] = [];
   let event = '';
@@ -63,12 +68,19 @@ export function eventParser(): { push(text: string): StreamEvent[]; state: { ret
       }
       return out;
     },
+    finish() {
+      const out: StreamEvent[] = [];
+      if (pending === '\r') line('', out);
+      pending = '';
+      return out;
+    },
   };
 }
 
 /** The whole of a stream's text, parsed (an event cut off by the end of the text is not one, as the standard says). */
 export function parseEventStream(text: string): StreamEvent[] {
-  return eventParser().push(text);
+  const parser = eventParser();
+  return [...parser.push(text), ...parser.finish()];
 }
 
 /**

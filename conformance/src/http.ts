@@ -326,6 +326,7 @@ async function readStream(res: Response, spec: StreamSpec): Promise<{ text: stri
   } catch {
     // Reset mid-stream: judged by what came.
   } finally {
+    if (ended === 'closed') events.push(...parser.finish());
     clearTimeout(timer);
     if (ended !== 'closed') await reader.cancel().catch(() => undefined);
   }

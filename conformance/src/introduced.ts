@@ -35,8 +35,7 @@ export function requireIntroduced(ctx: CheckContext, reply: Reply, what: string,
     ctx.skip(
       `the deployment reports contract ${reported}, and ${what} came in ${since} (it answered ${answered(reply)})`,
     );
-  const says =
-    reported === undefined ? 'does not say which contract it implements' : `reports contract ${reported}`;
+  const says = reported === undefined ? 'does not say which contract it implements' : `reports contract ${reported}`;
   throw new CheckAbort(
     `${what} answered ${answered(reply)}, as a path the deployment does not have; the contract has it since ${since}, and the deployment ${says} (a deployment of an older contract that says so in GET /healthz is skipped here)`,
     reply.exchange,

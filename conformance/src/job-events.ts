@@ -64,7 +64,8 @@ export async function readStream(
 
 /** A job's stream from its start (or after `resume`), read until it closes (or `ms`). */
 export function readJobStream(ctx: CheckContext, id: string, resume: Resume = {}, ms = 60_000) {
-  const how = resume.header !== undefined || resume.query !== undefined ? ` resumed after ${JSON.stringify(resume)}` : '';
+  const how =
+    resume.header !== undefined || resume.query !== undefined ? ` resumed after ${JSON.stringify(resume)}` : '';
   return readStream(ctx, `/job/${id}/events`, `the events of job ${id}${how}`, resume, { ms });
 }
 
@@ -83,7 +84,13 @@ export function checkEvents(
   let previous: bigint | undefined;
   for (const [i, e] of events.entries()) {
     const label = `${what}: event ${i + 1} (${e.event}${e.id !== undefined ? `, id ${e.id}` : ''})`;
-    if (!ctx.expect(e.id !== undefined && /^[0-9]{1,15}$/.test(e.id), `${label} has ${e.id === undefined ? 'no id' : `the id ${shown(e.id)}`}; every event has a decimal id`, reply.exchange))
+    if (
+      !ctx.expect(
+        e.id !== undefined && /^[0-9]{1,15}$/.test(e.id),
+        `${label} has ${e.id === undefined ? 'no id' : `the id ${shown(e.id)}`}; every event has a decimal id`,
+        reply.exchange,
+      )
+    )
       continue;
     const id = BigInt(e.id!);
     ctx.expect(
@@ -126,7 +133,10 @@ export const endedIn = (jobId: string) => (events: readonly StreamEvent[]) =>
 /** The events as messages list them: `1 status PENDING, 2 execution RUNNING, …`. */
 export function eventList(events: readonly ReadEvent[]): string {
   const text = events
-    .map((e) => `${e.id ?? '?'} ${e.event}${e.event === 'end' ? ` ${endStatus(e)}` : e.json?.status ? ` ${e.json.status}` : ''}`)
+    .map(
+      (e) =>
+        `${e.id ?? '?'} ${e.event}${e.event === 'end' ? ` ${endStatus(e)}` : e.json?.status ? ` ${e.json.status}` : ''}`,
+    )
     .join(', ');
   return text || 'none';
 }

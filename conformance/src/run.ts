@@ -98,7 +98,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     );
   const perSecond = rateOf(options);
   if (options.webhookListen !== undefined && !listenAddress(options.webhookListen))
-    throw new Error(`webhookListen takes host:port, an address the deployment can reach; got "${options.webhookListen}"`);
+    throw new Error(
+      `webhookListen takes host:port, an address the deployment can reach; got "${options.webhookListen}"`,
+    );
   const http = new Http(options.baseUrl, new Contract(options.contractPath), {
     ...(perSecond ? { pace: pacer(perSecond) } : {}),
     ...(options.onWait ? { onWait: options.onWait } : {}),

@@ -38,7 +38,8 @@ export async function startWebhookReceiver(
   answer: (delivery: Omit<Delivery, 'answered' | 'exchange'>) => number,
 ): Promise<WebhookReceiver> {
   const address = listenAddress(listen);
-  if (!address) throw new Error(`--webhook-listen takes host:port (an address the deployment can reach); got "${listen}"`);
+  if (!address)
+    throw new Error(`--webhook-listen takes host:port (an address the deployment can reach); got "${listen}"`);
   const deliveries: Delivery[] = [];
   const waiting = new Set<() => void>();
   const server = createServer((req, res) => {
@@ -48,7 +49,12 @@ export async function startWebhookReceiver(
       const headers = Object.fromEntries(
         Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
       );
-      const received = { method: req.method ?? '', url: `${base}${req.url ?? ''}`, headers, body: Buffer.concat(chunks).toString('utf8') };
+      const received = {
+        method: req.method ?? '',
+        url: `${base}${req.url ?? ''}`,
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       const status = answer(received);
       const exchange: Exchange = {
         check: 'webhook',

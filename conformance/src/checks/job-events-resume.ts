@@ -42,15 +42,24 @@ export const jobEventsResume: Check = {
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {
     const id = await startFollowedJob(ctx, 'a job whose stream is resumed');
-    const first = await readStream(ctx, `/job/${id}/events`, `the first events of job ${id}`, {}, {
-      enough: (events) => events.length >= 2,
-      ms: 60_000,
-    });
+    const first = await readStream(
+      ctx,
+      `/job/${id}/events`,
+      `the first events of job ${id}`,
+      {},
+      {
+        enough: (events) => events.length >= 2,
+        ms: 60_000,
+      },
+    );
     // The client saw two events (more may have come in the same piece: it lost them).
     const seen = first.events.slice(0, 2);
     const after = seen.at(-1)?.id;
     if (seen.length < 2 || after === undefined)
-      throw new CheckAbort(`job ${id}'s stream sent ${eventList(first.events)}: not two events with ids`, first.reply.exchange);
+      throw new CheckAbort(
+        `job ${id}'s stream sent ${eventList(first.events)}: not two events with ids`,
+        first.reply.exchange,
+      );
     const rest = await readJobStream(ctx, id, { header: after });
     const whole = await readJobStream(ctx, id);
     checkEvents(ctx, whole.events, whole.reply, `job ${id}'s stream once ended`, id);
@@ -64,7 +73,10 @@ export const jobEventsResume: Check = {
     );
     const middle = whole.events[Math.max(0, Math.floor(whole.events.length / 2) - 1)];
     if (!middle?.id || whole.events.length < 3)
-      throw new CheckAbort(`job ${id}'s stream once ended has ${eventList(whole.events)}: too few to resume`, whole.reply.exchange);
+      throw new CheckAbort(
+        `job ${id}'s stream once ended has ${eventList(whole.events)}: too few to resume`,
+        whole.reply.exchange,
+      );
     const expected = whole.events.slice(whole.events.indexOf(middle) + 1);
     const byQuery = await readJobStream(ctx, id, { query: middle.id });
     expectEvents(ctx, byQuery.events, expected, `job ${id}'s stream with last_event_id=${middle.id}`, byQuery.reply);

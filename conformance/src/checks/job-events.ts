@@ -12,7 +12,8 @@ import { jobOf, startJob, terminalJobStatuses } from '../jobs.ts';
 import type { Check } from './check.ts';
 import { statelessSkip } from './check.ts';
 
-const jobRank = (s: unknown) => (s === 'PENDING' ? 0 : s === 'RUNNING' ? 1 : terminalJobStatuses.has(String(s)) ? 2 : -1);
+const jobRank = (s: unknown) =>
+  s === 'PENDING' ? 0 : s === 'RUNNING' ? 1 : terminalJobStatuses.has(String(s)) ? 2 : -1;
 const executionRank = (s: unknown) =>
   ({ PENDING: 0, PREPARING: 1, RUNNING: 2, SUCCESS: 3, ERROR: 3, CANCELLED: 3 })[String(s)] ?? -1;
 
@@ -100,7 +101,8 @@ async function checkEnd(ctx: CheckContext, id: string, events: ReadEvent[], repl
   for (const solver of solvers) {
     const [a, b] = [streamed.executions?.[solver], job?.executions?.[solver]];
     if (a?.status !== b?.status) differs.push(`${solver}'s status ${shown(a?.status)}, GET ${shown(b?.status)}`);
-    else if (!isDeepStrictEqual(a?.data, b?.data)) differs.push(`${solver}'s result ${shown(a?.data)}, GET ${shown(b?.data)}`);
+    else if (!isDeepStrictEqual(a?.data, b?.data))
+      differs.push(`${solver}'s result ${shown(a?.data)}, GET ${shown(b?.data)}`);
   }
   ctx.expect(
     differs.length === 0,

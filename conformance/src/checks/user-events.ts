@@ -14,7 +14,13 @@ import { startFollowedJob } from './job-events.ts';
 const ofJob = (events: ReadEvent[], id: string) => events.filter((e) => e.json?.job_id === id);
 
 /** Opens GET /events (after `resume`), runs `whileOpen` once it is open, and reads until the job `id()` has ended. */
-async function follow(ctx: CheckContext, what: string, id: () => string | undefined, resume = {}, whileOpen?: () => Promise<void>) {
+async function follow(
+  ctx: CheckContext,
+  what: string,
+  id: () => string | undefined,
+  resume = {},
+  whileOpen?: () => Promise<void>,
+) {
   let opened!: () => void;
   const open = new Promise<void>((resolve) => (opened = resolve));
   const reading = readStream(ctx, '/events', what, resume, {
@@ -36,19 +42,35 @@ export const userEvents: Check = {
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {
     let id: string | undefined;
-    const live = await follow(ctx, 'the user\'s events', () => id, {}, async () => {
-      id = await startFollowedJob(ctx, 'a job the user\'s stream tells of');
-    });
+    const live = await follow(
+      ctx,
+      "the user's events",
+      () => id,
+      {},
+      async () => {
+        id = await startFollowedJob(ctx, "a job the user's stream tells of");
+      },
+    );
     if (!id) return;
     const { reply, events, read } = live;
     checkEvents(ctx, events, reply, "the user's stream");
     for (const e of events)
-      ctx.expect(e.event === 'status', `the user's stream sent a ${shown(e.event)} event (id ${e.id}); it sends status events only`, reply.exchange);
+      ctx.expect(
+        e.event === 'status',
+        `the user's stream sent a ${shown(e.event)} event (id ${e.id}); it sends status events only`,
+        reply.exchange,
+      );
     const mine = ofJob(events, id);
     const statuses = mine.map((e) => e.json.status);
-    const job = jobOf(ctx.require(await ctx.send({ method: 'GET', path: `/job/${id}` }), 200, `reading job ${id}`))?.job;
+    const job = jobOf(
+      ctx.require(await ctx.send({ method: 'GET', path: `/job/${id}` }), 200, `reading job ${id}`),
+    )?.job;
     ctx.expect(
-      read.ended === 'stopped' && statuses.length === 3 && statuses[0] === 'PENDING' && statuses[1] === 'RUNNING' && statuses[2] === job?.status,
+      read.ended === 'stopped' &&
+        statuses.length === 3 &&
+        statuses[0] === 'PENDING' &&
+        statuses[1] === 'RUNNING' &&
+        statuses[2] === job?.status,
       `the user's stream told job ${id} went ${statuses.join(' → ') || '(nothing)'}${read.ended === 'stopped' ? '' : ` (in ${read.ended === 'closed' ? 'a stream that closed' : '60 s'})`}; expected PENDING → RUNNING → ${job?.status ?? 'its end'}, as GET /job/${id} reads it`,
       reply.exchange,
     );

@@ -38,7 +38,10 @@ export const webhookRetry: Check = {
     } catch {}
     if (body && first)
       ctx.expect(
-        isDeepStrictEqual({ type: body.type, data: body.data, timestamp: body.timestamp }, { type: first.type, data: first.data, timestamp: first.timestamp }),
+        isDeepStrictEqual(
+          { type: body.type, data: body.data, timestamp: body.timestamp },
+          { type: first.type, data: first.data, timestamp: first.timestamp },
+        ),
         `${what} tells another change than the first attempt: ${shown(body.type)} ${shown(body.data?.status)} at ${shown(body.timestamp)}, then ${shown(first.type)} ${shown(first.data?.status)} at ${shown(first.timestamp)}`,
         run.retry.exchange,
       );
