@@ -3,8 +3,8 @@
 // configured (a preflight is answered there, before anything else); routing (404 and 405 need no token; from there
 // on, the answers of a deprecated operation carry its deprecation headers); bearer authentication; the rate-limit
 // policy; the use case of /problem/{problem_id} (404 problem_not_found, whatever the body); only then the body (the
-// login's, before its own rate limits, which count per username; JSON counted before it is parsed; or the streamed
-// upload); the contract validator (requests, and responses unless switched off); the routes; the one error handler.
+// login's, before its own rate limits, which count per username; JSON counted before it is parsed, as a webhook's;
+// or the streamed upload); the contract validator (requests, and responses unless switched off); the routes; the one error handler.
 // So a request without a token never has its body read, and an unknown use case is 401 without a token (its path
 // has an operation), 404 with one. What every request passes through runs as one layer of Express's router (series).
 import express, { type Request, type RequestHandler } from 'express';
@@ -35,6 +35,7 @@ import { eventRoutes } from './routes/events.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { loginRoutes } from './routes/login.ts';
 import { problemRoutes } from './routes/problems.ts';
+import { webhookRoutes } from './routes/webhook.ts';
 import { largestInlineBytes } from './use-cases.ts';
 import type { AppDeps } from './routes/deps.ts';
 
@@ -88,6 +89,7 @@ export function createApp(options: AppOptions): express.Express {
   // An inline job keeps the bytes it was sent: they are what the job stores.
   app.post('/problem/:problem_id', ...jsonBody(largestInlineBytes, true), storableValues);
   app.post('/data_file', streamUpload(deps.db, deps.config.storageQuotaBytes, deps.space));
+  app.put('/webhook', ...jsonBody(16 * 1024), storableValues);
 
   const validator = OpenApiValidator.middleware({
     apiSpec: contractPath,
@@ -108,6 +110,7 @@ export function createApp(options: AppOptions): express.Express {
       problemRoutes(),
       loginRoutes(deps),
       healthRoutes(deps),
+      webhookRoutes(deps),
     ),
   );
   app.use(errorHandler);

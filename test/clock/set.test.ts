@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { clockFree, clockReadings, clockSet } from './set.ts';
 
 const root = join(import.meta.dirname, '../..');
-const testFolders = ['test', 'server/test', 'client/test', 'conformance/test'];
+const testFolders = ['test', 'contract/test', 'server/test', 'client/test', 'conformance/test'];
 
 function typescriptFiles(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })

@@ -49,6 +49,8 @@ export const clockFree: Record<string, string> = {
   'server/test/deprecation.test.ts': "a contract's deprecation days turned into headers: fixed dates, no clock",
   'test/contract/deprecation-rules.test.ts': 'fixed deprecation days the lint must accept or refuse: no clock',
   'test/support/deprecated-contract.ts': 'a contract copy deprecating an operation on a fixed day: no clock',
+  'contract/test/webhooks.test.ts':
+    'Date.now stamps a signature that standardwebhooks checks against this same clock; a fixed instant only for its sign()',
 };
 
 /** What counts as reading a clock or naming an instant in a test file. */

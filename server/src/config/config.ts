@@ -2,6 +2,7 @@
 // setting stops start-up with one line naming it.
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { attemptTimeoutMs, parseAllowHosts, webhookRetryDelaysMs } from '@jes/contract/node';
 
 export interface RateLimit {
   limit: number;
@@ -58,6 +59,21 @@ export interface Config {
     /** Event streams (GET /job/{id}/events and GET /events together) open at once per user; beyond, 429. */
     maxStreamsPerUser: number;
   };
+  /** The webhook sender (webhooks/sender.ts). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** Hosts (names or addresses) a webhook may call although the address guard refuses them: JES_WEBHOOK_ALLOW_HOSTS. */
+  allowHosts: ReadonlySet<string>;
+  /** Attempts in flight at once per process: JES_WEBHOOK_CONCURRENCY. */
+  concurrency: number;
+  /**
+   * The contract's retry schedule and 10 s per attempt. Not read from the environment: a test that cannot wait
+   * minutes for a retry passes shorter ones in the Config it starts a server with, and nothing else should.
+   */
+  retryDelaysMs: readonly number[];
+  attemptTimeoutMs: number;
 }
 
 /**
@@ -224,6 +240,18 @@ function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
   };
 }
 
+/** JES_WEBHOOK_ALLOW_HOSTS: a comma list of host names and addresses (IPv6 with or without brackets). */
+function allowHosts(raw: string | undefined): ReadonlySet<string> {
+  const hosts = parseAllowHosts(raw);
+  const name = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+  for (const host of hosts)
+    if (!isIP(host) && !name.test(host))
+      throw new ConfigError(
+        `JES_WEBHOOK_ALLOW_HOSTS must be a comma list of host names or addresses (no scheme, port or path); got "${host}"`,
+      );
+  return hosts;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
@@ -265,5 +293,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(env.JES_CORS_ORIGINS),
     dashboardOrigins: parseOrigins('JES_DASHBOARD_ORIGINS', env.JES_DASHBOARD_ORIGINS) ?? [],
     http: httpLimits(env),
+    webhooks: {
+      allowHosts: allowHosts(env.JES_WEBHOOK_ALLOW_HOSTS),
+      concurrency: integer('JES_WEBHOOK_CONCURRENCY', env.JES_WEBHOOK_CONCURRENCY, 16, 1, 1000),
+      retryDelaysMs: webhookRetryDelaysMs,
+      attemptTimeoutMs,
+    },
   };
 }

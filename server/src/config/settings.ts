@@ -74,6 +74,12 @@ export const settings: readonly Setting[] = [
     'unset',
     'services on other origins the dashboard at /app may reach (http://localhost:4010,…); unset: its own only',
   ),
+  described(
+    'JES_WEBHOOK_ALLOW_HOSTS',
+    'unset',
+    'hosts or addresses (127.0.0.1,hooks.internal,…) webhooks may call although private, loopback or link-local',
+  ),
+  valued('JES_WEBHOOK_CONCURRENCY', '16', 'webhook attempts in flight at once per process'),
   valued('JES_VALIDATE_RESPONSES', 'on', 'validate every response against the contract; off skips the cost'),
   valued('LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace, silent'),
   valued('JES_LOG_FORMAT', 'auto', 'json, pretty, or auto: pretty on a terminal, else json'),

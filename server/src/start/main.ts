@@ -19,6 +19,7 @@ import { claimDataDir, type Database, openDatabase } from '../store/database.ts'
 import { maintainTables } from '../store/maintenance.ts';
 import { migrate } from '../store/migrations.ts';
 import { startRetention } from './retention.ts';
+import { startWebhookSender } from '../webhooks/sender.ts';
 import { WorkerLoop } from '../worker/loop.ts';
 import { SolverPool } from '../worker/pool.ts';
 import { type DiskSpace, watchDiskSpace } from '../store/disk-space.ts';
@@ -92,7 +93,9 @@ function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefi
     );
   return setInterval(async () => {
     if (
-      (await run('VACUUM and ANALYZE', () => maintainTables(db, ['executions', 'jobs', 'data_files']))) &&
+      (await run('VACUUM and ANALYZE', () =>
+        maintainTables(db, ['executions', 'jobs', 'data_files', 'webhook_deliveries']),
+      )) &&
       ++ticks % 12 === 0
     )
       await run('CHECKPOINT', () => db.query('CHECKPOINT'));
@@ -162,7 +165,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   }
 }
 
-/** Everything behind the HTTP server: users, tokens, the app, retention, workers, maintenance; and their stop. */
+/** Everything behind the HTTP server: users, tokens, the app, retention, workers, webhooks, maintenance; their stop. */
 async function startServing(db: Database, config: Config, logger: Logger) {
   const demo = await ensureUsers(db, config.users);
   const users = await userStates(db);
@@ -179,6 +182,7 @@ async function startServing(db: Database, config: Config, logger: Logger) {
   const app = createApp({ db, config, tokens, events, streams, logger, space });
   const retention = await startRetention(db, config, logger);
   const workers = startWorkers(db, config, logger, space);
+  const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
   const maintenance = maintainEmbedded(db, logger);
   return {
     app,
@@ -194,6 +198,7 @@ async function startServing(db: Database, config: Config, logger: Logger) {
       clearInterval(maintenance);
       space?.stop();
       await retention.stop();
+      await sender.stop();
       await workers?.stop();
       await closed;
       clearTimeout(grace);
@@ -216,9 +221,12 @@ export async function startWorker(
   if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
   const db = await openStore(config, logger);
   const workers = startWorkers(db, config, logger)!;
+  // Its jobs' ends queue webhook messages too: every process sends its share.
+  const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
   return {
     threads: config.workers,
     async close() {
+      await sender.stop();
       await workers.stop();
       await db.close();
     },

@@ -1,5 +1,6 @@
 // Jobs and their executions in the database: create, read, list, cancel, and settle a job's status after
-// its executions change. Every status change is announced on the `jes_job` channel (payload: job id).
+// its executions change. Every status change is announced on the `jes_job` channel (payload: job id) and queues
+// the webhook messages it makes, in the same transaction.
 import { randomInt } from 'node:crypto';
 import { deriveJobStatus, terminalJob } from '@jes/contract';
 import { ApiError, errorBody, type ErrorBody } from '../core/api-error.ts';
@@ -8,6 +9,7 @@ import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempoten
 import { page as pageOf, type PageFilter } from './pages.ts';
 import { jsonText } from './json-text.ts';
 import { appendEvents, executionEvent, type NewJobEvent, statusEvent } from './job-events.ts';
+import { enqueueWebhooks } from './webhook-deliveries.ts';
 
 export interface JobRow {
   id: string;
@@ -220,6 +222,7 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
     [jobId, status, error && jsonText(error), jobChannel],
   );
   await appendEvents(tx, [statusEvent(jobId, status)]);
+  await enqueueWebhooks(tx, jobId, status);
   return status;
 }
 
@@ -237,6 +240,11 @@ export async function markJobsRunning(tx: Queryable, jobIds: string[], before: N
   // `before` (the claimed executions' events) in the same statement: every job's row is locked before the owner's
   // counter (job-events.ts).
   await appendEvents(tx, [...before, ...running.map((j) => statusEvent(j.id, 'RUNNING'))]);
+  await enqueueWebhooks(
+    tx,
+    running.map((job) => job.id),
+    'RUNNING',
+  );
 }
 
 /** The error of a job none of whose executions succeeded. */
@@ -278,7 +286,7 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
 }
 
 /**
- * Deletes an ended job with its executions (deleteJob); its data file stays. Locks in requestCancel's order,
+ * Deletes an ended job with its executions and webhook messages (deleteJob); its data file stays. Locks in requestCancel's order,
  * executions before the job, so a worker settling this job meanwhile waits or is waited for, never deadlocks.
  * Announced on the job channel: every process drops the job from its cache of ended jobs.
  */
@@ -299,6 +307,7 @@ export async function deleteEndedJob(db: Database, owner: string, id: string): P
     }
     await tx.query('DELETE FROM executions WHERE job_id = $1', [id]);
     await tx.query('DELETE FROM job_events WHERE job_id = $1', [id]);
+    await tx.query('DELETE FROM webhook_deliveries WHERE job_id = $1', [id]);
     await tx.query('DELETE FROM jobs WHERE id = $1', [id]);
     await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
   });

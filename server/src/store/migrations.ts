@@ -195,6 +195,40 @@ const migrations: string[] = [
   UPDATE jobs SET event_seq = 1;
   INSERT INTO event_counters (owner, seq) SELECT owner, count(*) FROM jobs GROUP BY owner
   `,
+  `
+  -- Webhooks (contract 1.7.0): one per user, made with its secret on first read, url NULL when none is set. The
+  -- previous secret signs too until previous_secret_expires_at (24 h after a rotation).
+  CREATE TABLE webhooks (
+    owner text PRIMARY KEY REFERENCES users (name),
+    url text,
+    events text[] NOT NULL DEFAULT '{job.ended}',
+    secret text NOT NULL,
+    previous_secret text,
+    previous_secret_expires_at timestamptz
+  );
+  -- The outbox: a row per message, added in the transaction that changed the job's status (webhook-deliveries.ts),
+  -- so a crash loses none, and sent by a loop that claims due rows (next_attempt_at <= now()) with FOR UPDATE SKIP
+  -- LOCKED, a claim pushing next_attempt_at on by a lease. next_attempt_at is NULL once delivered or failed.
+  -- snapshot holds the job's row and its executions' as they were (rendered at each attempt, the same bytes).
+  CREATE TABLE webhook_deliveries (
+    id text PRIMARY KEY,
+    owner text NOT NULL,
+    job_id text NOT NULL,
+    type text NOT NULL,
+    url text NOT NULL,
+    snapshot jsonb NOT NULL,
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz,
+    delivered_at timestamptz,
+    failed boolean NOT NULL DEFAULT false,
+    last_error text,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    seq bigserial NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+  CREATE INDEX webhook_deliveries_listing ON webhook_deliveries (owner, seq DESC);
+  CREATE INDEX webhook_deliveries_by_job ON webhook_deliveries (job_id)
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -8,7 +8,7 @@ import { jobChannel } from './jobs.ts';
 
 const ended = [...terminalJob];
 
-/** Ended jobs whose end is before `before`, with their executions (inputs and outputs). */
+/** Ended jobs whose end is before `before`, with their executions (inputs and outputs) and webhook messages. */
 export async function deleteEndedJobs(db: Database, before: Date, batch: number): Promise<number> {
   return db.transaction(async (tx) => {
     const candidates = await tx.query<{ id: string }>(
@@ -28,6 +28,7 @@ export async function deleteEndedJobs(db: Database, before: Date, batch: number)
     const gone = locked.map((j) => j.id);
     await tx.query('DELETE FROM executions WHERE job_id = ANY($1)', [gone]);
     await tx.query('DELETE FROM job_events WHERE job_id = ANY($1)', [gone]);
+    await tx.query('DELETE FROM webhook_deliveries WHERE job_id = ANY($1)', [gone]);
     await tx.query('DELETE FROM jobs WHERE id = ANY($1)', [gone]);
     // Every process drops them from its cache of ended jobs.
     await tx.query('SELECT pg_notify($1, id) FROM unnest($2::text[]) AS id', [jobChannel, gone]);
