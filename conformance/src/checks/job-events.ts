@@ -17,11 +17,16 @@ const jobRank = (s: unknown) =>
 const executionRank = (s: unknown) =>
   ({ PENDING: 0, PREPARING: 1, RUNNING: 2, SUCCESS: 3, ERROR: 3, CANCELLED: 3 })[String(s)] ?? -1;
 
-/** Starts the job a stream check follows: the first use case's example, every default solver, a second at most. */
+/**
+ * Starts the job a stream check follows: the first use case's example for its heuristic and its exact solver (when
+ * it has one), a second: the heuristic runs its whole time limit, so the stream is followed live, and the end has
+ * two executions to compare.
+ */
 export async function startFollowedJob(ctx: CheckContext, label: string): Promise<string> {
   const [useCase] = await ctx.fixtures.useCases(ctx);
-  const { id } = await startJob(ctx, useCase!.id, useCase!.example, { time_limit_seconds: 1 }, `starting ${label}`);
-  return id;
+  const solver = [useCase!.heuristic.name, ...(useCase!.exact ? [useCase!.exact.name] : [])];
+  const query = { solver, time_limit_seconds: 1 };
+  return (await startJob(ctx, useCase!.id, useCase!.example, query, `starting ${label}`)).id;
 }
 
 /** The job's and each execution's statuses only go forward; the job's first event is its PENDING. */
