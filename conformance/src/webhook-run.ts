@@ -38,6 +38,16 @@ export function deliveredJob(delivery: Pick<Delivery, 'body'>): string | undefin
   }
 }
 
+/** Stops the check when another client of the user set their webhook elsewhere meanwhile: no fault of the deployment. */
+async function stillOurs(ctx: CheckContext, url: string): Promise<void> {
+  const now = await ctx.send({ method: 'GET', path: '/webhook' });
+  if (now.status === 200 && now.json?.url !== url)
+    throw new CheckAbort(
+      `the user's webhook was set to ${JSON.stringify(now.json?.url)} by another client during the run (a user has one webhook): run the webhook checks as a user nothing else sets a webhook for`,
+      now.exchange,
+    );
+}
+
 export function webhookRun(ctx: CheckContext): Promise<WebhookRun> {
   return ctx.fixtures.shared('webhook', async () => {
     const before = await ctx.send({ method: 'GET', path: '/webhook' });
@@ -65,6 +75,7 @@ export function webhookRun(ctx: CheckContext): Promise<WebhookRun> {
       const ended = await pollJob(ctx, jobId);
       const mine = (d: Delivery) => deliveredJob(d) === jobId;
       const first = await receiver.next(mine, firstWithinMs);
+      if (!first) await stillOurs(ctx, receiver.url);
       const retry = first && (await receiver.next((d) => mine(d) && d !== first, retryWithinMs));
       return {
         jobId,

@@ -565,7 +565,8 @@ brokenBehaviours.push(
     breakage: webhookRelay((headers) => {
       headers['webhook-signature'] = `v1,${createHmac('sha256', randomBytes(32)).update('other').digest('base64')}`;
     }),
-    options: webhookListen,
+    // A user of its own: a user has one webhook, and the runs beside this one (the proxy alone's) set alice's.
+    options: { ...webhookListen, username: 'carol', password: users.carol },
   },
   {
     what: 'gives a webhook retry another webhook-id',
@@ -574,7 +575,7 @@ brokenBehaviours.push(
     breakage: webhookRelay((headers, attempt) => {
       if (attempt > 1) headers['webhook-id'] = `${headers['webhook-id']}x`;
     }),
-    options: webhookListen,
+    options: { ...webhookListen, username: 'demo', password: users.demo },
   },
 );
 
