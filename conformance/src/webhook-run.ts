@@ -3,8 +3,8 @@
 // attempt answered 500 and its retry (due 5 s later by the contract's schedule) answered 204; then the user's
 // webhook put back as it was (removed when there was none). Other jobs' deliveries are answered 204 and set aside.
 import { answered } from './answer-text.ts';
-import { startFollowedJob } from './checks/job-events.ts';
 import type { CheckContext } from './context.ts';
+import { startFollowedJob } from './followed-job.ts';
 import { CheckAbort, type Reply } from './http.ts';
 import { requireIntroduced } from './introduced.ts';
 import { pollJob } from './jobs.ts';
@@ -71,14 +71,15 @@ export function webhookRun(ctx: CheckContext): Promise<WebhookRun> {
       );
     ctx.require(set, 200, `setting the webhook to ${receiver.url}`);
     try {
-      jobId = await startFollowedJob(ctx, 'a job whose end is delivered');
-      const ended = await pollJob(ctx, jobId);
+      const id = await startFollowedJob(ctx, 'a job whose end is delivered');
+      jobId = id;
+      const ended = await pollJob(ctx, id);
       const mine = (d: Delivery) => deliveredJob(d) === jobId;
       const first = await receiver.next(mine, firstWithinMs);
       if (!first) await stillOurs(ctx, receiver.url);
       const retry = first && (await receiver.next((d) => mine(d) && d !== first, retryWithinMs));
       return {
-        jobId,
+        jobId: id,
         job: ended.job,
         jobReply: ended.reply,
         secret,

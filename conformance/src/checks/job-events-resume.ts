@@ -5,10 +5,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CheckContext } from '../context.ts';
 import { CheckAbort, type Reply } from '../http.ts';
-import { checkEvents, endStatus, eventList, type ReadEvent, readJobStream, readStream } from '../job-events.ts';
+import { followedJob } from '../followed-job.ts';
+import { checkEvents, endStatus, eventList, type ReadEvent, readJobStream } from '../job-events.ts';
 import { statelessSkip } from './check.ts';
 import type { Check } from './check.ts';
-import { startFollowedJob } from './job-events.ts';
 
 /** Events the same when their id, kind and data are (an `end`'s data by its status: it is a read of the job). */
 const same = (a: ReadEvent, b: ReadEvent) =>
@@ -41,17 +41,9 @@ export const jobEventsResume: Check = {
   operations: ['startMaxCutJob', 'startQuboJob', 'streamJobEvents'],
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {
-    const id = await startFollowedJob(ctx, 'a job whose stream is resumed');
-    const first = await readStream(
-      ctx,
-      `/job/${id}/events`,
-      `the first events of job ${id}`,
-      {},
-      {
-        enough: (events) => events.length >= 2,
-        ms: 60_000,
-      },
-    );
+    const followed = await followedJob(ctx);
+    const { id } = followed;
+    const first = await followed.first;
     // The client saw two events (more may have come in the same piece: it lost them).
     const seen = first.events.slice(0, 2);
     const after = seen.at(-1)?.id;
@@ -60,7 +52,9 @@ export const jobEventsResume: Check = {
         `job ${id}'s stream sent ${eventList(first.events)}: not two events with ids`,
         first.reply.exchange,
       );
-    const rest = await readJobStream(ctx, id, { header: after });
+    const rest = await followed.rest;
+    // Once the job has ended (the parts above were read live): its whole stream, once more from the start.
+    await followed.whole.catch(() => undefined);
     const whole = await readJobStream(ctx, id);
     checkEvents(ctx, whole.events, whole.reply, `job ${id}'s stream once ended`, id);
     checkEvents(ctx, rest.events, rest.reply, `job ${id}'s stream resumed after ${after}`, id);

@@ -2,13 +2,14 @@
 // (job-events.ts), the job's PENDING first, statuses and each execution's statuses forward only, progress only
 // while its execution runs and only better, then one `end` whose data is what GET /job/{job_id} answers right
 // after (status, each execution's status and result: what may not differ between two reads of an ended job),
-// and the stream closed after it. The job's links name the stream.
+// and the stream closed after it. The job's links name the stream. The job is followed-job.ts'.
 import { isDeepStrictEqual } from 'node:util';
 import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
-import { checkEvents, endStatus, eventList, type ReadEvent, readJobStream } from '../job-events.ts';
-import { jobOf, startJob, terminalJobStatuses } from '../jobs.ts';
+import { followedJob } from '../followed-job.ts';
+import { checkEvents, endStatus, eventList, type ReadEvent } from '../job-events.ts';
+import { jobOf, terminalJobStatuses } from '../jobs.ts';
 import type { Check } from './check.ts';
 import { statelessSkip } from './check.ts';
 
@@ -16,18 +17,6 @@ const jobRank = (s: unknown) =>
   s === 'PENDING' ? 0 : s === 'RUNNING' ? 1 : terminalJobStatuses.has(String(s)) ? 2 : -1;
 const executionRank = (s: unknown) =>
   ({ PENDING: 0, PREPARING: 1, RUNNING: 2, SUCCESS: 3, ERROR: 3, CANCELLED: 3 })[String(s)] ?? -1;
-
-/**
- * Starts the job a stream check follows: the first use case's example for its heuristic and its exact solver (when
- * it has one), a second: the heuristic runs its whole time limit, so the stream is followed live, and the end has
- * two executions to compare.
- */
-export async function startFollowedJob(ctx: CheckContext, label: string): Promise<string> {
-  const [useCase] = await ctx.fixtures.useCases(ctx);
-  const solver = [useCase!.heuristic.name, ...(useCase!.exact ? [useCase!.exact.name] : [])];
-  const query = { solver, time_limit_seconds: 1 };
-  return (await startJob(ctx, useCase!.id, useCase!.example, query, `starting ${label}`)).id;
-}
 
 /** The job's and each execution's statuses only go forward; the job's first event is its PENDING. */
 function checkOrder(ctx: CheckContext, id: string, events: ReadEvent[], reply: Reply): void {
@@ -130,8 +119,9 @@ export const jobEvents: Check = {
   operations: ['startMaxCutJob', 'startQuboJob', 'streamJobEvents', 'getJob'],
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {
-    const id = await startFollowedJob(ctx, 'a job to follow');
-    const { reply, read, events } = await readJobStream(ctx, id);
+    const followed = await followedJob(ctx);
+    const { id } = followed;
+    const { reply, read, events } = await followed.whole;
     checkEvents(ctx, events, reply, `job ${id}'s stream`, id);
     ctx.expect(
       read.retry !== undefined,

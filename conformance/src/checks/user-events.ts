@@ -1,38 +1,16 @@
-// user_events: the user's stream (GET /events) opened, then a job started: the stream tells each of the job's
+// user_events: the user's stream (GET /events) opened, then a job started (followed-job.ts): the stream tells each of the job's
 // status changes, PENDING, RUNNING and its end, in order, each a `status` event (JobStatusEvent) with an
 // increasing id, the last one the status GET /job/{job_id} reads. Then the stream resumed with Last-Event-ID
 // after the job's PENDING sends the same events after it, none twice. Other jobs of the user (another run on a
 // shared deployment) may come between: only the ids' order and this job's events are judged.
 import { shown } from '../answer-text.ts';
-import type { CheckContext } from '../context.ts';
+import { followedJob } from '../followed-job.ts';
 import { checkEvents, endedIn, eventList, type ReadEvent, readStream } from '../job-events.ts';
 import { jobOf } from '../jobs.ts';
 import type { Check } from './check.ts';
 import { statelessSkip } from './check.ts';
-import { startFollowedJob } from './job-events.ts';
 
 const ofJob = (events: ReadEvent[], id: string) => events.filter((e) => e.json?.job_id === id);
-
-/** Opens GET /events (after `resume`), runs `whileOpen` once it is open, and reads until the job `id()` has ended. */
-async function follow(
-  ctx: CheckContext,
-  what: string,
-  id: () => string | undefined,
-  resume = {},
-  whileOpen?: () => Promise<void>,
-) {
-  let opened!: () => void;
-  const open = new Promise<void>((resolve) => (opened = resolve));
-  const reading = readStream(ctx, '/events', what, resume, {
-    opened,
-    enough: (events) => id() !== undefined && endedIn(id()!)(events),
-    ms: 60_000,
-  });
-  // A refusal resolves the reading without opening: then there is nothing to start.
-  const first = await Promise.race([open.then(() => 'open' as const), reading]);
-  if (first === 'open') await whileOpen?.();
-  return reading;
-}
 
 export const userEvents: Check = {
   name: 'user_events',
@@ -41,18 +19,9 @@ export const userEvents: Check = {
   operations: ['streamEvents', 'startMaxCutJob', 'startQuboJob', 'getJob'],
   skip: ({ profile }) => (profile === 'sandbox' ? statelessSkip : undefined),
   async run(ctx) {
-    let id: string | undefined;
-    const live = await follow(
-      ctx,
-      "the user's events",
-      () => id,
-      {},
-      async () => {
-        id = await startFollowedJob(ctx, "a job the user's stream tells of");
-      },
-    );
-    if (!id) return;
-    const { reply, events, read } = live;
+    const followed = await followedJob(ctx);
+    const { id } = followed;
+    const { reply, events, read } = await followed.user;
     checkEvents(ctx, events, reply, "the user's stream");
     for (const e of events)
       ctx.expect(
@@ -76,7 +45,13 @@ export const userEvents: Check = {
     );
     const pending = mine[0];
     if (pending?.json?.status !== 'PENDING' || pending.id === undefined) return;
-    const resumed = await follow(ctx, "the user's events resumed", () => id, { header: pending.id });
+    const resumed = await readStream(
+      ctx,
+      '/events',
+      "the user's events resumed",
+      { header: pending.id },
+      { enough: endedIn(id), ms: 60_000 },
+    );
     const expected = events.slice(events.indexOf(pending) + 1).map((e) => e.id);
     const got = resumed.events.map((e) => e.id);
     // The live read stopped at the job's end: compare up to it (more of other jobs may follow in either).
