@@ -10,7 +10,7 @@ import { proxyLogLines } from './proxy-log.ts';
 import { startProxy } from './proxy.ts';
 import { requestLogLines } from './request-log.ts';
 import type { ScenarioOptions } from './scenarios.ts';
-import { resetPath, startSandbox } from './server.ts';
+import { defaultWebhookAllowHosts, resetPath, startSandbox } from './server.ts';
 import { defaultSpeed } from './state/clock.ts';
 import { defaultLimits, type StateLimits } from './state/limits.ts';
 
@@ -42,7 +42,17 @@ const caps: [flag: string, key: keyof StateLimits, what: string][] = [
   ['--max-active-jobs', 'maxActiveJobsPerUser', 'jobs per user that have not ended (429 past it)'],
   ['--max-bytes-per-user', 'maxBytesPerUser', 'bytes of inputs, outputs and data files per user'],
   ['--max-bytes', 'maxBytes', 'bytes in all'],
+  ['--max-streams-per-user', 'maxStreamsPerUser', 'event streams open at once per user (429 too_many_streams past it)'],
 ];
+
+/** `--webhook-allow-hosts a,b`: the hosts; `none` (or nothing) for none, to refuse loopback as a deployment does. */
+function hostList(value: string): string[] {
+  const hosts = value
+    .split(',')
+    .map((host) => host.trim())
+    .filter(Boolean);
+  return hosts.length === 1 && hosts[0] === 'none' ? [] : hosts;
+}
 
 function program(): Command {
   const command = new Command('jes-sandbox')
@@ -76,6 +86,15 @@ function program(): Command {
         .argParser(speed)
         .default(defaultSpeed),
     );
+  command.addOption(
+    new Option(
+      '--webhook-allow-hosts <hosts>',
+      "hosts a webhook may call beside public ones, comma-separated (a deployment's JES_WEBHOOK_ALLOW_HOSTS); none to refuse loopback too",
+    )
+      .env('SANDBOX_WEBHOOK_ALLOW_HOSTS')
+      .argParser(hostList)
+      .default([...defaultWebhookAllowHosts], defaultWebhookAllowHosts.join(',')),
+  );
   for (const [flag, key, what] of caps)
     command.addOption(
       new Option(`${flag} <n>`, what)
@@ -106,6 +125,7 @@ const options = command.opts<
     proxy?: string;
     stateless?: boolean;
     speed: number;
+    webhookAllowHosts: string[];
   } & ScenarioOptions
 >();
 if (options.dynamic) {
@@ -139,6 +159,7 @@ const started = options.proxy
       ...scenarioOptions(options),
       stateless: options.stateless ?? false,
       speed: options.speed,
+      webhookAllowHosts: options.webhookAllowHosts,
       limits,
       onResponse: (method, path, status, outcome) =>
         console.log(requestLogLines(new Date(), method, path, status, outcome)),

@@ -5,6 +5,7 @@
 // contract keeps for inputs that parse but are wrong for the use case), and `X-Request-Id` is the problem's
 // `request_id`. The codes and titles are the contract's error catalogue (@jes/contract), as the reference server's.
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { type FieldError, type ErrorBody, type ErrorCode, errorBody, uriReference } from '@jes/contract';
 import { type Latency, parseLatency } from './durations.ts';
 
@@ -23,6 +24,8 @@ export interface Answer {
   body: unknown;
   /** Prism's verdict on the request, when it reached Prism (for the request log): its mismatches, the example answered. */
   judged?: { violations: FieldError[]; example?: string };
+  /** An answer that stays open (an event stream): called once its head is written, it writes the rest. */
+  stream?: (res: ServerResponse) => void;
 }
 
 /** A header value as node will write it (it throws past Latin-1): anything but printable ASCII becomes \uXXXX. */

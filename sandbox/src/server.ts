@@ -11,7 +11,7 @@
 // Prism's example; stateless, Prism's example is the answer.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { bearerToken, unknownToken } from './bearer.ts';
-import { answerClientErrors } from '@jes/contract/node';
+import { answerClientErrors, parseAllowHosts } from '@jes/contract/node';
 import { drain } from './body.ts';
 import { listening, type Listening } from './listening.ts';
 import {
@@ -25,7 +25,8 @@ import {
   problem,
   problemAnswer,
 } from './conventions.ts';
-import { deprecationNotice } from '@jes/contract';
+import { deprecationNotice, resumeAfter } from '@jes/contract';
+import { createStreams, exampleStream } from './event-streams.ts';
 import { createMock, type Operation } from './mock.ts';
 import { parameterProblems } from './parameters.ts';
 import { takeBody } from './request-body.ts';
@@ -36,6 +37,7 @@ import type { StateLimits } from './state/limits.ts';
 import { stateHandlers } from './state/operations.ts';
 import { noContent, pathParams } from './state/request.ts';
 import { createState, type User } from './state/store.ts';
+import { createWebhookSender } from './state/webhook-deliveries.ts';
 
 export { type ProxiedExchange, type Proxy, type ProxyOptions, startProxy } from './proxy.ts';
 export type { ScenarioOptions } from './scenarios.ts';
@@ -60,6 +62,13 @@ export interface SandboxOptions extends ScenarioOptions {
   speed?: number | undefined;
   /** The state's caps (state/limits.ts). */
   limits?: Partial<StateLimits>;
+  /**
+   * The hosts a webhook may call beside public ones (the address guard's allow list, as a deployment's
+   * JES_WEBHOOK_ALLOW_HOSTS): by default this machine's loopback names (defaultWebhookAllowHosts).
+   */
+  webhookAllowHosts?: readonly string[];
+  /** How long an event stream may stay quiet before a keep-alive comment (the contract's 15 s; tests say less). */
+  keepAliveMs?: number;
   /** Called once per answered request, with what became of it (for its log lines: request-log.ts). */
   onResponse?: (method: string, path: string, status: number, outcome: RequestOutcome) => void;
 }
@@ -107,7 +116,8 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer, path: 
       answer.status,
       Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, asciiOnly(String(value))])),
     );
-    res.end(text);
+    if (answer.stream) answer.stream(res);
+    else res.end(text);
     return answer.status;
   } catch (error) {
     try {
@@ -151,6 +161,13 @@ function outcomeOf(answer: Answer, status: number): RequestOutcome {
 const withoutHeader = (headers: Answer['headers'], name: string) =>
   Object.fromEntries(Object.entries(headers).filter(([key]) => key.toLowerCase() !== name));
 
+/**
+ * The hosts a stateful sandbox's webhooks may call beside public ones, unless told otherwise: this machine's
+ * loopback, where a developer's receiver runs (docs/sandbox.md, "Webhooks"). Private and link-local addresses
+ * (169.254.169.254) stay refused, as on a deployment.
+ */
+export const defaultWebhookAllowHosts: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+
 /** The stateful sandbox's own path, outside the contract (docs/sandbox.md). */
 export const resetPath = '/sandbox/reset';
 
@@ -177,7 +194,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // One seed for the state and the scenarios' draws, so that a printed seed repeats both.
   const seed = state?.seed ?? options.seed;
   const scenarios = createScenarios({ ...options, ...(seed === undefined ? {} : { seed }) });
-  const handlers = state ? stateHandlers(operations) : {};
+  const streams = createStreams(options.keepAliveMs);
+  const allowHosts = parseAllowHosts((options.webhookAllowHosts ?? defaultWebhookAllowHosts).join(','));
+  const sender = state && createWebhookSender(state, allowHosts);
+  const handlers = state ? stateHandlers(operations, streams, { sender: sender!, allowHosts }) : {};
   // Worked out once, as the server does; a contract whose deprecation members are wrong stops the start.
   const notices = new Map(
     operations.flatMap((op) => {
@@ -250,7 +270,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ? useCases.inAnswer(answer, path, fields.problem_id, '/problem_id')
       : useCases.inAnswer(answer, path, url.searchParams.get('problem_id'), '/query/problem_id');
     const handler = operation.iid === undefined ? undefined : handlers[operation.iid];
-    if (!state || !handler || judged.status >= 300) return judged;
+    if (!state) {
+      const after = resumeAfter(
+        req.headers['last-event-id'] as string | undefined,
+        url.searchParams.get('last_event_id') ?? undefined,
+      );
+      return exampleStream(streams, judged, after) ?? judged;
+    }
+    if (!handler || judged.status >= 300) return judged;
     const params = pathParams(operation.path, path);
     const request = { state, operation, path, params, query: url.searchParams, headers: req.headers };
     const own = await handler({ ...request, body, raw, fields, file, user, signal });
@@ -337,5 +364,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     (req, res) => void handle(req, res).catch(() => res.destroy()),
   );
   answerClientErrors(server, 'the sandbox');
-  return { ...(await listening(server, options)), seed: state?.seed };
+  const listened = await listening(server, options);
+  return {
+    ...listened,
+    close: () => {
+      sender?.stop();
+      return listened.close();
+    },
+    seed: state?.seed,
+  };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort, repoRoot, startChild } from '../../test/support/child-server.ts';
 import { runBash } from '../../client/test/support/readme.ts';
 import { type Sandbox, startSandbox } from '../src/server.ts';
+import { readStream } from './support/event-streams.ts';
 import { deref, type Node, loadContract, operations } from '../../test/contract/openapi-document.ts';
 import { expectMilliseconds } from '../../test/support/durations.ts';
 
@@ -141,6 +142,12 @@ describe('Prefer in the sandbox', () => {
       headers: { ...(init.headers as Record<string, string>), prefer: `code=${status}, example=${key}` },
     });
     expect(res.status).toBe(status);
+    if (res.headers.get('content-type') === 'text/event-stream') {
+      // A stream's example is its events, sent as a stream (a job's closes after its `end`, GET /events stays open).
+      const read = await readStream(res, ({ events }) => events.length === value.length);
+      expect(read.events).toEqual(value);
+      return;
+    }
     const body = await res.json();
     expect(body).toEqual(value);
     // Durations to the millisecond, as the reference server gives them (issue 13).

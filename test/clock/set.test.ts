@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { clockFree, clockReadings, clockSet } from './set.ts';
 
 const root = join(import.meta.dirname, '../..');
-const testFolders = ['test', 'contract/test', 'server/test', 'client/test', 'conformance/test'];
+const testFolders = ['test', 'contract/test', 'server/test', 'client/test', 'conformance/test', 'sandbox/test'];
 
 function typescriptFiles(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
@@ -36,7 +36,8 @@ describe('the clock set', () => {
 
   it('holds only test files that vitest runs', () => {
     const runnable = (file: string) =>
-      file.endsWith('.test.ts') && (file.startsWith('test/') || /^(server|client|conformance)\/test\//.test(file));
+      file.endsWith('.test.ts') &&
+      (file.startsWith('test/') || /^(contract|server|client|conformance|sandbox)\/test\//.test(file));
     expect(Object.keys(clockSet).filter((file) => !runnable(file))).toEqual([]);
   });
 

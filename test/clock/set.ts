@@ -17,6 +17,8 @@ export const clockSet: Record<string, string> = {
   'conformance/test/generate.test.ts': 'documented timestamps parsed and compared with their RFC 3339 twins',
   'conformance/test/rate-limit-pacing.test.ts': 'pacing on an injected clock',
   'test/contract/contract.test.ts': "the contract's example timestamps, which must agree with each other",
+  'sandbox/test/webhooks.test.ts':
+    "deliveries stamped by the sandbox's clock (webhook-timestamp, timestamps of the job's change) and checked by standardwebhooks against the same clock",
 };
 
 /** Read the clock or name an instant, but no verdict depends on when they run: each says why. */
@@ -49,6 +51,8 @@ export const clockFree: Record<string, string> = {
   'server/test/deprecation.test.ts': "a contract's deprecation days turned into headers: fixed dates, no clock",
   'test/contract/deprecation-rules.test.ts': 'fixed deprecation days the lint must accept or refuse: no clock',
   'test/support/deprecated-contract.ts': 'a contract copy deprecating an operation on a fixed day: no clock',
+  'sandbox/test/proxy.test.ts': 'new Date(0) fixes the instant a log line is printed with: no clock',
+  'sandbox/test/scenarios.test.ts': 'new Date(0) fixes the instant a log line is printed with: no clock',
   'contract/test/webhooks.test.ts':
     'Date.now stamps a signature that standardwebhooks checks against this same clock; a fixed instant only for its sign()',
 };

@@ -2,7 +2,21 @@
 // SUCCESS with its answer, ERROR with its problem), so that its state at any instant is read off the plan, and a
 // cancel is the one event that changes the plan. Statuses follow from the executions as on a deployment
 // (@jes/contract's deriveJobStatus).
-import { deriveJobStatus, type ErrorBody, type ExecutionStatus, type JobStatus, terminalJob } from '@jes/contract';
+import {
+  deriveJobStatus,
+  type ErrorBody,
+  type ExecutionStatus,
+  type JobStatus,
+  type ProgressPoint,
+  terminalJob,
+  withProgress,
+} from '@jes/contract';
+
+/** A better value the run finds, and when (wall ms). */
+export interface PlannedImprovement {
+  at: number;
+  value: number;
+}
 
 export interface PlannedExecution {
   solver: string;
@@ -12,7 +26,7 @@ export interface PlannedExecution {
   /** When it ends, unless cancelled before. */
   endAt: number;
   outcome:
-    | { status: 'SUCCESS'; data: Record<string, unknown>; value: number; firstValue: number }
+    | { status: 'SUCCESS'; data: Record<string, unknown>; value: number; improvements: PlannedImprovement[] }
     | { status: 'ERROR'; error: ErrorBody };
 }
 
@@ -36,6 +50,25 @@ export interface ExecutionState {
   endedAt: number | null;
   progress?: number;
   bestValue?: number;
+  /** The better values found by then (the contract's progress_history), when any was. */
+  history?: readonly ProgressPoint[];
+}
+
+/** The improvements of a run found by `t`, as its progress history (seconds since it started, to the ms). */
+export function historyAt(e: PlannedExecution, t: number): readonly ProgressPoint[] {
+  if (e.outcome.status !== 'SUCCESS' || e.startAt === null) return [];
+  let history: readonly ProgressPoint[] = [];
+  for (const found of e.outcome.improvements) {
+    if (found.at > t) break;
+    history = withProgress(history, { seconds: (found.at - e.startAt) / 1000, best_value: found.value });
+  }
+  return history;
+}
+
+/** The state with its best value and history by `t`, when the run found any. */
+function withBest(state: ExecutionState, t: number): ExecutionState {
+  const history = historyAt(state.planned, t);
+  return history.length ? { ...state, bestValue: history.at(-1)!.best_value, history } : state;
 }
 
 export interface JobState {
@@ -50,22 +83,11 @@ function executionAt(e: PlannedExecution, cancelAt: number | null, t: number): E
   const cancelled = cancelAt !== null && cancelAt <= t && cancelAt < e.endAt;
   const ran = e.startAt !== null && e.startAt <= t && (!cancelled || e.startAt <= cancelAt!);
   const runningAt = ran ? e.startAt : null;
-  const success = e.outcome.status === 'SUCCESS' ? e.outcome : undefined;
-  // The best so far: the first assignment's value in the first half of the run, then the answer's.
-  const bestAt = (at: number) => {
-    if (!success || e.startAt === null) return undefined;
-    const half = e.startAt + (e.endAt - e.startAt) / 2;
-    return at >= half ? success.value : success.firstValue;
-  };
   if (cancelled) {
     const state: ExecutionState = { planned: e, status: 'CANCELLED', runningAt, endedAt: cancelAt };
-    const best = ran ? bestAt(cancelAt!) : undefined;
-    return best === undefined ? state : { ...state, bestValue: best };
+    return ran ? withBest(state, cancelAt!) : state;
   }
-  if (t >= e.endAt) {
-    const state: ExecutionState = { planned: e, status: e.outcome.status, runningAt, endedAt: e.endAt };
-    return success ? { ...state, bestValue: success.value } : state;
-  }
+  if (t >= e.endAt) return withBest({ planned: e, status: e.outcome.status, runningAt, endedAt: e.endAt }, e.endAt);
   if (!ran) return { planned: e, status: 'PENDING', runningAt: null, endedAt: null };
   const limitMs = Math.max(1, e.endAt - e.startAt!);
   const state: ExecutionState = {
@@ -75,8 +97,7 @@ function executionAt(e: PlannedExecution, cancelAt: number | null, t: number): E
     endedAt: null,
     progress: Math.min(1, (t - e.startAt!) / limitMs),
   };
-  const best = bestAt(t);
-  return best === undefined ? state : { ...state, bestValue: best };
+  return withBest(state, t);
 }
 
 /** The job at instant `t` (wall ms). */

@@ -1,7 +1,8 @@
 // What the sandbox holds at most, in memory (docs/sandbox.md, "What it keeps"). Past a cap on jobs or bytes the
 // oldest ended jobs go first, of the user and then of anyone; what cannot make room is refused as a deployment
 // refuses it (429 too_many_active_jobs, 413 storage_quota_exceeded). Past a cap on users, tokens or idempotency
-// keys the oldest is forgotten; past the cap on long polls a poll is answered at once, without Preference-Applied.
+// keys the oldest is forgotten; past the cap on long polls a poll is answered at once, without Preference-Applied;
+// past the cap on event streams, one more is refused as a deployment refuses it (429 too_many_streams).
 
 export interface StateLimits {
   /** Users (a username that logs in); past it, the user seen least recently is forgotten with all it holds. */
@@ -24,6 +25,10 @@ export interface StateLimits {
   /** Long polls (`Prefer: wait`) waiting at once, per user and in all. */
   maxWaitsPerUser: number;
   maxWaits: number;
+  /** Event streams open at once per user (one more answers 429 too_many_streams, as a deployment's
+   * JES_MAX_STREAMS_PER_USER), and in all. */
+  maxStreamsPerUser: number;
+  maxStreams: number;
 }
 
 const MiB = 1024 * 1024;
@@ -40,4 +45,6 @@ export const defaultLimits: Readonly<StateLimits> = Object.freeze({
   maxIdempotencyKeys: 20_000,
   maxWaitsPerUser: 10,
   maxWaits: 200,
+  maxStreamsPerUser: 50,
+  maxStreams: 1000,
 });

@@ -4,6 +4,7 @@
 import { preferredWait, terminalJob } from '@jes/contract';
 import { fingerprint } from '@jes/contract/node';
 import type { Answer } from '../conventions.ts';
+import type { Streams } from '../event-streams.ts';
 import type { Operation } from '../mock.ts';
 import { dataFileId, heldBytesOf, validate } from './data-files.ts';
 import { sandboxUseCases } from './inputs.ts';
@@ -13,6 +14,9 @@ import { waitForChange } from './long-polls.ts';
 import { renderDataFile, renderJob } from './render.ts';
 import { answer, type Handler, idempotency, json, noContent, refusal, type StateRequest } from './request.ts';
 import { contractSolvers, startJobHandler } from './start-job.ts';
+import { streamEventsHandler, streamJobEventsHandler } from './streams.ts';
+import type { WebhookSender } from './webhook-deliveries.ts';
+import { webhookHandlers } from './webhooks.ts';
 import { tokenSeconds, type User } from './store.ts';
 
 const noJob = (request: StateRequest, id: string) =>
@@ -81,7 +85,7 @@ function cancelJob(request: StateRequest): Answer {
   if (terminalJob.has(status))
     return refusal(request, 'job_already_terminal', `Job ${job.id} is ${status} and can no longer be cancelled.`);
   job.cancelRequestedAt ??= now;
-  request.state.wake(job.id);
+  request.state.changed(job);
   return json(202, { job: { [job.id]: renderJob(job, now) } });
 }
 
@@ -242,7 +246,11 @@ function deleteDataFile(request: StateRequest): Answer {
 }
 
 /** The handlers by operationId; an operation without one is answered by Prism's example. */
-export function stateHandlers(operations: readonly Operation[]): Record<string, Handler> {
+export function stateHandlers(
+  operations: readonly Operation[],
+  streams: Streams,
+  webhooks: { sender: WebhookSender; allowHosts: ReadonlySet<string> },
+): Record<string, Handler> {
   const startJob = startJobHandler(contractSolvers(operations));
   return {
     login,
@@ -259,5 +267,8 @@ export function stateHandlers(operations: readonly Operation[]): Record<string, 
     listDataFiles,
     getDataFile,
     deleteDataFile,
+    streamJobEvents: streamJobEventsHandler(streams),
+    streamEvents: streamEventsHandler(streams),
+    ...webhookHandlers(webhooks.sender, webhooks.allowHosts),
   };
 }

@@ -2,7 +2,8 @@
 // limit, as a deployment's do; the exact solver for a moment) and ends with its answer; a solver given an input
 // past its `max_nodes` fails as a deployment's does (solver_limit_exceeded); a job started from a data file waits
 // for the file's validation, and fails with it if the file is INVALID; `Prefer: scenario=solver-error` makes every
-// execution fail (solver_failed) after running a while. Simulated seconds, `speed` times faster.
+// execution fail (solver_failed) after running a while. Simulated seconds, `speed` times faster. A run's better
+// values (answers.ts) are planned too, over its first half: its progress history and progress events.
 import { type ErrorBody, errorBody, toMillisecond } from '@jes/contract';
 import { answers } from './answers.ts';
 import type { Clock } from './clock.ts';
@@ -69,14 +70,21 @@ export function planJob(job: JobToPlan, clock: Clock, random: Random): JobRecord
       };
     const seconds = solver.exact ? Math.min(timeLimitSeconds, 0.5 + 1.5 * random.float()) : timeLimitSeconds;
     const runMs = clock.wallMs(seconds);
-    const { x, value, optimal, firstValue, iterations } = solve!(seed === undefined ? random : createRandom(seed));
+    const { x, value, optimal, improvements, iterations } = solve!(seed === undefined ? random : createRandom(seed));
     // An output's assignment is an array of numbers: 8 bytes an entry, and its JSON text about 2.
     outputBytes += 10 * x.length;
     const data = job.useCase.output(x, value, optimal, {
       iterations,
       time_to_best_seconds: toMillisecond(runMs / 2000),
     });
-    return { ...planned, startAt, endAt: startAt + runMs, outcome: { status: 'SUCCESS', data, value, firstValue } };
+    // The values found are spread over the first half of the run: the answer's at its time_to_best_seconds.
+    const found = improvements.map((i) => ({ at: startAt + Math.round((i.fraction * runMs) / 2), value: i.value }));
+    return {
+      ...planned,
+      startAt,
+      endAt: startAt + runMs,
+      outcome: { status: 'SUCCESS', data, value, improvements: found },
+    };
   });
   return {
     id: job.id,

@@ -1,5 +1,6 @@
 // The sandbox's records in the contract's shapes, as a deployment renders its rows (server/src/jobs/render.ts):
 // a job keyed by id with its executions keyed by solver, and a data file. Instants are written by @jes/contract.
+// A job's executions' `data` and `progress_history` are left out of listings, as a deployment leaves them out.
 import { type components, documentedTimestamp, type ErrorBody, errorBody, rfc3339, toMillisecond } from '@jes/contract';
 import type { DataFileRecord } from './data-files.ts';
 import { type ExecutionState, jobAt, type JobRecord } from './jobs.ts';
@@ -29,6 +30,8 @@ function renderExecution(e: ExecutionState, created: number, now: number, withDa
   if (e.status === 'ERROR' && outcome.status === 'ERROR') execution.error = outcome.error;
   if (e.progress !== undefined) execution.progress = e.progress;
   if (e.bestValue !== undefined) execution.best_value = e.bestValue;
+  // Like `data`, only in GET /job/{job_id} and the `end` event, not in listings (nor webhooks' jobs).
+  if (withData && e.history) execution.progress_history = [...e.history];
   return execution;
 }
 
@@ -62,7 +65,12 @@ export function renderJob(record: JobRecord, now: number, withData = true): Job 
       running: rfc3339(date(state.runningAt)),
       ended: rfc3339(date(state.endedAt)),
     },
-    links: { self: `/job/${id}`, output: `/job/${id}/output`, cancel: `/job/${id}/cancel` },
+    links: {
+      self: `/job/${id}`,
+      output: `/job/${id}/output`,
+      cancel: `/job/${id}/cancel`,
+      events: `/job/${id}/events`,
+    },
   };
   if (state.status === 'ERROR') {
     const failed = state.executions.flatMap((e) => (e.planned.outcome.status === 'ERROR' ? [e] : []));

@@ -8,6 +8,8 @@ import type { DataFileRecord } from './data-files.ts';
 import { ended, type JobRecord } from './jobs.ts';
 import { defaultLimits, type StateLimits } from './limits.ts';
 import { createRandom, type Random } from './random.ts';
+import { emptyLog, type UserEventLog } from './user-events.ts';
+import type { UserWebhook } from './webhook-deliveries.ts';
 
 export interface User {
   name: string;
@@ -17,6 +19,12 @@ export interface User {
   keys: Map<string, { fingerprint: string; answer: Answer; at: number }>;
   bytes: number;
   waits: number;
+  /** Event streams open (GET /job/{job_id}/events and GET /events). */
+  streams: number;
+  /** The status changes of its jobs numbered across them, for GET /events (user-events.ts). */
+  log: UserEventLog;
+  /** Its webhook, once it has asked for it (webhook-deliveries.ts). */
+  webhook?: UserWebhook;
 }
 
 export interface StateOptions {
@@ -35,6 +43,8 @@ export const tokenSeconds = 3600;
 const keyMs = 24 * 3600 * 1000;
 const tokenAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 export const jobIdAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** What waits on any job of a user waits on (onWake): a job id never has a line break. */
+export const userKey = (name: string): string => `\nuser ${name}`;
 
 export type State = ReturnType<typeof createState>;
 
@@ -48,6 +58,7 @@ export function createState(options: StateOptions = {}) {
   const jobs = new Map<string, JobRecord>();
   let bytes = 0;
   let waits = 0;
+  let streams = 0;
   const waiters = new Map<string, Set<() => void>>();
   /** Every user's keys, oldest first: past the cap in all, the oldest key of anyone is forgotten. */
   const keys = new Map<string, User>();
@@ -57,13 +68,19 @@ export function createState(options: StateOptions = {}) {
     for (const waiter of waiters.get(id) ?? []) waiter();
   }
 
+  /** Wakes what waits on a job and on its user's jobs (GET /events): it was added, cancelled or dropped. */
+  function changed(record: JobRecord): void {
+    wake(record.id);
+    wake(userKey(record.owner));
+  }
+
   function dropJob(record: JobRecord): void {
     const user = users.get(record.owner);
     jobs.delete(record.id);
     user?.jobs.delete(record.id);
     if (user) user.bytes -= record.heldBytes;
     bytes -= record.heldBytes;
-    wake(record.id);
+    changed(record);
   }
 
   function forgetUser(user: User): void {
@@ -78,7 +95,17 @@ export function createState(options: StateOptions = {}) {
   function user(name: string): User {
     let found = users.get(name);
     if (found) users.delete(name);
-    else found = { name, jobs: new Map(), files: new Map(), keys: new Map(), bytes: 0, waits: 0 };
+    else
+      found = {
+        name,
+        jobs: new Map(),
+        files: new Map(),
+        keys: new Map(),
+        bytes: 0,
+        waits: 0,
+        streams: 0,
+        log: emptyLog(),
+      };
     users.set(name, found);
     if (users.size > limits.maxUsers) forgetUser(users.values().next().value!);
     return found;
@@ -159,9 +186,14 @@ export function createState(options: StateOptions = {}) {
       jobs.set(record.id, record);
       owner.bytes += record.heldBytes;
       bytes += record.heldBytes;
+      changed(record);
     },
 
     dropJob,
+    changed,
+
+    /** Whether the user is still held (not forgotten past the cap, nor reset away). */
+    holdsUser: (owner: User): boolean => users.get(owner.name) === owner,
 
     /** Whether the job is still held (not deleted, dropped or reset away). */
     holds: (record: JobRecord): boolean => jobs.get(record.id) === record,
@@ -217,7 +249,24 @@ export function createState(options: StateOptions = {}) {
       };
     },
 
-    /** Calls `waiter` when the job changes at once; the function returned stops listening. */
+    /** A place for an event stream, released by the function returned; undefined past the caps. */
+    streamSlot(owner: User): (() => void) | undefined {
+      if (owner.streams >= limits.maxStreamsPerUser || streams >= limits.maxStreams) return undefined;
+      owner.streams++;
+      streams++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        owner.streams--;
+        streams--;
+      };
+    },
+
+    /** When a token stops working (wall ms), or undefined for one the sandbox does not know. */
+    tokenExpiresAt: (token: string): number | undefined => tokens.get(token)?.expiresAt,
+
+    /** Calls `waiter` when the job (or, with userKey, any job of the user) changes at once; the function returned stops listening. */
     onWake(id: string, waiter: () => void): () => void {
       const set = waiters.get(id) ?? new Set();
       waiters.set(id, set.add(waiter));
