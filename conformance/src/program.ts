@@ -58,7 +58,10 @@ function rate(value: string): string {
 }
 
 function listen(value: string): string {
-  if (!listenAddress(value)) throw new InvalidArgumentError('expected host:port ([::1]:port for IPv6; port 0 for any)');
+  if (!listenAddress(value))
+    throw new InvalidArgumentError(
+      'expected host:port, the address the deployment calls ([::1]:port for IPv6, port 0 for any free one; not 0.0.0.0)',
+    );
   return value;
 }
 

@@ -24,12 +24,16 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** `host:port` (`[::1]:port` for IPv6) split, or undefined. */
+/**
+ * `host:port` (`[::1]:port` for IPv6) split, or undefined. The host goes into the webhook's URL as well, so an
+ * unspecified address (0.0.0.0, ::), which no deployment can call, is refused too.
+ */
 export function listenAddress(value: string): { host: string; port: number } | undefined {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(value.trim());
   const port = Number(match?.[3]);
-  if (!match || port > 65535) return undefined;
-  return { host: match[1] ?? match[2]!, port };
+  const host = match?.[1] ?? match?.[2];
+  if (!match || port > 65535 || host === '0.0.0.0' || host === '::') return undefined;
+  return { host: host!, port };
 }
 
 export async function startWebhookReceiver(

@@ -106,6 +106,9 @@ it('exits 2 on a usage error, and lists the checks with --list', async () => {
     code: 2,
     stderr: 'error: --base-url takes an http:// or https:// URL; got "localhost:3000" (http://localhost:3000?)\n',
   });
+  // The listener's address goes into the webhook's URL: one no deployment can call is a usage error.
+  const unspecified = await conformance(['--webhook-listen', '0.0.0.0:8080', '--profile', 'sandbox']);
+  expect(unspecified).toMatchObject({ code: 2, stderr: expect.stringMatching(/--webhook-listen.*not 0\.0\.0\.0/) });
   const list = await conformance(['--list']);
   expect(list.code).toBe(0);
   expect(
