@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { node, serverCli } from '../test/support/child-server.ts';
@@ -56,10 +57,14 @@ async function countingProxy(target: string): Promise<{ url: string; answered: A
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
     ) as Record<string, string>;
+    // A stream (GET /events never ends by itself) is passed on as it comes, and ends when the suite leaves it.
+    const left = new AbortController();
+    res.on('close', () => left.abort());
     const reply = await fetch(target + req.url, {
       method: req.method!,
       headers,
       ...(body.length ? { body: new Uint8Array(body) } : {}),
+      signal: left.signal,
     });
     const policies = [...(reply.headers.get('ratelimit') ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
     answered.push({
@@ -73,7 +78,11 @@ async function countingProxy(target: string): Promise<{ url: string; answered: A
     });
     const out = [...reply.headers].filter(([k]) => !['connection', 'content-length', 'content-encoding'].includes(k));
     res.writeHead(reply.status, Object.fromEntries(out));
-    res.end(Buffer.from(await reply.arrayBuffer()));
+    if (reply.body)
+      Readable.fromWeb(reply.body)
+        .on('error', () => res.destroy())
+        .pipe(res);
+    else res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

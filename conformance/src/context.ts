@@ -4,7 +4,7 @@ import { answered } from './answer-text.ts';
 import type { Contract } from './contract/contract.ts';
 import type { Fixtures } from './fixtures.ts';
 import { CheckAbort, CheckSkip, type Http, type Reply, type RequestSpec } from './http.ts';
-import type { ConformanceOptions, Exchange, Failure, Profile } from './types.ts';
+import type { ConformanceOptions, Exchange, Failure, Profile, Versions } from './types.ts';
 
 export class CheckContext {
   readonly name: string;
@@ -17,13 +17,22 @@ export class CheckContext {
   readonly seed: number;
   readonly runs: number;
   readonly runId: string;
+  /** The contract versions, the deployment's as its GET /healthz said (asked before the first check). */
+  readonly versions: Versions;
   requests = 0;
 
   constructor(
     name: string,
     http: Http,
     fixtures: Fixtures,
-    run: { options: ConformanceOptions; profile: Profile; seed: number; runs: number; runId: string },
+    run: {
+      options: ConformanceOptions;
+      profile: Profile;
+      seed: number;
+      runs: number;
+      runId: string;
+      versions: Versions;
+    },
   ) {
     this.name = name;
     this.http = http;
@@ -33,6 +42,7 @@ export class CheckContext {
     this.seed = run.seed;
     this.runs = run.runs;
     this.runId = run.runId;
+    this.versions = run.versions;
   }
 
   get contract(): Contract {

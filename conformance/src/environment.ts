@@ -9,6 +9,8 @@ export interface FromEnvironment {
   /** `name:password` of the second user. */
   secondUser?: string;
   profile?: Profile;
+  /** `host:port` to receive webhook deliveries on. */
+  webhookListen?: string;
 }
 
 export const variables = {
@@ -17,6 +19,7 @@ export const variables = {
   password: 'JES_CONFORMANCE_PASSWORD',
   secondUser: 'JES_CONFORMANCE_SECOND_USER',
   profile: 'JES_CONFORMANCE_PROFILE',
+  webhookListen: 'JES_CONFORMANCE_WEBHOOK_LISTEN',
 } as const;
 
 export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): FromEnvironment {

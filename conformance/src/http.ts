@@ -4,6 +4,7 @@
 // and repeated after `Retry-After` when a rate limit answers 429 all the same (the suite may run against a
 // shared deployment). A deployment that stops answering stops the run (TargetUnreachable).
 import type { Contract } from './contract/contract.ts';
+import { eventParser, eventsAsJson, isEventStream, parseEventStream, type StreamRead } from './event-stream.ts';
 import { type PolicyWait, RateLimits } from './rate-limits.ts';
 import { recordSent, sentBody } from './sent.ts';
 import type { Exchange, RateLimitWait } from './types.ts';
@@ -25,6 +26,17 @@ export interface RequestSpec {
   /** A raw body (with `headers['content-type']` set by the caller), or a form. */
   body?: string | Uint8Array<ArrayBuffer> | FormData;
   timeoutMs?: number;
+  /** Read an event stream as it comes (GET /job/{job_id}/events, GET /events) instead of waiting for its end. */
+  stream?: StreamSpec;
+}
+
+export interface StreamSpec {
+  /** Called once the answer's headers have come: the stream is open. */
+  opened?(): void;
+  /** Whether the events so far are enough: the suite then closes the stream. */
+  enough?(events: StreamRead['events']): boolean;
+  /** How long to read in all before the suite closes the stream (default 30 s). */
+  ms?: number;
 }
 
 export interface Reply {
@@ -34,6 +46,8 @@ export interface Reply {
   /** The parsed body when it is JSON, else undefined. */
   json: any;
   exchange: Exchange;
+  /** For a request with `stream` answered by an event stream: its events and how the reading ended. */
+  stream?: StreamRead;
 }
 
 /** A check's request failed for a reason that stops the check; carries the exchange that shows it. */
@@ -220,15 +234,19 @@ export class Http {
       const started = Date.now();
       let res: Response;
       let responseText: string;
+      let stream: StreamRead | undefined;
       try {
         res = await fetch(this.baseUrl + path, {
           method: spec.method,
           headers,
           ...(body !== undefined ? { body } : {}),
-          signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000),
+          // A stream is read for its own time (readStream), with the usual 30 s for its headers on top.
+          signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000 + (spec.stream ? (spec.stream.ms ?? 30_000) : 0)),
         });
         this.answered = true;
-        responseText = await res.text();
+        if (spec.stream && res.ok && isEventStream(Object.fromEntries(res.headers))) {
+          ({ text: responseText, read: stream } = await readStream(res, spec.stream));
+        } else responseText = await res.text();
       } catch (error) {
         this.rateLimits.answered(kind, reserved, undefined);
         exchange.error = `${(error as Error).name}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
@@ -243,6 +261,9 @@ export class Http {
         try {
           json = JSON.parse(responseText);
         } catch {}
+      } else if (isEventStream(responseHeaders)) {
+        // As the contract's schema of a stream has it, so that the response checks validate it as any body.
+        json = eventsAsJson(stream?.events ?? parseEventStream(responseText));
       }
       exchange.response = {
         status: res.status,
@@ -258,7 +279,57 @@ export class Http {
         await this.wait('after429', seconds * 1000, { ...where, retryAfter: responseHeaders['retry-after']!, seconds });
         continue;
       }
-      return { status: res.status, headers: responseHeaders, text: responseText, json, exchange };
+      return {
+        status: res.status,
+        headers: responseHeaders,
+        text: responseText,
+        json,
+        exchange,
+        ...(stream ? { stream } : {}),
+      };
     }
   }
+}
+
+/**
+ * Reads an event stream until it closes, `enough` says so or its time is up (the suite then closes it); the text
+ * read is kept for the exchange. A stream that breaks off midway counts as closed: what it sent is judged.
+ */
+async function readStream(res: Response, spec: StreamSpec): Promise<{ text: string; read: StreamRead }> {
+  spec.opened?.();
+  const parser = eventParser();
+  const events: StreamRead['events'] = [];
+  const decoder = new TextDecoder();
+  const reader = res.body!.getReader();
+  let text = '';
+  let ended: StreamRead['ended'] = 'closed';
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed out'), spec.ms ?? 30_000);
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), timeUp]);
+      if (next === 'timed out') {
+        ended = next;
+        break;
+      }
+      if (next.done) break;
+      const piece = decoder.decode(next.value, { stream: true });
+      text += piece;
+      events.push(...parser.push(piece));
+      if (spec.enough?.(events)) {
+        ended = 'stopped';
+        break;
+      }
+    }
+  } catch {
+    // Reset mid-stream: judged by what came.
+  } finally {
+    if (ended === 'closed') events.push(...parser.finish());
+    clearTimeout(timer);
+    if (ended !== 'closed') await reader.cancel().catch(() => undefined);
+  }
+  const { retry, comments } = parser.state;
+  return { text, read: { events, comments, ended, ...(retry !== undefined ? { retry } : {}) } };
 }

@@ -25,6 +25,7 @@ import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
 import { checkNames, defaultRuns, defaultSeed, runConformance } from './run.ts';
 import type { ConformanceOptions, Profile, RateLimitWait } from './types.ts';
+import { listenAddress } from './webhook-receiver.ts';
 
 interface Options {
   baseUrl: string;
@@ -39,6 +40,7 @@ interface Options {
   runs: number;
   rateLimit?: string;
   contract?: string;
+  webhookListen?: string;
   list?: boolean;
 }
 
@@ -52,6 +54,14 @@ function integer(value: string): number {
 function rate(value: string): string {
   if (parseRate(value) === undefined)
     throw new InvalidArgumentError('expected requests per second, minute or hour: 10/s, 600/m, 3600/h');
+  return value;
+}
+
+function listen(value: string): string {
+  if (!listenAddress(value))
+    throw new InvalidArgumentError(
+      'expected host:port, the address the deployment calls ([::1]:port for IPv6, port 0 for any free one; not 0.0.0.0)',
+    );
   return value;
 }
 
@@ -93,6 +103,14 @@ export function program(): Command {
     )
     .option('--seed <n>', 'fast-check seed of the generated checks', integer, defaultSeed)
     .option('--runs <n>', 'generated cases per target', integer, defaultRuns)
+    .addOption(
+      new Option(
+        '--webhook-listen <host:port>',
+        'receive webhook deliveries here (an address the deployment can reach) for the webhook checks',
+      )
+        .env(variables.webhookListen)
+        .argParser(listen),
+    )
     .option(
       '--contract <openapi.yaml>',
       'the contract to hold the deployment to (default: the one this package carries)',
@@ -106,6 +124,8 @@ export function program(): Command {
         'on stderr for each wait). The reference server allows 60 new jobs and files a minute per user, a little',
         'less than a run starts, so a run waits once, about a minute in all; JES_RATE_LIMITS=off takes it under 20 s.',
         'Each failure comes with a curl command that sends its request again (bash or zsh).',
+        'The webhook checks run only with --webhook-listen: the suite sets your webhook to that address for the run',
+        '(and puts it back), and waits about 6 s for a retry the contract schedules 5 s after a failed attempt.',
         '',
         'Exit codes: 0 nothing failed, 1 a check failed, 2 usage or the deployment could not be reached.',
       ].join('\n'),
@@ -139,6 +159,7 @@ function conformanceOptions(o: Options): ConformanceOptions {
     ...(second ? { username2: second.username, password2: second.password } : {}),
     ...(o.contract ? { contractPath: o.contract } : {}),
     ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
+    ...(o.webhookListen ? { webhookListen: o.webhookListen } : {}),
   };
 }
 

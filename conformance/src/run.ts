@@ -13,6 +13,7 @@ import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './h
 import { pacer, parseRate } from './pace.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
 import { askVersions, versionsCheck } from './versions.ts';
+import { listenAddress } from './webhook-receiver.ts';
 
 /** The fast-check seed when none is given: fixed, so that two runs generate the same cases. */
 export const defaultSeed = 20261122;
@@ -96,14 +97,25 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       `unknown check${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the checks are ${checkNames().join(', ')}`,
     );
   const perSecond = rateOf(options);
+  if (options.webhookListen !== undefined && !listenAddress(options.webhookListen))
+    throw new Error(
+      `webhookListen takes host:port, an address the deployment can reach; got "${options.webhookListen}"`,
+    );
   const http = new Http(options.baseUrl, new Contract(options.contractPath), {
     ...(perSecond ? { pace: pacer(perSecond) } : {}),
     ...(options.onWait ? { onWait: options.onWait } : {}),
   });
   const fixtures = new Fixtures();
   http.tokenOf = sessions(http, options);
-  const run = { options, profile, seed, runs, runId: `${Date.now().toString(36)}${randomBytes(3).toString('hex')}` };
   const versions = await askVersions(http);
+  const run = {
+    options,
+    profile,
+    seed,
+    runs,
+    runId: `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`,
+    versions,
+  };
   let stop: TargetUnreachable | undefined = http.unreachable;
   if (!stop) options.onVersions?.(versions);
   const results: CheckResult[] = [];

@@ -25,6 +25,11 @@ export interface ConformanceOptions {
    * so that a rate-limited deployment is not sent requests it will refuse. Default: no pacing.
    */
   rateLimit?: string;
+  /**
+   * `host:port` the suite listens on for webhook deliveries (port 0: any free one), an address the deployment can
+   * reach: the webhook checks set the user's webhook to it for the run (put back after). Without it they are skipped.
+   */
+  webhookListen?: string;
   /** Called once the deployment has said its versions, before the first check (for live output). */
   onVersions?: (versions: Versions) => void;
   /** Called as each check ends (for live output). */

@@ -41,7 +41,7 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
     new RegExp(`^contract ${v} \\(this suite\\) · deployment reports contract ${v}, server \\S+$`),
   );
   expect(lines[2]).toMatch(/^passed +lifecycle /);
-  expect(lines.at(-1)).toBe('14 passed, 0 failed, 6 skipped');
+  expect(lines.at(-1)).toBe('14 passed, 0 failed, 11 skipped');
   // The coverage, before the closing line: every operation, the documented statuses seen and never provoked.
   expect(run.stdout).toMatch(
     /^coverage: 19 of 19 operations called; \d+ of \d+ documented statuses seen, the others never provoked$/m,
@@ -106,6 +106,9 @@ it('exits 2 on a usage error, and lists the checks with --list', async () => {
     code: 2,
     stderr: 'error: --base-url takes an http:// or https:// URL; got "localhost:3000" (http://localhost:3000?)\n',
   });
+  // The listener's address goes into the webhook's URL: one no deployment can call is a usage error.
+  const unspecified = await conformance(['--webhook-listen', '0.0.0.0:8080', '--profile', 'sandbox']);
+  expect(unspecified).toMatchObject({ code: 2, stderr: expect.stringMatching(/--webhook-listen.*not 0\.0\.0\.0/) });
   const list = await conformance(['--list']);
   expect(list.code).toBe(0);
   expect(

@@ -26,6 +26,7 @@ else
         password: env.password ?? 'sandbox',
         profile: env.profile ?? 'full',
         ...(second ? { username2: second.username, password2: second.password } : {}),
+        ...(env.webhookListen ? { webhookListen: env.webhookListen } : {}),
       });
     }, 600_000);
 

@@ -28,6 +28,14 @@ const securedIds = [
   'uploadDataFile',
   'getDataFile',
   'deleteDataFile',
+  'deleteJob',
+  'streamJobEvents',
+  'streamEvents',
+  'getWebhook',
+  'setWebhook',
+  'deleteWebhook',
+  'rotateWebhookSecret',
+  'listWebhookDeliveries',
 ];
 
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');

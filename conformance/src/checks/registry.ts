@@ -5,6 +5,8 @@ import type { Check } from './check.ts';
 import { idempotency } from './idempotency.ts';
 import { isolation } from './isolation.ts';
 import { jobDeletion } from './job-deletion.ts';
+import { jobEvents } from './job-events.ts';
+import { jobEventsResume } from './job-events-resume.ts';
 import { lifecycle } from './lifecycle.ts';
 import { limits } from './limits.ts';
 import { maxcutSemantics } from './maxcut-semantics.ts';
@@ -15,6 +17,9 @@ import { ensureResourceAvailability, useAfterFree } from './resources.ts';
 import { responseChecks } from './response-conformance.ts';
 import { timestamps } from './timestamps.ts';
 import { unsupportedMethod } from './unsupported-method.ts';
+import { userEvents } from './user-events.ts';
+import { webhookDelivery } from './webhook-delivery.ts';
+import { webhookRetry } from './webhook-retry.ts';
 
 export const checks: readonly Check[] = [
   lifecycle,
@@ -32,5 +37,10 @@ export const checks: readonly Check[] = [
   idempotency,
   jobDeletion,
   timestamps,
+  jobEvents,
+  jobEventsResume,
+  userEvents,
+  webhookDelivery,
+  webhookRetry,
   ...responseChecks,
 ];

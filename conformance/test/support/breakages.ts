@@ -1,7 +1,10 @@
 // One deliberately broken behaviour per important check, each as a Breakage of the proxy: the suite run
 // against the proxy with `only: [check]` must fail that check.
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { ConformanceOptions } from '../../src/index.ts';
 import { type Answer, type Breakage, editJson, type Exchanged, jsonAnswer } from './broken-proxy.ts';
-import { users } from './targets.ts';
+import { users, webhookListen } from './targets.ts';
 
 const pathOf = (r: Exchanged) => r.url.split('?')[0]!;
 const queryOf = (r: Exchanged) => new URLSearchParams(r.url.split('?')[1] ?? '');
@@ -97,6 +100,8 @@ export interface BrokenBehaviour {
   /** What one of its failures must say. */
   message: RegExp;
   breakage: Breakage;
+  /** What the run needs besides (the webhook checks: an address to listen on). */
+  options?: Partial<ConformanceOptions>;
 }
 
 export const brokenBehaviours: BrokenBehaviour[] = [
@@ -390,6 +395,190 @@ export const brokenBehaviours: BrokenBehaviour[] = [
   },
 ];
 
+const isJobStream = (r: Exchanged) => /^\/job\/[^/]+\/events$/.test(pathOf(r));
+const isUserStream = (r: Exchanged) => pathOf(r) === '/events';
+const isEvent = (block: string) => /^data:/m.test(block);
+
+/** An event block's `event` and its data parsed (undefined when it is not JSON). */
+function eventOf(block: string): { event: string; data: any } {
+  const event = /^event: ?(.*)$/m.exec(block)?.[1] ?? 'message';
+  try {
+    return { event, data: JSON.parse(/^data: ?(.*)$/m.exec(block)?.[1] ?? '') };
+  } catch {
+    return { event, data: undefined };
+  }
+}
+
+/** The block with its data replaced. */
+const withData = (block: string, data: unknown) => block.replace(/^data: ?.*$/m, () => `data: ${JSON.stringify(data)}`);
+
+/** A stream's events, each changed by `edit` (a string: the blocks to send instead, '' for none) on streams `which` takes. */
+function eachEvent(which: (r: Exchanged) => boolean, edit: (block: string, n: number) => string): Breakage {
+  return {
+    async *events(request, events) {
+      let n = 0;
+      for await (const block of events) yield which(request) && isEvent(block) ? edit(block, ++n) : block;
+    },
+  };
+}
+
+/** A job stream's second event held back until after its third. */
+function secondAfterThird(): Breakage {
+  return {
+    async *events(request, events) {
+      let n = 0;
+      let held: string | undefined;
+      for await (const block of events) {
+        if (!isJobStream(request) || !isEvent(block)) {
+          yield block;
+          continue;
+        }
+        if (++n === 2) held = block;
+        else yield n === 3 && held ? block + held : block;
+      }
+    },
+  };
+}
+
+/** A resumed stream's Last-Event-ID and last_event_id moved by `delta` before the server reads them. */
+function resumeShifted(delta: number): Breakage {
+  const shift = (value: string) => String(Math.max(0, Number(value) + delta));
+  return {
+    request: (r) => {
+      if (!isJobStream(r)) return r;
+      const headers = { ...r.headers };
+      if (/^\d+$/.test(headers['last-event-id'] ?? '')) headers['last-event-id'] = shift(headers['last-event-id']!);
+      const query = queryOf(r);
+      const value = query.get('last_event_id');
+      if (value && /^\d+$/.test(value)) query.set('last_event_id', shift(value));
+      return { ...r, url: query.size ? `${pathOf(r)}?${query}` : pathOf(r), headers };
+    },
+  };
+}
+
+/**
+ * A relay the webhook is set to instead of the suite's listener (PUT /webhook's URL rewritten): each delivery is
+ * passed on with its headers changed by `edit` (`attempt`: 1 for a webhook-id's first, 2 for its retry…), and the
+ * listener's answer passed back. The relay listens on the loopback for as long as the test process lives.
+ */
+function webhookRelay(edit: (headers: Record<string, string>, attempt: number) => void): Breakage {
+  const targets = new Map<string, string>();
+  const attempts = new Map<string, number>();
+  let relay: Promise<string> | undefined;
+  const start = () =>
+    (relay ??= new Promise((resolve) => {
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', async () => {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(req.headers))
+            if (k.startsWith('webhook-') || k === 'content-type') headers[k] = String(v);
+          const attempt = (attempts.get(headers['webhook-id'] ?? '') ?? 0) + 1;
+          attempts.set(headers['webhook-id'] ?? '', attempt);
+          edit(headers, attempt);
+          try {
+            const answer = await fetch(targets.get(req.url ?? '')!, {
+              method: 'POST',
+              headers,
+              body: Buffer.concat(chunks),
+            });
+            res.writeHead(answer.status).end();
+          } catch {
+            res.writeHead(502).end();
+          }
+        });
+      });
+      server.unref();
+      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`));
+    }));
+  return {
+    async request(r) {
+      if (r.method !== 'PUT' || pathOf(r) !== '/webhook') return r;
+      const body = JSON.parse(r.body.toString('utf8'));
+      const path = `/${randomUUID()}`;
+      targets.set(path, body.url);
+      return { ...r, body: Buffer.from(JSON.stringify({ ...body, url: `${await start()}${path}` })) };
+    },
+  };
+}
+
+// The streams' and webhooks' breakages (issue 31), after the helpers they are made with.
+brokenBehaviours.push(
+  {
+    what: "sends a job's second event after its third",
+    check: 'job_events',
+    message: /ids must increase/,
+    breakage: secondAfterThird(),
+  },
+  {
+    what: 'leaves at out of status events',
+    check: 'job_events',
+    message: /its data is not a JobStatusEvent: \/ must have required property 'at'/,
+    breakage: eachEvent(isJobStream, (block) => {
+      const { event, data } = eventOf(block);
+      if (event === 'status') delete data.at;
+      return event === 'status' ? withData(block, data) : block;
+    }),
+  },
+  {
+    what: 'ends a stream with another status than GET reads',
+    check: 'job_events',
+    message:
+      /end event differs from GET \/job\/[A-Z0-9]+ right after: status "(ERROR|FINISHED)", GET "(FINISHED|ERROR|CANCELLED)"/,
+    breakage: eachEvent(isJobStream, (block) => {
+      const { event, data } = eventOf(block);
+      if (event !== 'end') return block;
+      for (const job of Object.values<any>(data.job)) job.status = job.status === 'FINISHED' ? 'ERROR' : 'FINISHED';
+      return withData(block, data);
+    }),
+  },
+  {
+    what: "sends a job's end twice",
+    check: 'job_events',
+    message: /has 2 end events/,
+    breakage: eachEvent(isJobStream, (block) => (eventOf(block).event === 'end' ? block + block : block)),
+  },
+  {
+    what: 'resumes a stream one event late',
+    check: 'job_events_resume',
+    message: /missing: \d+/,
+    breakage: resumeShifted(1),
+  },
+  {
+    what: 'resumes a stream one event early',
+    check: 'job_events_resume',
+    message: /sent twice: \d+/,
+    breakage: resumeShifted(-1),
+  },
+  {
+    what: 'leaves RUNNING out of GET /events',
+    check: 'user_events',
+    message: /told job [A-Z0-9]+ went PENDING → (FINISHED|ERROR|CANCELLED); expected PENDING → RUNNING →/,
+    breakage: eachEvent(isUserStream, (block) => (eventOf(block).data?.status === 'RUNNING' ? '' : block)),
+  },
+  {
+    what: 'signs webhooks with another key',
+    check: 'webhook_delivery',
+    message:
+      /its signature does not verify with the webhook's secret \(standardwebhooks: No matching signature found\)/,
+    breakage: webhookRelay((headers) => {
+      headers['webhook-signature'] = `v1,${createHmac('sha256', randomBytes(32)).update('other').digest('base64')}`;
+    }),
+    // A user of its own: a user has one webhook, and the runs beside this one (the proxy alone's) set alice's.
+    options: { ...webhookListen, username: 'carol', password: users.carol },
+  },
+  {
+    what: 'gives a webhook retry another webhook-id',
+    check: 'webhook_retry',
+    message: /has webhook-id "msg_\w+", the first attempt had "msg_\w+"/,
+    breakage: webhookRelay((headers, attempt) => {
+      if (attempt > 1) headers['webhook-id'] = `${headers['webhook-id']}x`;
+    }),
+    options: { ...webhookListen, username: 'demo', password: users.demo },
+  },
+);
+
 function firstReadMissing(): Breakage {
   const seen = new Set<string>();
   return {
@@ -402,7 +591,7 @@ function firstReadMissing(): Breakage {
   };
 }
 
-/** The breakages of `whats` at once: each request goes through their request hooks in turn (the first to answer wins), each answer through their response hooks. */
+/** The breakages of `whats` at once: each request goes through their request hooks in turn (the first to answer wins), each answer through their response hooks, each stream through their events hooks. */
 export function combined(...whats: string[]): Breakage {
   const parts = whats.map((what) => {
     const found = brokenBehaviours.find((b) => b.what === what);
@@ -423,6 +612,9 @@ export function combined(...whats: string[]): Breakage {
       let current = answer;
       for (const part of parts) if (part.response) current = await part.response(request, current, tools);
       return current;
+    },
+    events(request, events) {
+      return parts.reduce((current, part) => (part.events ? part.events(request, current) : current), events);
     },
   };
 }

@@ -17,6 +17,12 @@ export const credentials = {
   password2: users.bob,
 } satisfies Partial<ConformanceOptions>;
 
+/** The suite's listener for the webhook checks: any free port of the loopback (webhookHosts lets the server call it). */
+export const webhookListen = { webhookListen: '127.0.0.1:0' } satisfies Partial<ConformanceOptions>;
+
+/** The reference server's setting that lets it call the suite's webhook listener on the loopback (it refuses it by default). */
+export const webhookHosts = { JES_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' };
+
 /** The reference server with two solver threads, no rate limits, an in-memory database unless `env` names one. */
 export function startReference(env: Record<string, string> = {}): Promise<Started> {
   return startServer({ JES_WORKERS: '2', ...env });
