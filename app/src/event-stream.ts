@@ -44,8 +44,15 @@ function parsed(text: string): unknown {
   }
 }
 
-/** The events of one response's body as they arrive; `retry` is told of the stream's `retry:` field. */
-async function* eventsOf(body: ReadableStream<Uint8Array>, retry: (ms: number) => void): AsyncGenerator<StreamEvent> {
+/** What reading a body tells besides its events: its `retry:` field, and its first line of the format. */
+interface Told {
+  retry(ms: number): void;
+  /** A line of Server-Sent Events came (a stand-in that answers text/event-stream with a JSON body sends none). */
+  framed(): void;
+}
+
+/** The events of one response's body as they arrive. */
+async function* eventsOf(body: ReadableStream<Uint8Array>, told: Told): AsyncGenerator<StreamEvent> {
   const text = body
     .pipeThrough<string>(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>)
     .getReader();
@@ -65,14 +72,14 @@ async function* eventsOf(body: ReadableStream<Uint8Array>, retry: (ms: number) =
           event = { data: [] };
           continue;
         }
-        if (line.startsWith(':')) continue;
         const at = line.indexOf(':');
         const field = at < 0 ? line : line.slice(0, at);
         const value = at < 0 ? '' : line.slice(at + 1).replace(/^ /, '');
+        if (['', 'data', 'id', 'event', 'retry'].includes(field)) told.framed();
         if (field === 'data') event.data.push(value);
         else if (field === 'id') event.id = value;
         else if (field === 'event') event.event = value;
-        else if (field === 'retry' && /^\d+$/.test(value)) retry(Number(value));
+        else if (field === 'retry' && /^\d+$/.test(value)) told.retry(Number(value));
       }
     }
   } finally {
@@ -125,17 +132,27 @@ export async function follow(path: string, options: FollowOptions): Promise<Stop
       await sleep(Math.min(retryMs * 2 ** failures++, 15_000), signal);
       continue;
     }
-    opened = true;
-    failures = 0;
-    options.onOpen?.();
+    // Open once its first line comes (the reference server's `retry:`): from then on, what happens is in it.
+    let framed = false;
+    const told: Told = {
+      retry: (ms) => (retryMs = ms),
+      framed: () => {
+        if (framed) return;
+        framed = opened = true;
+        failures = 0;
+        options.onOpen?.();
+      },
+    };
     try {
-      for await (const event of eventsOf(answer.body!, (ms) => (retryMs = ms))) {
+      for await (const event of eventsOf(answer.body!, told)) {
         last = event.id;
         if (options.onEvent(event)) return 'ended';
       }
     } catch {
       if (signal.aborted) return 'aborted';
     }
+    // An answer in another format, never a line of the stream's: no stream here.
+    if (!opened) return 'unavailable';
     // The body ended without the event the page waited for (a stream that ends by itself sends it first): a drop.
     options.onDrop?.();
     await sleep(retryMs, signal);

@@ -20,11 +20,14 @@ export const tablesOf = (page: Page, ...tables: string[]) =>
   );
 export const rowsOf = async (page: Page, table: string) => (await tablesOf(page, table))[0]!;
 
-/** The best value over time as the chart's table of values gives it: solver, seconds, value. */
-export const chartValues = (rows: string[]): [string, number, string][] =>
+/** A point of the chart's table of values: solver, seconds since the job started, since the solver did, value. */
+export type ChartValue = [solver: string, sinceJob: number, sinceSolver: number, value: string];
+
+/** The best value over time as the chart's table of values gives it. */
+export const chartValues = (rows: string[]): ChartValue[] =>
   rows.map((row) => {
-    const [solver, seconds, value] = row.split('\t') as [string, string, string];
-    return [solver, Number(seconds), value];
+    const [solver, sinceJob, sinceSolver, value] = row.split('\t') as [string, string, string, string];
+    return [solver, Number(sinceJob), Number(sinceSolver), value];
   });
 
 /** axe-core on the page as it stands: the serious and critical violations, each with where it is. */
