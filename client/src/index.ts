@@ -1,7 +1,9 @@
-// @jes/client: the typed client of the Job Execution Service. Browser-compatible: it imports openapi-fetch
-// and nothing from node:. Node-only helpers (file paths, Node streams) are in `@jes/client/node`.
+// @jes/client: the typed client of the Job Execution Service. Browser-compatible: it imports openapi-fetch,
+// eventsource-parser and standardwebhooks, and nothing from node:. Node-only helpers (file paths, Node streams) are in `@jes/client/node`.
 export { bestOf, bestValue, objectiveOf } from './best-value.ts';
 export { createJesClient, type JesClient, type JesClientOptions, type ListQuery } from './client.ts';
+export type { ReconnectOptions, StreamOptions } from './event-stream.ts';
+export { type JobEvent, type StreamEvent, type UserEvent, withEvent } from './job-events.ts';
 export type { paths, components } from '@jes/contract';
 export { isMaxCutOutput, isQuboOutput } from './outputs.ts';
 export { formatProblem, toProblem } from './result.ts';
@@ -10,4 +12,6 @@ export type { Credentials } from './session.ts';
 export { MAX_INLINE_BYTES, type StartedJob, type StartJobOptions } from './start-job.ts';
 export type * from './types.ts';
 export type { UploadOptions } from './upload.ts';
+export { verifyWebhook, type WebhookHeaders, WebhookRefusedError } from './verify-webhook.ts';
 export { isTerminal, type WaitOptions } from './wait.ts';
+export type { WebhookCalls } from './webhooks.ts';
