@@ -21,10 +21,11 @@ export interface Line {
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
 const rounded = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
-/** Two histories of one execution as one: every moment of either, in order, each a change of value. */
+/**
+ * Two histories of one execution as one: every moment of either, in order, each a change of value. Of two values
+ * found in the same millisecond (a history may hold both) the later is kept: the earlier never stood.
+ */
 export function mergedHistory(a: readonly ProgressPoint[], b: readonly ProgressPoint[]): readonly ProgressPoint[] {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
   const bySeconds = new Map([...a, ...b].map((p) => [p.seconds, p]));
   return [...bySeconds.values()]
     .sort((p, q) => p.seconds - q.seconds)
@@ -51,36 +52,6 @@ export function withHistories(before: Job | undefined, read: Job): Job {
   return { ...read, executions };
 }
 
-/** The job with one `progress` event of its stream: a point more in the solver's history, and its best value. */
-export function withProgressEvent(
-  job: Job,
-  event: { solver: string; seconds: number; best_value: number; progress: number },
-): Job {
-  const e = job.executions[event.solver];
-  if (!e) return job;
-  // Merged, not appended: a stream replays its job's events from the first, older than the page's first read.
-  const history = [
-    ...mergedHistory(e.progress_history ?? [], [{ seconds: event.seconds, best_value: event.best_value }]),
-  ];
-  const latest = history.at(-1)!;
-  // The duration is the service's too: the solver has run at least until it found this value.
-  const duration = Math.max(e.duration_seconds ?? 0, rounded(event.seconds));
-  const progress = Math.max(e.progress ?? 0, event.progress);
-  return {
-    ...job,
-    executions: {
-      ...job.executions,
-      [event.solver]: {
-        ...e,
-        best_value: latest.best_value,
-        progress,
-        duration_seconds: duration,
-        progress_history: history,
-      },
-    },
-  };
-}
-
 /**
  * Each solver's line (every execution's, in the job's order, so a solver keeps its colour; empty until it reports a
  * value) against the seconds since the job started running: its history, then its last value held to
@@ -89,7 +60,8 @@ export function withProgressEvent(
 export function linesOf(job: Job): Line[] {
   const start = ms(job.timestamps?.running ?? job.timestamps?.submitted);
   return Object.entries<Execution>(job.executions).map(([solver, e]) => {
-    const history = e.progress_history ?? historyOf(e);
+    // Through withHistories, a page's job has its histories made one a moment each; a job read elsewhere, not yet.
+    const history = e.progress_history ? mergedHistory(e.progress_history, []) : historyOf(e);
     if (history.length === 0) return { solver, offset: 0, points: [] };
     const started = ms(e.timestamps?.running);
     const offset = Number.isNaN(start) || Number.isNaN(started) ? 0 : Math.max(0, rounded((started - start) / 1000));

@@ -3,16 +3,31 @@
 // change of status (the job's or an execution's) reads the job again, and `end` carries the job as it ended. A service
 // without streams is followed by long polls instead, a second at a time (at once on a change of status, else every
 // second, to follow its best value), until the job ends.
-import type { Job, Problem } from '@jes/client';
-import { isTerminal } from '@jes/client';
+import type { Job, JobEvent, Problem } from '@jes/client';
+import { isTerminal, withEvent } from '@jes/client';
 import { useEffect, useState } from 'preact/hooks';
-import { withHistories, withProgressEvent } from './best-over-time.ts';
-import { follow, type StreamEvent } from './event-stream.ts';
+import { withHistories } from './best-over-time.ts';
+import { follow } from './event-stream.ts';
 import { client } from './session.ts';
 import { settled } from './use-call.ts';
 
 /** How the page hears of the job: its event stream, long polls, or neither for now (the stream dropped). */
 export type Live = 'stream' | 'polling' | 'reconnecting';
+
+/**
+ * The job with an event of its stream (the client's withEvent: statuses forward only, a progress event's value and
+ * point), and a solver's duration at least the seconds it found its value at, so the table and the chart agree.
+ */
+function heard(job: Job, event: JobEvent): Job {
+  const next = withEvent(job, event);
+  if (event.event !== 'progress') return next;
+  const e = next.executions[event.data.solver];
+  if (!e || (e.duration_seconds ?? 0) >= event.data.seconds) return next;
+  return {
+    ...next,
+    executions: { ...next.executions, [event.data.solver]: { ...e, duration_seconds: event.data.seconds } },
+  };
+}
 
 /** A job read or sent later than the one shown replaces it, but never an ended job with one that runs (a late read). */
 const newer = (read: Job) => (before: Job | undefined) =>
@@ -46,17 +61,16 @@ export function useJob(id: string): { job?: Job; problem?: Problem; live?: Live 
 
     // An event of another job (a stand-in's canned stream: the stateless sandbox) makes the stream useless here.
     let foreign = false;
-    const onEvent = ({ event, data }: StreamEvent): boolean => {
-      const of = (data ?? {}) as { job_id?: string; job?: Record<string, Omit<Job, 'id'>> };
-      if (event === 'end') {
-        const ended = of.job?.[id];
-        if (!ended) return (foreign = true);
-        setJob(newer({ ...ended, id } as Job));
+    const onEvent = (event: JobEvent): boolean => {
+      if (event.event === 'end') {
+        if (event.data.id !== id) return (foreign = true);
+        setJob(newer(event.data));
         return true;
       }
-      if (of.job_id !== id) return (foreign = true);
-      if (event === 'progress') setJob((before) => before && withProgressEvent(before, data as never));
-      else if (event === 'status' || event === 'execution') reread();
+      if (event.data.job_id !== id) return (foreign = true);
+      setJob((before) => before && heard(before, event));
+      // A change of status brings what events do not carry: timestamps, durations, an execution's answer or error.
+      if (event.event !== 'progress') reread();
       return false;
     };
 
@@ -66,7 +80,7 @@ export function useJob(id: string): { job?: Job; problem?: Problem; live?: Live 
       if (!first.data) return first.error && setProblem(first.error);
       setJob(newer(first.data));
       if (isTerminal(first.data.status)) return;
-      const stopped = await follow(`/job/${encodeURIComponent(id)}/events`, {
+      const stopped = await follow((streaming, options) => streaming.jobEvents(id, options), {
         onEvent,
         onOpen: () => setLive('stream'),
         onDrop: () => setLive('reconnecting'),

@@ -45,8 +45,8 @@ export function useJobsLive(items: Job[] | undefined, reload: () => void): ListL
     const stop = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const soon = () => (timer ??= setTimeout(() => ((timer = undefined), reloadRef.current()), burstMs));
-    void follow('/events', {
-      onEvent: ({ event }) => void (event === 'status' && soon()),
+    void follow((streaming, options) => streaming.events(options), {
+      onEvent: () => void soon(),
       onOpen: () => (setLive('stream'), reloadRef.current()),
       signal: stop.signal,
       // A stream that cannot be had, or not kept (a refusal once open): long polls. 'aborted' is the page leaving, or
