@@ -110,6 +110,9 @@ async function look(page: Page, name: string): Promise<void> {
     await page.setViewportSize({ width, height: 900 });
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+    // The chart on its own, at its size on the screen, to look at closely.
+    const chart = page.locator('figure.progress');
+    if ((await chart.count()) > 0) await chart.screenshot({ path: join(shots, `${name}-${width}-chart.png`) });
     expect(await overflow(page), `what overflows ${name} at ${width} px`).toEqual([]);
   }
 }
@@ -160,8 +163,8 @@ describe.skipIf(!available)('the dashboard live, through CORS from another origi
     );
     expect(await page.locator('table.values thead th').allTextContents()).toEqual([
       'Solver',
-      'Seconds since the job started',
-      'Seconds since the solver started',
+      'Since the job started (s)',
+      'Since the solver started (s)',
       'Best value',
     ]);
     // An ended job is read once: no stream, no long poll.

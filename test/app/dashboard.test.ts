@@ -226,13 +226,14 @@ describe.skipIf(!available)('the dashboard against the reference server', () => 
     await page.getByLabel('Time limit (seconds)').fill('120');
     await page.getByRole('button', { name: 'Start the job' }).click();
     await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 }).toBe('RUNNING');
-    // Two reads of local-search's best value (a read a second), each at its duration then, by the service's clock.
+    // Local search's line, from the job's stream, by the service's clock: it ends at the solver's duration as last
+    // heard (test/app/dashboard-live.test.ts follows a run's points as they come).
     const read = async () => {
       const [shown, executions] = await tablesOf(page, 'table.values', 'table.executions');
       const values = chartValues(shown!).filter(([solver]) => solver === 'local-search');
       return { seconds: values.map(([, , s]) => s), row: executions!.find((row) => row.startsWith('local-search')) };
     };
-    await expect.poll(async () => (await read()).seconds.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await read()).seconds.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     const { seconds, row } = await read();
     expect(seconds).toEqual([...seconds].sort((a, b) => a - b));
     expect(row?.split('\t')[4], 'its duration').toBe(`${seconds.at(-1)} s`);

@@ -106,8 +106,8 @@ export function ProgressChart({ lines, ended }: { lines: Line[]; ended: boolean 
           <thead>
             <tr>
               <th scope="col">Solver</th>
-              <th scope="col">Seconds since the job started</th>
-              <th scope="col">Seconds since the solver started</th>
+              <th scope="col">Since the job started (s)</th>
+              <th scope="col">Since the solver started (s)</th>
               <th scope="col">Best value</th>
             </tr>
           </thead>
