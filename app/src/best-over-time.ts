@@ -46,7 +46,15 @@ export function withHistories(before: Job | undefined, read: Job): Job {
   const executions = Object.fromEntries(
     Object.entries<Execution>(read.executions).map(([solver, e]) => {
       const known = before?.executions[solver]?.progress_history ?? [];
-      return [solver, { ...e, progress_history: [...mergedHistory(known, historyOf(e))] }];
+      const own = historyOf(e);
+      const history = mergedHistory(known, own);
+      // A point the page heard after the service answered this read (a progress event overtook it) stays the best.
+      const last = history.at(-1);
+      const later = last !== undefined && last.seconds > (own.at(-1)?.seconds ?? -1);
+      const heard = later
+        ? { best_value: last.best_value, duration_seconds: Math.max(e.duration_seconds ?? 0, last.seconds) }
+        : {};
+      return [solver, { ...e, progress_history: [...history], ...heard }];
     }),
   );
   return { ...read, executions };

@@ -162,7 +162,6 @@ describe.skipIf(!available)('the dashboard live, through CORS from another origi
       'Seconds since the job started running',
     );
     expect(await page.locator('table.values thead th').allTextContents()).toEqual([
-      'Solver',
       'Since the job started (s)',
       'Since the solver started (s)',
       'Best value',

@@ -105,24 +105,30 @@ export function ProgressChart({ lines, ended }: { lines: Line[]; ended: boolean 
         <table class="values">
           <thead>
             <tr>
-              <th scope="col">Solver</th>
               <th scope="col">Since the job started (s)</th>
               <th scope="col">Since the solver started (s)</th>
               <th scope="col">Best value</th>
             </tr>
           </thead>
-          <tbody>
-            {lines.flatMap(({ solver, points }) =>
-              points.map(([x, own, y]) => (
-                <tr key={`${solver} ${x}`}>
-                  <th scope="row">{solver}</th>
-                  <td>{x}</td>
-                  <td>{own}</td>
-                  <td>{number(y)}</td>
+          {/* A group of rows per solver, led by its name: three columns of numbers fit a phone's width. */}
+          {lines
+            .filter(({ points }) => points.length > 0)
+            .map(({ solver, points }) => (
+              <tbody key={solver}>
+                <tr>
+                  <th scope="rowgroup" colSpan={3}>
+                    {solver}
+                  </th>
                 </tr>
-              )),
-            )}
-          </tbody>
+                {points.map(([x, own, y]) => (
+                  <tr key={x}>
+                    <td>{x}</td>
+                    <td>{own}</td>
+                    <td>{number(y)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            ))}
         </table>
       </details>
     </figure>
