@@ -32,13 +32,18 @@ export function mergedHistory(a: readonly ProgressPoint[], b: readonly ProgressP
     .reduce<readonly ProgressPoint[]>((history, point) => withProgress(history, point), []);
 }
 
-/** What a read of an execution says of its history: the history itself, or (an older service) a point of the read. */
+/**
+ * What a read of an execution says of its history: the history, with its answer's value at its time_to_best_seconds
+ * (the same point, where the service recorded it; a value found in the solver's last moments, before any progress
+ * report, is in the answer only); from an older service without histories, the best value at the duration then.
+ */
 function historyOf(e: Execution): readonly ProgressPoint[] {
-  if (e.progress_history) return e.progress_history;
-  if (e.best_value === undefined) return [];
   const found = e.data?.time_to_best_seconds;
-  const at = typeof found === 'number' ? found : e.duration_seconds;
-  return at === null ? [] : [{ seconds: at, best_value: e.best_value }];
+  const answer =
+    e.best_value !== undefined && typeof found === 'number' ? [{ seconds: found, best_value: e.best_value }] : [];
+  if (e.progress_history) return answer.length > 0 ? mergedHistory(e.progress_history, answer) : e.progress_history;
+  if (answer.length > 0 || e.best_value === undefined || e.duration_seconds === null) return answer;
+  return [{ seconds: e.duration_seconds, best_value: e.best_value }];
 }
 
 /** The job as read, each execution's history merged with what the page already had of it (live points, reads). */
@@ -68,8 +73,8 @@ export function withHistories(before: Job | undefined, read: Job): Job {
 export function linesOf(job: Job): Line[] {
   const start = ms(job.timestamps?.running ?? job.timestamps?.submitted);
   return Object.entries<Execution>(job.executions).map(([solver, e]) => {
-    // Through withHistories, a page's job has its histories made one a moment each; a job read elsewhere, not yet.
-    const history = e.progress_history ? mergedHistory(e.progress_history, []) : historyOf(e);
+    // Through withHistories, a page's job has its histories whole; one read elsewhere, not yet.
+    const history = mergedHistory(e.progress_history ?? [], historyOf(e));
     if (history.length === 0) return { solver, offset: 0, points: [] };
     const started = ms(e.timestamps?.running);
     const offset = Number.isNaN(start) || Number.isNaN(started) ? 0 : Math.max(0, rounded((started - start) / 1000));
