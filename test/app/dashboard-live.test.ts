@@ -42,12 +42,16 @@ beforeAll(async () => {
   if (!available) return;
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
-  const port = await freePort();
-  [browser, service] = await Promise.all([
+  // Each names the other's origin, so both ports are chosen first and the two servers start together.
+  const sitePort = await freePort();
+  let servicePort = await freePort();
+  while (servicePort === sitePort) servicePort = await freePort();
+  const origin = (port: number) => `http://127.0.0.1:${port}`;
+  [browser, service, site] = await Promise.all([
     launchChromium(),
-    startTestServer({ JES_CORS_ORIGINS: `http://127.0.0.1:${port}` }),
+    startTestServer({ PORT: String(servicePort), JES_CORS_ORIGINS: origin(sitePort) }),
+    startTestServer({ PORT: String(sitePort), JES_DASHBOARD_ORIGINS: origin(servicePort) }),
   ]);
-  site = await startTestServer({ PORT: String(port), JES_DASHBOARD_ORIGINS: service.url });
   api = await new Client(service.url).login('alice');
 });
 afterAll(async () => {
