@@ -31,6 +31,7 @@ import { docsDir } from './config/paths.ts';
 import { dataFileRoutes } from './routes/data-files.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
+import { eventRoutes } from './routes/events.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { loginRoutes } from './routes/login.ts';
 import { problemRoutes } from './routes/problems.ts';
@@ -99,7 +100,16 @@ export function createApp(options: AppOptions): express.Express {
     ajvFormats: { mode: 'full' },
   });
   app.use(series(...(validator as RequestHandler[])));
-  app.use(series(jobRoutes(deps), dataFileRoutes(deps), problemRoutes(), loginRoutes(deps), healthRoutes(deps)));
+  app.use(
+    series(
+      jobRoutes(deps),
+      eventRoutes(deps),
+      dataFileRoutes(deps),
+      problemRoutes(),
+      loginRoutes(deps),
+      healthRoutes(deps),
+    ),
+  );
   app.use(errorHandler);
   return app;
 }

@@ -51,11 +51,13 @@ describe('HTTP limits', () => {
       maxConnections: 1000,
       maxConnectionsPerAddress: 100,
       maxWaitsPerUser: 20,
+      maxStreamsPerUser: 50,
     });
     refused({ JES_HEADERS_TIMEOUT_SECONDS: '30', JES_REQUEST_TIMEOUT_SECONDS: '10' }, 'JES_HEADERS_TIMEOUT_SECONDS');
     refused({ JES_MAX_CONNECTIONS: '0' }, 'JES_MAX_CONNECTIONS');
     refused({ JES_MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'JES_MAX_CONNECTIONS_PER_ADDRESS');
     refused({ JES_MAX_LONG_POLLS_PER_USER: '-1' }, 'JES_MAX_LONG_POLLS_PER_USER');
+    refused({ JES_MAX_STREAMS_PER_USER: '0' }, 'JES_MAX_STREAMS_PER_USER');
   });
 });
 

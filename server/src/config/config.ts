@@ -55,6 +55,8 @@ export interface Config {
     maxConnectionsPerAddress: number;
     /** Long polls open at once per user; in all, at most half of maxConnections. */
     maxWaitsPerUser: number;
+    /** Event streams (GET /job/{id}/events and GET /events together) open at once per user; beyond, 429. */
+    maxStreamsPerUser: number;
   };
 }
 
@@ -218,6 +220,7 @@ function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
       1_000_000,
     ),
     maxWaitsPerUser: integer('JES_MAX_LONG_POLLS_PER_USER', env.JES_MAX_LONG_POLLS_PER_USER, 20, 0, 1_000_000),
+    maxStreamsPerUser: integer('JES_MAX_STREAMS_PER_USER', env.JES_MAX_STREAMS_PER_USER, 50, 1, 1_000_000),
   };
 }
 

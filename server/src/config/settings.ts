@@ -63,6 +63,11 @@ export const settings: readonly Setting[] = [
     '20',
     'Prefer: wait long polls open at once per user (in all: half of JES_MAX_CONNECTIONS); beyond, answered at once',
   ),
+  valued(
+    'JES_MAX_STREAMS_PER_USER',
+    '50',
+    'event streams (GET /job/{job_id}/events, GET /events) open at once per user; beyond, 429 too_many_streams',
+  ),
   described('JES_CORS_ORIGINS', 'unset', 'origins whose pages may call the API (https://app.example.com,…), or *'),
   described(
     'JES_DASHBOARD_ORIGINS',

@@ -14,6 +14,8 @@ export const allowedHeaders = [
   'Content-Encoding',
   'Prefer',
   'Idempotency-Key',
+  // A stream resumed by a page's client (EventSource sends it too, but cannot cross origins with a token).
+  'Last-Event-ID',
   'X-Request-Id',
 ];
 

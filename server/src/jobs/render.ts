@@ -22,6 +22,8 @@ function renderExecution(e: ExecutionRow, now: Date, withData: boolean): Executi
   if (e.status === 'RUNNING' && e.progress !== null) execution.progress = Math.min(1, Math.max(0, e.progress));
   // While it runs and once it has ended (a listing carries no data; a cancelled execution keeps its best).
   if (e.best_value !== null) execution.best_value = e.best_value;
+  // Like `data`, only where the job is read alone (GET /job/{id} and the `end` event); listings read none.
+  if (withData && e.progress_history?.length) execution.progress_history = e.progress_history;
   return execution;
 }
 
@@ -50,7 +52,12 @@ export function renderJob({ job, executions }: JobView, withData = true, now = n
       running: rfc3339(job.running_at),
       ended: rfc3339(job.ended_at),
     },
-    links: { self: `/job/${job.id}`, output: `/job/${job.id}/output`, cancel: `/job/${job.id}/cancel` },
+    links: {
+      self: `/job/${job.id}`,
+      output: `/job/${job.id}/output`,
+      cancel: `/job/${job.id}/cancel`,
+      events: `/job/${job.id}/events`,
+    },
   };
   if (job.status === 'ERROR' && job.error) rendered.error = job.error;
   return rendered;

@@ -5,6 +5,7 @@ import type { TokenIssuer } from '../auth/tokens.ts';
 import type { Config } from '../config/config.ts';
 import type { Limiters } from '../http/rate-limits.ts';
 import type { JobEvents } from '../jobs/events.ts';
+import type { EventStreams } from '../jobs/streams.ts';
 import type { Database } from '../store/database.ts';
 import type { DiskSpace } from '../store/disk-space.ts';
 
@@ -13,6 +14,8 @@ export interface AppDeps {
   config: Config;
   tokens: TokenIssuer;
   events: JobEvents;
+  /** The open event streams of this process (GET /job/{job_id}/events, GET /events). */
+  streams: EventStreams;
   logger: Logger;
   limiters: Limiters;
   /** The embedded database's disk, watched for its floor of free space; undefined on PostgreSQL and in memory. */

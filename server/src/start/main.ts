@@ -12,6 +12,7 @@ import { answerClientErrors } from '@jes/contract/node';
 import { capConnectionsPerAddress } from '../http/connections-per-address.ts';
 import { originForm } from '../http/request-target.ts';
 import { JobEvents } from '../jobs/events.ts';
+import { EventStreams } from '../jobs/streams.ts';
 import { type Listening, listen } from './listen.ts';
 import { createLogger } from './logger.ts';
 import { claimDataDir, type Database, openDatabase } from '../store/database.ts';
@@ -171,9 +172,11 @@ async function startServing(db: Database, config: Config, logger: Logger) {
   });
   const events = new JobEvents();
   await events.start(db);
+  const streams = new EventStreams(db, logger.child({ component: 'streams' }));
+  await streams.start();
   // The embedded database's disk, watched for its floor of free space (PostgreSQL's is its own).
   const space = config.databaseUrl ? undefined : await watchDiskSpace(config.dataDir, config.minFreeDiskBytes);
-  const app = createApp({ db, config, tokens, events, logger, space });
+  const app = createApp({ db, config, tokens, events, streams, logger, space });
   const retention = await startRetention(db, config, logger);
   const workers = startWorkers(db, config, logger, space);
   const maintenance = maintainEmbedded(db, logger);
@@ -184,6 +187,7 @@ async function startServing(db: Database, config: Config, logger: Logger) {
       // Long polls first, while the server can still write: each answers with its job as it stands. Then stop
       // accepting; give open requests a moment, then close what is left.
       events.endWaits();
+      await streams.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), 2000);

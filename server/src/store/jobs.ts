@@ -7,6 +7,7 @@ import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';
 import { jsonText } from './json-text.ts';
+import { appendEvents, executionEvent, type NewJobEvent, statusEvent } from './job-events.ts';
 
 export interface JobRow {
   id: string;
@@ -31,6 +32,8 @@ export interface ExecutionRow {
   error: ErrorBody | null;
   progress: number | null;
   best_value: number | null;
+  /** The contract's progress_history; null in listings (as `data`) and before any value. */
+  progress_history: { seconds: number; best_value: number }[] | null;
   time_limit_seconds: number;
   created_at: Date;
   running_at: Date | null;
@@ -67,7 +70,7 @@ export const workChannel = 'jes_work';
 export const jobChannel = 'jes_job';
 
 const jobColumns = `id, owner, problem_id, status, input_mode, data_file_id, input_bytes, error, cancel_requested_at, submitted_at, running_at, ended_at`;
-const executionColumns = `job_id, solver, status, data, error, progress, best_value, time_limit_seconds, created_at, running_at, ended_at`;
+const executionColumns = `job_id, solver, status, data, error, progress, best_value, progress_history, time_limit_seconds, created_at, running_at, ended_at`;
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 export function newJobId(): string {
@@ -147,6 +150,8 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
         [id, e.solver, jsonText(e.params), e.timeLimitSeconds, e.seed],
       );
     }
+    // The job's first event: its PENDING.
+    await appendEvents(tx, [statusEvent(id, 'PENDING')]);
   });
   return id;
 }
@@ -176,7 +181,7 @@ export async function listJobs(
   const { rows: page, hasMore } = await pageOf<JobRow>(db, 'jobs', jobColumns, owner, filter);
   const executions = page.length
     ? await db.query<ExecutionRow>(
-        `SELECT ${executionColumns.replace('data, ', 'NULL AS data, ')} FROM executions WHERE job_id = ANY($1) ORDER BY seq`,
+        `SELECT ${executionColumns.replace('data, ', 'NULL AS data, ').replace('progress_history, ', 'NULL AS progress_history, ')} FROM executions WHERE job_id = ANY($1) ORDER BY seq`,
         [page.map((j) => j.id)],
       )
     : [];
@@ -214,20 +219,24 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
      WHERE id = $1 RETURNING pg_notify($4, $1)`,
     [jobId, status, error && jsonText(error), jobChannel],
   );
+  await appendEvents(tx, [statusEvent(jobId, status)]);
   return status;
 }
 
 /**
  * What settleJob decides for jobs an execution of which was just claimed, in one statement for them all: a job
  * PENDING until then is RUNNING now (an execution has left PENDING, and none of them can have ended with it); any
- * other is left as it is. Called with their executions locked, as settleJob is.
+ * other is left as it is. Called with their executions locked, as settleJob is. `before`: events appended first.
  */
-export async function markJobsRunning(tx: Queryable, jobIds: string[]): Promise<void> {
-  await tx.query(
+export async function markJobsRunning(tx: Queryable, jobIds: string[], before: NewJobEvent[] = []): Promise<void> {
+  const running = await tx.query<{ id: string }>(
     `UPDATE jobs SET status = 'RUNNING', running_at = coalesce(running_at, now())
-      WHERE id = ANY($1) AND status = 'PENDING' RETURNING pg_notify($2, id)`,
+      WHERE id = ANY($1) AND status = 'PENDING' RETURNING id, pg_notify($2, id)`,
     [jobIds, jobChannel],
   );
+  // `before` (the claimed executions' events) in the same statement: every job's row is locked before the owner's
+  // counter (job-events.ts).
+  await appendEvents(tx, [...before, ...running.map((j) => statusEvent(j.id, 'RUNNING'))]);
 }
 
 /** The error of a job none of whose executions succeeded. */
@@ -253,9 +262,13 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
     if (terminalJob.has(job.status))
       throw new ApiError('job_already_terminal', `Job ${id} is ${job.status} and can no longer be cancelled.`);
     await tx.query('UPDATE jobs SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = $1', [id]);
-    await tx.query(
-      `UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING'`,
+    const cancelled = await tx.query<{ solver: string }>(
+      `UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING' RETURNING solver`,
       [id],
+    );
+    await appendEvents(
+      tx,
+      cancelled.map((e) => executionEvent(id, e.solver, 'CANCELLED')),
     );
     await settleJob(tx, id);
     // Announced even when the status stays RUNNING: the workers running it learn of the cancel at once.
@@ -285,6 +298,7 @@ export async function deleteEndedJob(db: Database, owner: string, id: string): P
       );
     }
     await tx.query('DELETE FROM executions WHERE job_id = $1', [id]);
+    await tx.query('DELETE FROM job_events WHERE job_id = $1', [id]);
     await tx.query('DELETE FROM jobs WHERE id = $1', [id]);
     await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
   });

@@ -12,6 +12,7 @@
 import { errorBody } from '../core/api-error.ts';
 import type { Database, Queryable } from './database.ts';
 import { settleJob, workChannel } from './jobs.ts';
+import { appendEvents, executionEvent, lockJobs } from './job-events.ts';
 
 /** Crashes blamed on an execution (each while it ran alone) after which it is not run again. */
 export const maxCrashes = 2;
@@ -77,7 +78,7 @@ export function requeueAbandoned(db: Database): Promise<number> {
 async function requeueLost(tx: Queryable, condition: string): Promise<number> {
   // Per dead worker, what it had in flight: its executions still leased to it (expired or not) and those it
   // lost before (lost_from), since its leases may run out in different passes (a claim after its last heartbeat).
-  const rows = await tx.query<{ job_id: string }>(
+  const rows = await tx.query<{ job_id: string; solver: string; status: string }>(
     `WITH lost AS (
        SELECT job_id, solver, lease_owner FROM executions
         WHERE status IN ('PREPARING', 'RUNNING') AND ${condition}
@@ -95,14 +96,14 @@ async function requeueLost(tx: Queryable, condition: string): Promise<number> {
          error = CASE WHEN b.blamed AND e.crashes + 1 >= $1 THEN $2::jsonb ELSE NULL END,
          ended_at = CASE WHEN b.blamed AND e.crashes + 1 >= $1 THEN now() ELSE NULL END,
          running_at = CASE WHEN b.blamed AND e.crashes + 1 >= $1 THEN e.running_at ELSE NULL END,
-         progress = NULL, best_value = NULL, lease_owner = NULL, lease_expires_at = NULL
+         progress = NULL, best_value = NULL, progress_history = NULL, lease_owner = NULL, lease_expires_at = NULL
        FROM blame b
       WHERE e.job_id = b.job_id AND e.solver = b.solver
-     RETURNING e.job_id`,
+     RETURNING e.job_id, e.solver, e.status`,
     [maxCrashes, JSON.stringify(crashedError)],
   );
   if (rows.length === 0) return 0;
-  for (const jobId of new Set(rows.map((r) => r.job_id))) await settleJob(tx, jobId);
+  await settleAll(tx, rows);
   await tx.query('SELECT pg_notify($1, $2)', [workChannel, '']);
   return rows.length;
 }
@@ -119,14 +120,28 @@ export async function releaseOne(db: Database, worker: string, jobId: string, so
 
 async function giveBack(db: Database, where: string, params: unknown[]): Promise<number> {
   return db.transaction(async (tx) => {
-    const rows = await tx.query<{ job_id: string }>(
+    const rows = await tx.query<{ job_id: string; solver: string; status: string }>(
       `UPDATE executions SET status = 'PENDING', lease_owner = NULL, lease_expires_at = NULL, running_at = NULL, progress = NULL, best_value = NULL,
-              attempts = greatest(attempts - 1, 0)
-        WHERE ${where} AND status IN ('PREPARING', 'RUNNING') RETURNING job_id`,
+              progress_history = NULL, attempts = greatest(attempts - 1, 0)
+        WHERE ${where} AND status IN ('PREPARING', 'RUNNING') RETURNING job_id, solver, status`,
       params,
     );
-    for (const jobId of new Set(rows.map((r) => r.job_id))) await settleJob(tx, jobId);
+    await settleAll(tx, rows);
     if (rows.length) await tx.query('SELECT pg_notify($1, $2)', [workChannel, '']);
     return rows.length;
   });
+}
+
+/**
+ * The executions' status events, then their jobs' statuses settled: the jobs' rows locked first, in one order
+ * (job-events.ts: no owner's counter is held while a job's row is waited for).
+ */
+async function settleAll(tx: Queryable, changed: { job_id: string; solver: string; status: string }[]): Promise<void> {
+  const jobIds = [...new Set(changed.map((r) => r.job_id))];
+  await lockJobs(tx, jobIds);
+  await appendEvents(
+    tx,
+    changed.map((r) => executionEvent(r.job_id, r.solver, r.status)),
+  );
+  for (const jobId of jobIds) await settleJob(tx, jobId);
 }

@@ -169,6 +169,32 @@ const migrations: string[] = [
   -- a crash leaves behind are swept by their age.
   ALTER TABLE data_file_prepared ADD COLUMN created_at timestamptz NOT NULL DEFAULT now()
   `,
+  `
+  -- Job events (issue 31): each job's log, numbered per job by jobs.event_seq (taken under the job's row lock in the
+  -- transaction that makes the change, so seq N+1 never commits before N). A job's status events are numbered
+  -- per user too (user_seq, from event_counters under the same transaction) for GET /events. The jobs there are
+  -- given their status as their one event.
+  ALTER TABLE jobs ADD COLUMN event_seq bigint NOT NULL DEFAULT 0;
+  ALTER TABLE executions ADD COLUMN progress_history jsonb;
+  CREATE TABLE job_events (
+    job_id text NOT NULL,
+    seq bigint NOT NULL,
+    owner text NOT NULL,
+    user_seq bigint,
+    type text NOT NULL,
+    data jsonb NOT NULL,
+    at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (job_id, seq)
+  );
+  CREATE INDEX job_events_by_user ON job_events (owner, user_seq) WHERE user_seq IS NOT NULL;
+  CREATE TABLE event_counters (owner text PRIMARY KEY, seq bigint NOT NULL);
+  INSERT INTO job_events (job_id, seq, owner, user_seq, type, data, at)
+    SELECT id, 1, owner, row_number() OVER (PARTITION BY owner ORDER BY seq), 'status',
+           jsonb_build_object('job_id', id, 'status', status), coalesce(ended_at, running_at, submitted_at)
+      FROM jobs;
+  UPDATE jobs SET event_seq = 1;
+  INSERT INTO event_counters (owner, seq) SELECT owner, count(*) FROM jobs GROUP BY owner
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

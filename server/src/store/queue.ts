@@ -6,9 +6,11 @@
 // Lock order, everywhere an execution changes status: its executions rows first, then its jobs row (settleJob).
 // requestCancel (jobs.ts) takes them in the same order; the opposite order deadlocked with a claim.
 import type { ErrorBody } from '../core/api-error.ts';
-import type { Database } from './database.ts';
+import type { ProgressPoint } from '@jes/contract';
+import type { Database, Queryable } from './database.ts';
 import { markJobsRunning, settleJob } from './jobs.ts';
 import { jsonText } from './json-text.ts';
+import { appendEvents, executionEvent } from './job-events.ts';
 
 export interface Claimed {
   job_id: string;
@@ -75,7 +77,11 @@ export async function claim(
                  CASE WHEN ${small} THEN j.input END AS input, j.input_prepared, e.status`,
       [worker, leaseSeconds, take.map((e) => e.job_id), take.map((e) => e.solver)],
     );
-    await markJobsRunning(tx, [...new Set(claimed.map((c) => c.job_id))]);
+    await markJobsRunning(
+      tx,
+      [...new Set(claimed.map((c) => c.job_id))],
+      claimed.map((c) => executionEvent(c.job_id, c.solver, c.status)),
+    );
     return claimed;
   });
 }
@@ -85,12 +91,18 @@ export async function claim(
  * after a commit whose answer was lost finds it RUNNING and answers true).
  */
 export async function markRunning(db: Database, worker: string, jobId: string, solver: string): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE executions SET status = 'RUNNING', running_at = coalesce(running_at, now())
-      WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status IN ('PREPARING', 'RUNNING') RETURNING 1`,
-    [jobId, solver, worker],
-  );
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.query<{ was: string }>(
+      `UPDATE executions e SET status = 'RUNNING', running_at = coalesce(e.running_at, now())
+         FROM executions old
+        WHERE e.job_id = $1 AND e.solver = $2 AND e.lease_owner = $3 AND e.status IN ('PREPARING', 'RUNNING')
+          AND old.job_id = e.job_id AND old.solver = e.solver
+       RETURNING old.status AS was`,
+      [jobId, solver, worker],
+    );
+    if (row?.was === 'PREPARING') await appendEvents(tx, [executionEvent(jobId, solver, 'RUNNING')]);
+    return row !== undefined;
+  });
 }
 
 export async function recordProgress(
@@ -100,11 +112,27 @@ export async function recordProgress(
   solver: string,
   progress: number,
   bestValue: number,
+  /** The progress history, and the `progress` event to append (the best value changed since the last one). */
+  history?: { points: readonly ProgressPoint[]; event?: { seconds: number } | undefined },
 ): Promise<void> {
-  await db.query(
-    `UPDATE executions SET progress = $4, best_value = $5 WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status = 'RUNNING'`,
-    [jobId, solver, worker, progress, bestValue],
-  );
+  const update = (tx: Queryable) =>
+    tx.query(
+      `UPDATE executions SET progress = $4, best_value = $5, progress_history = coalesce($6::jsonb, progress_history)
+        WHERE job_id = $1 AND solver = $2 AND lease_owner = $3 AND status = 'RUNNING' RETURNING 1`,
+      [jobId, solver, worker, progress, bestValue, history ? JSON.stringify(history.points) : null],
+    );
+  const event = history?.event;
+  if (!event) return void (await update(db));
+  await db.transaction(async (tx) => {
+    if ((await update(tx)).length === 0) return;
+    await appendEvents(tx, [
+      {
+        jobId,
+        type: 'progress',
+        data: { job_id: jobId, solver, seconds: event.seconds, best_value: bestValue, progress },
+      },
+    ]);
+  });
 }
 
 /**
@@ -113,9 +141,9 @@ export async function recordProgress(
  * last one recorded by progress); a failed one has none.
  */
 export type Outcome =
-  | { status: 'SUCCESS'; data: Record<string, unknown>; bestValue: number }
+  | { status: 'SUCCESS'; data: Record<string, unknown>; bestValue: number; history?: readonly ProgressPoint[] }
   | { status: 'ERROR'; error: ErrorBody }
-  | { status: 'CANCELLED'; bestValue: number | undefined };
+  | { status: 'CANCELLED'; bestValue: number | undefined; history?: readonly ProgressPoint[] };
 
 /**
  * Records how an execution ended, if it is still this worker's: it holds the lease (expired or not: a lease that
@@ -135,6 +163,7 @@ export async function finish(
     const rows = await tx.query(
       `UPDATE executions SET status = $4, data = $5, error = $6, ended_at = now(), running_at = coalesce(running_at, now()),
               progress = NULL, best_value = CASE WHEN $4 = 'ERROR' THEN NULL ELSE coalesce($7, best_value) END,
+              progress_history = CASE WHEN $4 = 'ERROR' THEN NULL ELSE coalesce($8::jsonb, progress_history) END,
               lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND solver = $2 AND worker = $3
           AND (lease_owner = $3 AND status IN ('PREPARING', 'RUNNING') OR lease_owner IS NULL AND status = 'PENDING')
@@ -147,9 +176,11 @@ export async function finish(
         outcome.status === 'SUCCESS' ? JSON.stringify(outcome.data) : null,
         outcome.status === 'ERROR' ? jsonText(outcome.error) : null,
         outcome.status === 'ERROR' ? null : (outcome.bestValue ?? null),
+        outcome.status !== 'ERROR' && outcome.history?.length ? JSON.stringify(outcome.history) : null,
       ],
     );
     if (rows.length === 0) return false;
+    await appendEvents(tx, [executionEvent(jobId, solver, outcome.status)]);
     await settleJob(tx, jobId);
     return true;
   });

@@ -27,6 +27,7 @@ export async function deleteEndedJobs(db: Database, before: Date, batch: number)
     );
     const gone = locked.map((j) => j.id);
     await tx.query('DELETE FROM executions WHERE job_id = ANY($1)', [gone]);
+    await tx.query('DELETE FROM job_events WHERE job_id = ANY($1)', [gone]);
     await tx.query('DELETE FROM jobs WHERE id = ANY($1)', [gone]);
     // Every process drops them from its cache of ended jobs.
     await tx.query('SELECT pg_notify($1, id) FROM unnest($2::text[]) AS id', [jobChannel, gone]);

@@ -4,6 +4,7 @@
 import type { ErrorBody } from '../core/api-error.ts';
 import type { Database, Queryable } from './database.ts';
 import { settleJob, workChannel } from './jobs.ts';
+import { appendEvents, executionEvent, lockJobs } from './job-events.ts';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { inTurn } from './chunk-turns.ts';
@@ -101,13 +102,20 @@ export async function recordValidation(db: Database, owner: string, id: string, 
       // nothing (INVALID files kept their bytes for 30 days). Its record stays, with the reason.
       await tx.query('DELETE FROM data_file_chunks WHERE owner = $1 AND id = $2', [owner, id]);
       await tx.query('DELETE FROM data_file_prepared WHERE owner = $1 AND id = $2', [owner, id]);
-      const jobs = await tx.query<{ id: string }>(
+      const failed = await tx.query<{ id: string; solver: string }>(
         `UPDATE executions e SET status = 'ERROR', error = $3, ended_at = now()
            FROM jobs j WHERE j.id = e.job_id AND j.owner = $1 AND j.data_file_id = $2 AND e.status = 'PENDING'
-         RETURNING j.id`,
+         RETURNING j.id, e.solver`,
         [owner, id, jsonText(validation.error)],
       );
-      for (const job of new Set(jobs.map((j) => j.id))) await settleJob(tx, job);
+      const jobs = [...new Set(failed.map((j) => j.id))];
+      // Their rows first, in one order (job-events.ts), then the events and the jobs' statuses.
+      await lockJobs(tx, jobs);
+      await appendEvents(
+        tx,
+        failed.map((e) => executionEvent(e.id, e.solver, 'ERROR')),
+      );
+      for (const job of jobs) await settleJob(tx, job);
       return;
     }
     const done = await tx.query(

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { InputError } from '@jes/contract/inputs';
+import { type ProgressPoint, progressEveryMs, withProgress } from '@jes/contract';
 import { errorBody } from '../core/api-error.ts';
 import { SolverLimitError } from '../core/solver.ts';
 import type { Database } from '../store/database.ts';
@@ -214,6 +215,8 @@ export class WorkerLoop {
     let outcome: Outcome | 'hand back';
     // The best value the solver has reported: kept by a cancelled execution (with the result's, when it returns one).
     let best: number | undefined;
+    // The best value over time (the contract's progress_history), bounded and thinned by withProgress.
+    let history: readonly ProgressPoint[] = [];
     try {
       const input = await this.inputs.acquire(execution, log);
       // An execution whose input came with the claim was marked RUNNING by it.
@@ -228,13 +231,20 @@ export class WorkerLoop {
       )
         state.stopped = 'lease lost';
       if (state.stopped) throw new RunCancelledError(`stopped before it ran (${state.stopped})`);
-      // Every half second while it runs: the time used and the best cut so far (runs shorter than that write nothing).
+      // Every half second while it runs: the time used, the best cut so far and its history (runs shorter than that
+      // write nothing), with a `progress` event when the best value changed since the last tick's (so at most one
+      // per execution per half second).
       const started = performance.now();
+      let announced: number | undefined;
       const ticker = setInterval(() => {
         if (best === undefined) return;
         const progress = Math.min(1, (performance.now() - started) / 1000 / execution.time_limit_seconds);
-        void recordProgress(db, this.id, execution.job_id, execution.solver, progress, best).catch(() => {});
-      }, 500);
+        const last = history.at(-1);
+        const event = best !== announced && last ? { seconds: last.seconds } : undefined;
+        announced = best;
+        const changed = event && { points: history, event };
+        void recordProgress(db, this.id, execution.job_id, execution.solver, progress, best, changed).catch(() => {});
+      }, progressEveryMs);
       const handle = pool.run(
         {
           problemId: execution.problem_id,
@@ -244,7 +254,10 @@ export class WorkerLoop {
           seed: execution.seed,
           params: execution.params,
         },
-        (p) => void (best = p.bestValue),
+        (p) => {
+          best = p.bestValue;
+          history = withProgress(history, { seconds: p.foundAtSeconds, best_value: p.bestValue });
+        },
       );
       state.cancel = () => handle.cancel();
       if (state.stopped) handle.cancel();
@@ -254,13 +267,13 @@ export class WorkerLoop {
       if (!Number.isFinite(result.objective))
         throw new SolverFailedError(`The solver returned an objective of ${result.objective}.`);
       outcome = state.stopped
-        ? { status: 'CANCELLED', bestValue: result.objective }
-        : { status: 'SUCCESS', bestValue: result.objective, data: result.data };
+        ? { status: 'CANCELLED', bestValue: result.objective, history }
+        : { status: 'SUCCESS', bestValue: result.objective, data: result.data, history };
     } catch (error) {
       // A database that still fails after the retries is no fault of the run: it runs again later.
       outcome =
         state.stopped || error instanceof RunCancelledError
-          ? { status: 'CANCELLED', bestValue: best }
+          ? { status: 'CANCELLED', bestValue: best, history }
           : isTransient(error)
             ? 'hand back'
             : { status: 'ERROR', error: failure(error) };
