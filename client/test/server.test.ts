@@ -6,6 +6,7 @@ import { type Servers, type Started, startServer } from './support/processes.ts'
 import { cliSuite } from './suites/cli.ts';
 import { clientSuite } from './suites/client.ts';
 import { dataFilesSuite } from './suites/data-files.ts';
+import { eventsSuite } from './suites/events.ts';
 import { readmeSuite } from './suites/readme.ts';
 import { retriesSuite } from './suites/retries.ts';
 import { waitingSuite } from './suites/waiting.ts';
@@ -21,6 +22,7 @@ afterAll(() => Promise.all(started.map((s) => s.stop())));
 
 clientSuite(servers);
 waitingSuite(servers);
+eventsSuite(servers);
 dataFilesSuite(servers);
 cliSuite(servers);
 readmeSuite(servers);

@@ -162,7 +162,8 @@ export function eventLine(event: Exclude<JobEvent, { event: 'end' }>, problemId:
     case 'progress': {
       const { solver, best_value: best, seconds: after, progress } = event.data;
       const word = wordsFor(problemId).best.toLowerCase();
-      return `${head('', 'progress', solver)}  ${word} ${best} after ${seconds(after)} (${Math.round(progress * 100)}% of the time limit)`;
+      // `seconds` is when the value was found; `progress`, how much of the time limit had gone when it was told.
+      return `${head('', 'progress', solver)}  ${word} ${best} found at ${seconds(after)}, ${Math.round(progress * 100)}% of the time limit used`;
     }
   }
 }

@@ -85,7 +85,9 @@ export function eventsSuite(servers: Servers): void {
         const [lines, view] = run.stdout.split('\n\n');
         expect(lines!.split('\n')[0]).toMatch(/^\S+Z {2}status {5}\s+PENDING$/);
         expect(lines).toMatch(/ {2}execution {2}local-search {4}RUNNING\n/);
-        expect(lines).toMatch(/ {2}progress {3}local-search {4}best cut \d+ after [\d.]+ s \(\d+% of the time limit\)/);
+        expect(lines).toMatch(
+          / {2}progress {3}local-search {4}best cut \d+ found at [\d.]+ s, \d+% of the time limit used/,
+        );
         expect(view).toMatch(new RegExp(`^Job +${id}\\nStatus +FINISHED\\n`));
       });
 
