@@ -204,7 +204,8 @@ describe('the samples against the reference server', () => {
 
     it.concurrent.each(samples.map((s) => [label(s), s] as const))('%s runs to its end', async (_, sample) => {
       const ids = await idsFor(sample);
-      // Run outside node_modules (Node strips types only there), importing the client's entry by its path.
+      // Run outside node_modules (Node strips types only there), importing the client's entry by its path, and what it
+      // imports of @jes/contract from its sources (jes-source), as a clone runs them: the package's dist is not built.
       const client = pathToFileURL(join(root, 'client/src/index.ts')).href;
       let source = sample.typescript.source.replaceAll(sampleBase, server.url).replace("from '@jes/client'", `from '${client}'`);
       for (const [example, real] of Object.entries(ids)) source = source.replaceAll(example, real);
@@ -213,7 +214,7 @@ describe('the samples against the reference server', () => {
         writeFileSync(join(cwd, 'sample.mts'), source);
         // console.log of an event's data: `{ job_id: '…', status: '…', at: '…' }`.
         const endless = { stopAt: /job_id: '\w+'[\s\S]*\}\n/, poke: () => start('solver=exact') };
-        const ran = await run(process.execPath, ['sample.mts'], { cwd, ...(isEndless(sample) ? { endless } : {}) });
+        const ran = await run(process.execPath, ['--conditions=jes-source', 'sample.mts'], { cwd, ...(isEndless(sample) ? { endless } : {}) });
         expect(ran.stderr).toBe('');
         expect(ran.code).toBe(0);
       } finally {
