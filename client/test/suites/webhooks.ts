@@ -4,7 +4,8 @@
 // and `jes webhook` as a user runs it.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJesClient, verifyWebhook, type WebhookPayload } from '../../src/index.ts';
+import { createJesClient, type WebhookPayload } from '../../src/index.ts';
+import { verifyWebhook } from '../../src/verify-webhook.ts';
 import { configHome, jes } from '../support/cli.ts';
 import { sixNodes } from '../support/graphs.ts';
 import { type Servers, users } from '../support/processes.ts';
