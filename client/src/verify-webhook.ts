@@ -1,7 +1,9 @@
 // A receiver's check of a webhook delivery (the contract's `webhooks` section): one of its signatures (Standard
 // Webhooks: `v1,` and the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the secret) matches,
 // and its timestamp is within five minutes of this clock. The official `standardwebhooks` package does the checking,
-// so that the service's signatures are the standard's, not a look-alike's.
+// so that the service's signatures are the standard's, not a look-alike's. An entry of its own
+// (`@jes/client/verify-webhook`): receivers need it, pages do not, and bundlers keep a CommonJS package they cannot
+// tree-shake.
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { WebhookPayload } from './types.ts';
 

@@ -1,6 +1,6 @@
 // The package's shape: the library entry is browser-compatible (no node: import, no dependency but
-// openapi-fetch, eventsource-parser, standardwebhooks and @jes/contract's main entry, followed through every module
-// it imports); the bin and the Node entry are where they say.
+// openapi-fetch, eventsource-parser and @jes/contract's main entry, followed through every module it imports), and so
+// is the webhook receiver's entry (standardwebhooks); the bin and the Node entry are where they say.
 // (What the build makes of them is tried from the packed tarball by test/packages.)
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -34,7 +34,7 @@ function reachable(entry: string): { files: string[]; packages: Set<string> } {
 }
 
 describe('@jes/client', () => {
-  it('its main entry reaches only its own modules, openapi-fetch, eventsource-parser, standardwebhooks and @jes/contract, whose main entry reaches nothing: nothing from node:, not commander', () => {
+  it('its main entry reaches only its own modules, openapi-fetch, eventsource-parser and @jes/contract, whose main entry reaches nothing: nothing from node:, not commander, not standardwebhooks', () => {
     expect(pkg.exports['.']).toEqual({
       'jes-source': './src/index.ts',
       types: './dist/src/index.d.ts',
@@ -43,7 +43,11 @@ describe('@jes/client', () => {
     });
     const { files, packages } = reachable(join(client, pkg.exports['.']['jes-source']));
     expect(files.length).toBeGreaterThan(8);
-    expect([...packages].sort()).toEqual(['@jes/contract', 'eventsource-parser', 'openapi-fetch', 'standardwebhooks']);
+    expect([...packages].sort()).toEqual(['@jes/contract', 'eventsource-parser', 'openapi-fetch']);
+    // The receiver's entry: verifyWebhook over standardwebhooks (CommonJS, which a page's bundler would keep whole).
+    expect(pkg.exports['./verify-webhook']['jes-source']).toBe('./src/verify-webhook.ts');
+    const receiver = reachable(join(client, pkg.exports['./verify-webhook']['jes-source']));
+    expect([...receiver.packages].sort()).toEqual(['@jes/contract', 'standardwebhooks']);
     // What those two reach is browser-safe too: no node: module, no `require` of one.
     for (const name of ['eventsource-parser', 'standardwebhooks', '@stablelib/base64', 'fast-sha256']) {
       const dir = join(repoRoot, 'node_modules', name);
@@ -75,7 +79,6 @@ describe('@jes/client', () => {
       'commander',
       'eventsource-parser',
       'openapi-fetch',
-      'standardwebhooks',
     ]);
     // The bin's version comes from an entry of its own that reaches Node's modules and nothing else (not the Node
     // entry, whose optional peers the client does not install).
@@ -95,7 +98,6 @@ describe('@jes/client', () => {
       'node:fs',
       'node:path',
       'openapi-fetch',
-      'standardwebhooks',
     ]);
   });
 });

@@ -3,7 +3,7 @@
 // without closing, sets `retry:`, refuses an expired token. Whatever it does, the iterator resumes with the right
 // Last-Event-ID and yields every event once; waitForJob follows the stream, or falls back to long polls.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJesClient, type Job, type JobEvent } from '../src/index.ts';
+import { createJesClient, type Job, type JobEvent, type Result, type UserEvent } from '../src/index.ts';
 import { frame, open, problem, type Script, type SseServer, sseServer } from './support/sse-server.ts';
 
 const jobId = 'K7Q2M9X4TB1R';
@@ -47,7 +47,7 @@ async function serve(routes: Record<string, Script>) {
   return createJesClient({ baseUrl: server.url, token: 'token-1' });
 }
 
-async function collect(events: AsyncIterable<{ data?: JobEvent; error?: { code: string } }>) {
+async function collect(events: AsyncIterable<Result<JobEvent | UserEvent>>) {
   const ids: string[] = [];
   const errors: string[] = [];
   for await (const result of events) {

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook, type WebhookPayload, WebhookRefusedError } from '../src/index.ts';
+import type { WebhookPayload } from '../src/index.ts';
+import { verifyWebhook, WebhookRefusedError } from '../src/verify-webhook.ts';
 import { repoRoot } from './support/processes.ts';
 
 const contract = parse(readFileSync(join(repoRoot, 'openapi.yaml'), 'utf8'));
