@@ -1,6 +1,7 @@
 // The dashboard live on the event streams, in headless Chromium (Debian's package, driven by playwright-core) with
-// its Content-Security-Policy in force, through CORS: the page is served by one reference server and talks to
-// another, on another origin (its JES_CORS_ORIGINS names the page's; the page's JES_DASHBOARD_ORIGINS names it). A job
+// its Content-Security-Policy in force, through CORS: the page is served from http://localhost:<port> and talks to the
+// service at http://127.0.0.1:<port>, another origin to the browser (one reference server under two names, to start
+// one: JES_CORS_ORIGINS names the page's origin, JES_DASHBOARD_ORIGINS the service's). A job
 // whose page opens after it ended shows its whole best-value curve against the seconds since the job started running;
 // a running job's page takes its points and its end from the job's stream, with no long poll; the jobs list follows
 // GET /events, with no long poll either, and no longer misses a change made between its first read and the stream's
@@ -33,31 +34,29 @@ function graph(nodes = 400) {
 const input = graph();
 
 let browser: Browser;
-/** Serves the page. */
-let site: Running;
-/** The service the page talks to, on another origin. */
-let service: Running;
+let server: Running;
+/** Where the page is served from: the server under the name `localhost`. */
+let site: string;
+/** The service the page talks to: the same server as 127.0.0.1, another origin to the browser (CORS applies). */
+let service: string;
 let api: Client;
 beforeAll(async () => {
   if (!available) return;
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
-  // Each names the other's origin, so both ports are chosen first and the two servers start together.
-  const sitePort = await freePort();
-  let servicePort = await freePort();
-  while (servicePort === sitePort) servicePort = await freePort();
-  const origin = (port: number) => `http://127.0.0.1:${port}`;
-  [browser, service, site] = await Promise.all([
+  // One server, two origins: it lets pages of the one call it (JES_CORS_ORIGINS), and its dashboard reach the other.
+  const port = await freePort();
+  site = `http://localhost:${port}`;
+  service = `http://127.0.0.1:${port}`;
+  [browser, server] = await Promise.all([
     launchChromium(),
-    startTestServer({ PORT: String(servicePort), JES_CORS_ORIGINS: origin(sitePort) }),
-    startTestServer({ PORT: String(sitePort), JES_DASHBOARD_ORIGINS: origin(servicePort) }),
+    startTestServer({ PORT: String(port), JES_CORS_ORIGINS: site, JES_DASHBOARD_ORIGINS: service }),
   ]);
-  api = await new Client(service.url).login('alice');
+  api = await new Client(server.url).login('alice');
 });
 afterAll(async () => {
   await browser?.close();
-  await site?.close();
-  await service?.close();
+  await server?.close();
 });
 
 async function start(query: string): Promise<string> {
@@ -80,27 +79,32 @@ interface Asked {
   longPolls: string[];
   streams: string[];
   reads: string[];
+  /** The Origin header of the streams' requests: a browser sends it on a cross-origin request. */
+  origins: Set<string | undefined>;
 }
 
 /** A tab logged in to the service through the page's origin, recording what it asks and what goes wrong. */
 async function tab(): Promise<{ context: BrowserContext; page: Page; asked: Asked; trouble: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const asked: Asked = { longPolls: [], streams: [], reads: [] };
+  const asked: Asked = { longPolls: [], streams: [], reads: [], origins: new Set() };
   const trouble: string[] = [];
   page.on('request', (request: Request) => {
     const url = request.url();
-    if (!url.startsWith(service.url) || request.method() !== 'GET') return;
-    const path = url.slice(service.url.length);
+    if (!url.startsWith(service) || request.method() !== 'GET') return;
+    const path = url.slice(service.length);
     if (/wait=/.test(request.headers().prefer ?? '')) asked.longPolls.push(path);
-    else if (/^\/(job\/[^/?]+\/)?events\b/.test(path)) asked.streams.push(path);
-    else if (/^\/job\/[^/?]+$/.test(path)) asked.reads.push(path);
+    else if (/^\/(job\/[^/?]+\/)?events\b/.test(path)) {
+      asked.streams.push(path);
+      // The headers as sent (headers() gives those the page set; the browser adds Origin).
+      void request.allHeaders().then((sent) => asked.origins.add(sent.origin));
+    } else if (/^\/job\/[^/?]+$/.test(path)) asked.reads.push(path);
   });
   page.on('console', (m) => m.type() === 'error' && trouble.push(`console error: ${m.text()}`));
   page.on('pageerror', (e) => trouble.push(`script error: ${e.message}`));
   page.on('response', (r) => r.status() >= 400 && trouble.push(`${r.status()} for ${r.url()}`));
-  await page.goto(`${site.url}/app/?api=${encodeURIComponent(service.url)}`);
-  await page.getByRole('button', { name: `Use ${service.url}` }).click();
+  await page.goto(`${site}/app/?api=${encodeURIComponent(service)}`);
+  await page.getByRole('button', { name: `Use ${service}` }).click();
   await page.getByLabel('Username').fill('alice');
   await page.getByLabel('Password').fill(users.alice);
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -143,7 +147,7 @@ describe.skipIf(!available)('the dashboard live, through CORS from another origi
     const id = await start('solver=local-search&solver=annealing&time_limit_seconds=1');
     const job = await ended(id);
     asked.longPolls.length = asked.streams.length = 0;
-    await page.goto(`${site.url}/app/#/jobs/${id}`);
+    await page.goto(`${site}/app/#/jobs/${id}`);
     await expect.poll(() => page.getByTestId('job-status').textContent()).toBe('FINISHED');
     await page.locator('table.values').waitFor({ state: 'attached' });
     // Each solver's history whole, each point at the seconds since the job started running and since the solver
@@ -186,7 +190,7 @@ describe.skipIf(!available)('the dashboard live, through CORS from another origi
   it('follows a running job on its stream: points while it runs, and its end, with no long poll', async () => {
     const id = await start('solver=local-search&time_limit_seconds=4');
     asked.longPolls.length = asked.streams.length = asked.reads.length = 0;
-    await page.goto(`${site.url}/app/#/jobs/${id}`);
+    await page.goto(`${site}/app/#/jobs/${id}`);
     await expect.poll(() => page.getByTestId('live').getAttribute('data-live')).toBe('stream');
     // Points come while the job runs (its first read had none or few): from the stream's progress events.
     const first = (await points(page, 'local-search')).length;
@@ -203,6 +207,8 @@ describe.skipIf(!available)('the dashboard live, through CORS from another origi
     await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 30_000 }).toBe('FINISHED');
     expect(asked.longPolls).toEqual([]);
     expect(asked.streams).toEqual([`/job/${id}/events`]);
+    // Through CORS: the page's origin asked another.
+    expect([...asked.origins]).toEqual([site]);
     // Reads of the job: the first, and one after some of the changes of status the stream told of; not one a second.
     expect(asked.reads.length).toBeLessThanOrEqual(6);
     // The end carries the job as it ended: the chart is its whole history, as a page opened now would show it.
@@ -217,7 +223,7 @@ describe.skipIf(!available)('the dashboard live, through CORS from another origi
   });
 
   it('lists jobs live from GET /events: a job started elsewhere appears, runs and ends, with no long poll', async () => {
-    await page.goto(`${site.url}/app/#/jobs`);
+    await page.goto(`${site}/app/#/jobs`);
     await expect.poll(() => page.getByTestId('live').getAttribute('data-live')).toBe('stream');
     asked.longPolls.length = 0;
     const id = await start('solver=local-search&time_limit_seconds=120');
@@ -238,9 +244,9 @@ describe.skipIf(!available)('the dashboard live, through CORS from another origi
   it('shows RUNNING a job that started between the list read and the opening of the stream', async () => {
     const id = await start('solver=local-search&time_limit_seconds=120');
     await expect.poll(async () => (await api.request('GET', `/job/${id}`)).body.job[id].status).toBe('RUNNING');
-    await page.goto(`${site.url}/app/#/use-cases`);
+    await page.goto(`${site}/app/#/use-cases`);
     let held = false;
-    await page.route(`${service.url}/job?*`, async (route) => {
+    await page.route(`${service}/job?*`, async (route) => {
       if (held) return route.fallback();
       held = true;
       const response = await route.fetch();
@@ -248,12 +254,12 @@ describe.skipIf(!available)('the dashboard live, through CORS from another origi
       body.job[id].status = 'PENDING';
       await route.fulfill({ response, json: body });
     });
-    await page.route(`${service.url}/events`, async (route) => {
+    await page.route(`${service}/events`, async (route) => {
       // Opened once the first read has been answered.
       await expect.poll(() => held).toBe(true);
       await route.fallback();
     });
-    await page.goto(`${site.url}/app/#/jobs`);
+    await page.goto(`${site}/app/#/jobs`);
     const row = () => rowsOf(page, 'table.jobs').then((rows) => rows.find((r) => r.startsWith(id)) ?? '');
     await expect.poll(row, { timeout: 5_000 }).toContain('RUNNING');
     expect(held, 'the first read was answered PENDING').toBe(true);
