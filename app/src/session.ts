@@ -41,11 +41,16 @@ export function token(): string | undefined {
 
 /** The client of the session; `onProgress` (an upload's) sends through XMLHttpRequest, which reports it. */
 export function client(onProgress?: Progress): JesClient {
+  return onProgress ? clientThrough(xhrFetch(onProgress)) : clientThrough();
+}
+
+/** The client of the session, sending through `fetch` when given (a stream's, which tells when one opens). */
+export function clientThrough(fetch?: (request: Request) => Promise<Response>): JesClient {
   const current = token();
   return createJesClient({
     baseUrl: serviceUrl(),
     ...(current !== undefined ? { token: current } : {}),
-    ...(onProgress ? { fetch: xhrFetch(onProgress) } : {}),
+    ...(fetch ? { fetch } : {}),
   });
 }
 

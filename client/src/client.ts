@@ -2,6 +2,8 @@
 // helper per operation resolving to `{ data } | { error }`.
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '@jes/contract';
+import { type OpenStream, readStream, type StreamOptions } from './event-stream.ts';
+import { jobEvent, type JobEvent, userEvent, type UserEvent } from './job-events.ts';
 import { pages } from './pages.ts';
 import { inOrder, settle, unwrap } from './result.ts';
 import type { RetryOptions } from './retry.ts';
@@ -24,6 +26,7 @@ import type {
 } from './types.ts';
 import { uploadDataFile, type UploadOptions } from './upload.ts';
 import { type WaitOptions, waitForJob } from './wait.ts';
+import { webhookCalls, type WebhookCalls } from './webhooks.ts';
 
 export interface JesClientOptions {
   /** The service's URL, for example `http://localhost:3000` (the sandbox: `http://localhost:4010`). */
@@ -53,7 +56,7 @@ export interface ListQuery<S> {
   startingAfter?: string;
 }
 
-export interface JesClient {
+export interface JesClient extends WebhookCalls {
   /** The underlying openapi-fetch client, typed by the contract, for anything the helpers do not cover. */
   readonly api: Client<paths>;
   /** The bearer token in use, once logged in. */
@@ -71,7 +74,15 @@ export interface JesClient {
   /** The job; with `wait` (seconds) a long poll that answers when its status changes. */
   getJob(jobId: string, options?: { wait?: number; signal?: AbortSignal }): Promise<Result<Job>>;
   listJobs(query?: ListQuery<JobStatus>): AsyncGenerator<Result<Page<Job>>, void, undefined>;
+  /** Waits for the job to end: on its event stream where the service has one, else by long polls. */
   waitForJob(jobId: string, options?: WaitOptions): Promise<Result<Job>>;
+  /**
+   * The job's events as they happen (GET /job/{job_id}/events), each a `Result`: `status`, `execution`, `progress`,
+   * then `end` with the job, after which the iterator ends. Resumes by itself after a dropped connection.
+   */
+  jobEvents(jobId: string, options?: StreamOptions): AsyncGenerator<Result<JobEvent>, void, undefined>;
+  /** The status changes of all your jobs from now on (GET /events); it never ends by itself: break, or abort. */
+  events(options?: StreamOptions): AsyncGenerator<Result<UserEvent>, void, undefined>;
   /**
    * Each solver's output, typed as the use case `P`'s: `getOutput<'qubo'>(id)` for a QUBO job. `P` is the
    * caller's word (the answer does not name its use case; the job's `problem_id` does) and defaults to
@@ -128,6 +139,28 @@ export function createJesClient(options: JesClientOptions): JesClient {
       ),
     );
 
+  // A stream's request, with the token (logged in again once on invalid_token) and Last-Event-ID when resuming.
+  const lastEvent = (id: string | undefined) => (id !== undefined ? { header: { 'Last-Event-ID': id } } : {});
+  const openJobEvents =
+    (jobId: string): OpenStream =>
+    (id, signal) =>
+      authed(async () =>
+        settle(
+          await api.GET('/job/{job_id}/events', {
+            params: { path: { job_id: jobId }, ...lastEvent(id) },
+            parseAs: 'stream',
+            signal,
+          }),
+          (body) => body,
+        ),
+      );
+  const openEvents: OpenStream = (id, signal) =>
+    authed(async () =>
+      settle(await api.GET('/events', { params: lastEvent(id), parseAs: 'stream', signal }), (body) => body),
+    );
+  const jobEvents: JesClient['jobEvents'] = (jobId, streamOptions) =>
+    readStream(openJobEvents(jobId), jobEvent, (event) => event.event === 'end', streamOptions);
+
   return {
     api,
     get token() {
@@ -155,7 +188,10 @@ export function createJesClient(options: JesClientOptions): JesClient {
           ),
         query.startingAfter,
       ),
-    waitForJob: (jobId, waitOptions) => waitForJob(getJob, jobId, waitOptions),
+    waitForJob: (jobId, waitOptions) => waitForJob(getJob, jobId, waitOptions, jobEvents),
+    jobEvents,
+    events: (streamOptions) => readStream(openEvents, userEvent, () => false, streamOptions),
+    ...webhookCalls(api, session),
     getOutput: <P extends ProblemId>(jobId: string) =>
       authed(async () =>
         settle(

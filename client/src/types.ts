@@ -68,3 +68,12 @@ export interface Page<T> {
   items: T[];
   hasMore: boolean;
 }
+
+export type WebhookEventType = Schemas['WebhookEventType'];
+/** Where deliveries go and what they tell (`setWebhook`). */
+export type WebhookRequest = Schemas['WebhookRequest'];
+/** The user's webhook: its URL (`null` when none is set), its events and its signing secret. */
+export type Webhook = Schemas['Webhook'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+/** The body of a delivery, as `verifyWebhook` returns it once its signature and timestamp are checked. */
+export type WebhookPayload = Schemas['WebhookPayload'];

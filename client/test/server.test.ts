@@ -6,22 +6,30 @@ import { type Servers, type Started, startServer } from './support/processes.ts'
 import { cliSuite } from './suites/cli.ts';
 import { clientSuite } from './suites/client.ts';
 import { dataFilesSuite } from './suites/data-files.ts';
+import { eventsSuite } from './suites/events.ts';
 import { readmeSuite } from './suites/readme.ts';
 import { retriesSuite } from './suites/retries.ts';
 import { waitingSuite } from './suites/waiting.ts';
+import { webhooksSuite } from './suites/webhooks.ts';
 
 const servers: Servers = { main: '', rateLimited: '' };
 let started: Started[] = [];
 
 beforeAll(async () => {
-  started = await Promise.all([startServer(), startServer({ JES_RATE_LIMITS: 'default=2/1' })]);
+  // The main server may call a webhook receiver on this machine (suites/webhooks.ts).
+  started = await Promise.all([
+    startServer({ JES_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }),
+    startServer({ JES_RATE_LIMITS: 'default=2/1' }),
+  ]);
   [servers.main, servers.rateLimited] = started.map((s) => s.url) as [string, string];
 });
 afterAll(() => Promise.all(started.map((s) => s.stop())));
 
 clientSuite(servers);
 waitingSuite(servers);
+eventsSuite(servers);
 dataFilesSuite(servers);
 cliSuite(servers);
 readmeSuite(servers);
 retriesSuite(servers);
+webhooksSuite(servers);

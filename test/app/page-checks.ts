@@ -20,12 +20,25 @@ export const tablesOf = (page: Page, ...tables: string[]) =>
   );
 export const rowsOf = async (page: Page, table: string) => (await tablesOf(page, table))[0]!;
 
-/** The best value over time as the chart's table of values gives it: solver, seconds, value. */
-export const chartValues = (rows: string[]): [string, number, string][] =>
-  rows.map((row) => {
-    const [solver, seconds, value] = row.split('\t') as [string, string, string];
-    return [solver, Number(seconds), value];
+/** A point of the chart's table of values: solver, seconds since the job started, since the solver did, value. */
+export type ChartValue = [solver: string, sinceJob: number, sinceSolver: number, value: string];
+
+/**
+ * The best value over time as the chart's table of values gives it: each solver's group of rows is led by a row of
+ * its name alone, then its points (seconds since the job started, since the solver did, value).
+ */
+export function chartValues(rows: string[]): ChartValue[] {
+  let solver = '';
+  return rows.flatMap((row): ChartValue[] => {
+    const cells = row.split('\t');
+    if (cells.length === 1) {
+      solver = cells[0]!;
+      return [];
+    }
+    const [sinceJob, sinceSolver, value] = cells as [string, string, string];
+    return [[solver, Number(sinceJob), Number(sinceSolver), value]];
   });
+}
 
 /** axe-core on the page as it stands: the serious and critical violations, each with where it is. */
 export async function accessibility(page: Page): Promise<string[]> {

@@ -15,6 +15,8 @@ export const clockSet: Record<string, string> = {
   'server/test/leases.test.ts': "leases expired and renewed by the database's now()",
   'server/test/format.test.ts': "the documented timestamps of instants around a year's end, and of a job just run",
   'client/test/result.test.ts': "Retry-After as an HTTP date on a clock set across a year's end",
+  'client/test/verify-webhook.test.ts':
+    "deliveries stamped by this process's clock, judged within five minutes of the same clock by verifyWebhook",
   'conformance/test/generate.test.ts': 'documented timestamps parsed and compared with their RFC 3339 twins',
   'conformance/test/rate-limit-pacing.test.ts': 'pacing on an injected clock',
   'test/contract/contract.test.ts': "the contract's example timestamps, which must agree with each other",
@@ -37,6 +39,7 @@ export const clockFree: Record<string, string> = {
     "the fixed date is a lock's claimed start, compared with a process's identity, not a clock",
   'client/test/suites/cli.ts': 'Date.now makes an idempotency key unique',
   'client/test/suites/retries.ts': 'Date.now makes an upload and a key unique',
+  'client/test/event-stream.test.ts': "a fixed instant in the hostile server's events, only passed through: no clock",
   'client/test/support/fetches.ts': "a token forged at this process's now for a client on the same clock",
   'conformance/test/broken.test.ts':
     'shifts fixed timestamps by hours across a day, month, leap day and year: no clock',

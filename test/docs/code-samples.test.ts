@@ -2,7 +2,9 @@
 // has a curl and an @jes/client sample in docs/index.html; each curl command, run by bash with the server's URL and
 // a token put in, answers a documented success status from the reference server and from the sandbox; each
 // TypeScript sample type-checks against the client's types (tsc, strict) and runs to its end against the server.
-// Ids the server does not have (the examples' job K7Q2M9X4TB1R) are swapped for ones made for the sample.
+// Ids the server does not have (the examples' job K7Q2M9X4TB1R) are swapped for ones made for the sample. A job's
+// stream ends with the job (its samples follow a job that ends); the stream of all a user's jobs never does: its
+// samples are stopped once they have printed their first event, jobs being started meanwhile so that one comes.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,27 +38,60 @@ interface Run {
   stderr: string;
 }
 
-function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Run> {
+interface Endless {
+  /** Stop the command (its whole process group) once its output matches: it has printed its first event. */
+  stopAt: RegExp;
+  /** Done again and again while it runs, until then: starts a job, so that an event comes. */
+  poke?: () => Promise<unknown>;
+}
+
+/** Runs the command to its end, or (`endless`) until its output shows an event: then `stopped`, with code 0. */
+function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; endless?: Endless }): Promise<Run & { stopped?: true }> {
+  const { endless } = options;
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: endless !== undefined });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    let stopped = false;
+    let closed = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (endless && !stopped && endless.stopAt.test(stdout)) {
+        stopped = true;
+        process.kill(-child.pid!, 'SIGTERM');
+      }
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on('close', (code) => {
+      closed = true;
+      resolve(stopped ? { code: 0, stdout, stderr, stopped } : { code: code ?? -1, stdout, stderr });
+    });
+    void (async () => {
+      while (endless?.poke && !stopped && !closed) {
+        await endless.poke();
+        await new Promise((wake) => setTimeout(wake, 300));
+      }
+    })();
   });
 }
 
-/** Runs a curl sample as pasted, but for the URL and the ids; resolves to the status of its (last) request. */
-async function runCurl(sample: RequestSamples, base: string, token: string, ids: Record<string, string> = {}): Promise<{ status: number; stderr: string }> {
+/** The samples of GET /events, a stream that never ends by itself. */
+const isEndless = (sample: RequestSamples) => sample.operationId === 'streamEvents';
+
+/**
+ * Runs a curl sample as pasted, but for the URL and the ids; resolves to the status of its (last) request. An endless
+ * stream's is stopped after its first event (which only a 200 carries), `poke` making one come.
+ */
+async function runCurl(sample: RequestSamples, base: string, token: string, ids: Record<string, string> = {}, poke?: () => Promise<unknown>): Promise<{ status: number; stderr: string }> {
   let script = sample.curl.source.replaceAll(sampleBase, base);
   for (const [example, real] of Object.entries(ids)) script = script.replaceAll(example, real);
   const cwd = mkdtempSync(join(tmpdir(), 'jes-curl-sample-'));
   try {
     // The sample's own curl, made to print the status after the body.
     const wrapped = `curl() { command curl -w '\\n%{http_code}' "$@"; }\n${script}`;
-    const { stdout, stderr } = await run('bash', ['-euo', 'pipefail', '-c', wrapped], { cwd, env: { TOKEN: token } });
-    return { status: Number(stdout.trim().split('\n').at(-1)), stderr };
+    const endless = isEndless(sample) ? { stopAt: /^id: \d+\nevent: \w+\ndata: \{.*\}\n\n/m, ...(poke ? { poke } : {}) } : undefined;
+    const { stdout, stderr, stopped } = await run('bash', ['-euo', 'pipefail', '-c', wrapped], { cwd, env: { TOKEN: token }, ...(endless ? { endless } : {}) });
+    return { status: stopped ? 200 : Number(stdout.trim().split('\n').at(-1)), stderr };
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
@@ -114,6 +149,8 @@ describe('the samples against the reference server', () => {
       return { [exampleJob]: await endedJob() };
     // A local search with an hour's limit is still running when the cancel comes.
     if (sample.operationId === 'cancelJob') return { [exampleJob]: await start('solver=local-search&time_limit_seconds=3600') };
+    // A job that runs for a second: its stream follows it to its end.
+    if (sample.operationId === 'streamJobEvents') return { [exampleJob]: await start('solver=local-search&time_limit_seconds=1') };
     // Another file than the example's, which started jobs may still use.
     if (sample.operationId === 'deleteDataFile') return { [exampleDataFile]: await uploadText('2 1\n1 2 1\n', 'two-nodes.txt') };
     // The example's file: the same bytes give the example's identifier (the SHA-1 of the bytes).
@@ -139,7 +176,7 @@ describe('the samples against the reference server', () => {
   afterAll(() => server?.close());
 
   it.skipIf(skipCurl).concurrent.each(samples.map((s) => [label(s), s] as const))(`curl: %s answers a documented success${skipCurl}`, async (_, sample) => {
-    const { status, stderr } = await runCurl(sample, server.url, token, await idsFor(sample));
+    const { status, stderr } = await runCurl(sample, server.url, token, await idsFor(sample), () => start('solver=exact'));
     expect(stderr).toBe('');
     expect(successes(sample)).toContain(status);
   });
@@ -167,14 +204,17 @@ describe('the samples against the reference server', () => {
 
     it.concurrent.each(samples.map((s) => [label(s), s] as const))('%s runs to its end', async (_, sample) => {
       const ids = await idsFor(sample);
-      // Run outside node_modules (Node strips types only there), importing the client's entry by its path.
+      // Run outside node_modules (Node strips types only there), importing the client's entry by its path, and what it
+      // imports of @jes/contract from its sources (jes-source), as a clone runs them: the package's dist is not built.
       const client = pathToFileURL(join(root, 'client/src/index.ts')).href;
       let source = sample.typescript.source.replaceAll(sampleBase, server.url).replace("from '@jes/client'", `from '${client}'`);
       for (const [example, real] of Object.entries(ids)) source = source.replaceAll(example, real);
       const cwd = mkdtempSync(join(tmpdir(), 'jes-ts-sample-'));
       try {
         writeFileSync(join(cwd, 'sample.mts'), source);
-        const ran = await run(process.execPath, ['sample.mts'], { cwd });
+        // console.log of an event's data: `{ job_id: '…', status: '…', at: '…' }`.
+        const endless = { stopAt: /job_id: '\w+'[\s\S]*\}\n/, poke: () => start('solver=exact') };
+        const ran = await run(process.execPath, ['--conditions=jes-source', 'sample.mts'], { cwd, ...(isEndless(sample) ? { endless } : {}) });
         expect(ran.stderr).toBe('');
         expect(ran.code).toBe(0);
       } finally {

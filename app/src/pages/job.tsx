@@ -1,21 +1,22 @@
 // One job: its status and timestamps (as the API gives them, and in this browser's time zone), each execution,
-// the best value over time while it runs, and the answer: for max cut the graph (read back with getJobInput)
-// drawn with its two sides and cut edges, or a summary when it is too large, the cut value and whether it is
-// proven optimal; for QUBO the assignment and its energy. The page long-polls the job, a second at a time: at once on
-// a change of status, else every second (to follow its best value), and stops once it has ended.
+// the best value over time (its whole history, live while it runs), and the answer: for max cut the graph (read back
+// with getJobInput) drawn with its two sides and cut edges, or a summary when it is too large, the cut value and
+// whether it is proven optimal; for QUBO the assignment and its energy. The page follows the job on its event stream,
+// or by long polls where the service has none (use-job.ts), until it has ended.
 import type { Execution, Job, Problem } from '@jes/client';
 import { bestOf, isTerminal, objectiveOf } from '@jes/client';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { CutDrawing, drawable } from '../parts/cut-drawing.tsx';
 import { ProgressChart } from '../parts/progress-chart.tsx';
 import { Table } from '../parts/table.tsx';
-import { type Trace, traced } from '../best-over-time.ts';
+import { linesOf } from '../best-over-time.ts';
 import { bytes, localTime, number } from '../format.ts';
 import { graphOf, type Graph } from '../graphs.ts';
 import { client } from '../session.ts';
 import { settled } from '../use-call.ts';
+import { type Live, useJob } from '../use-job.ts';
 
 interface MaxCutData {
   cut_value: number;
@@ -146,38 +147,23 @@ async function download(id: string, setProblem: (p: Problem) => void) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function JobPage({ id }: { id: string }) {
-  const [job, setJob] = useState<Job>();
-  const [problem, setProblem] = useState<Problem>();
-  const [trace, setTrace] = useState<Trace>({});
-  const [round, setRound] = useState(0);
+/** How the page hears of the job, in words, while it runs. */
+const liveness: Record<Live, string> = {
+  stream: 'Live: shown as it happens.',
+  polling: 'Read again every second.',
+  reconnecting: 'Reconnecting to the service…',
+};
 
-  useEffect(() => {
-    const stop = new AbortController();
-    void (async () => {
-      let wait: number | undefined;
-      while (!stop.signal.aborted) {
-        const answer = await settled(() =>
-          client().getJob(id, { ...(wait !== undefined ? { wait } : {}), signal: stop.signal }),
-        );
-        if (stop.signal.aborted) return;
-        if (!answer.data) return answer.error && setProblem(answer.error);
-        const seen = answer.data;
-        setJob(seen);
-        setTrace((before) => traced(before, seen));
-        if (isTerminal(seen.status)) return;
-        // A second while PENDING too: the wait is for a change from the status when the poll arrives, so a job that
-        // started running between two reads was shown PENDING, without its progress, for the 30 s the wait was.
-        wait = 1;
-      }
-    })();
-    return () => stop.abort();
-  }, [id, round]);
+export function JobPage({ id }: { id: string }) {
+  const [refused, setProblem] = useState<Problem>();
+  const { job, problem: unread, live } = useJob(id);
+  const problem = refused ?? unread;
+  const lines = useMemo(() => (job ? linesOf(job) : []), [job]);
 
   const cancel = async () => {
     const answer = await settled(() => client().cancelJob(id));
+    // The cancellation shows as the page follows the job (its stream, or its reads), like any other change.
     if (answer.error) setProblem(answer.error);
-    setRound((r) => r + 1);
   };
 
   const answer = job && bestAnswer(job);
@@ -199,6 +185,12 @@ export function JobPage({ id }: { id: string }) {
               </>
             )}{' '}
             of {bytes(job.input.bytes)}
+            {live && !isTerminal(job.status) && (
+              <span class="hint live" data-testid="live" data-live={live}>
+                {' '}
+                {liveness[live]}
+              </span>
+            )}
             {!isTerminal(job.status) && (
               <button type="button" onClick={cancel}>
                 Cancel the job
@@ -215,7 +207,7 @@ export function JobPage({ id }: { id: string }) {
           <h2>Executions</h2>
           <Executions job={job} />
           <h2>Best value over time</h2>
-          <ProgressChart trace={trace} ended={isTerminal(job.status)} />
+          <ProgressChart lines={lines} ended={isTerminal(job.status)} />
           {answer &&
             (job.problem_id === 'qubo' ? (
               <QuboAnswer solver={answer.solver} data={answer.data as QuboData} />

@@ -1,10 +1,9 @@
-// The jobs, newest first, a page at a time, filtered by status and use case. Live without a tight timer: the
-// page long-polls up to three of its jobs that have not ended (a browser keeps six connections to a host) and
-// reads the page again when one changes, or every 30 s while none does. Each job's best value is the largest cut
-// or lowest energy so far, as `jes jobs` shows it. Cancel from the list.
+// The jobs, newest first, a page at a time, filtered by status and use case. Live without a tight timer: the page
+// follows the user's event stream, or long polls where the service has none (use-jobs-live.ts), and reads the page
+// again when a job changes. Each job's best value is the largest cut or lowest energy so far, as `jes jobs` shows it.
+// Cancel from the list.
 import type { JobStatus } from '@jes/client';
 import { bestValue, isTerminal } from '@jes/client';
-import { useEffect } from 'preact/hooks';
 import { Layout } from '../parts/layout.tsx';
 import { ProblemBox } from '../parts/problem-box.tsx';
 import { Table } from '../parts/table.tsx';
@@ -12,9 +11,9 @@ import { localTime, number } from '../format.ts';
 import { go, href } from '../route.ts';
 import { client } from '../session.ts';
 import { onePage, settled, useCall } from '../use-call.ts';
+import { useJobsLive } from '../use-jobs-live.ts';
 
 const statuses: JobStatus[] = ['PENDING', 'RUNNING', 'FINISHED', 'ERROR', 'CANCELLED'];
-const watched = 3;
 
 /** The page the query asks for: 20 jobs, after the `after` one, with its filters. */
 function listPage(query: URLSearchParams) {
@@ -33,22 +32,7 @@ function listPage(query: URLSearchParams) {
 
 export function JobsPage({ query }: { query: URLSearchParams }) {
   const page = useCall(() => listPage(query), [query.toString()]);
-  const open = page.data?.items.filter((j) => !isTerminal(j.status)).slice(0, watched) ?? [];
-
-  // Long polls of the jobs that have not ended: the first answer reads the page again.
-  useEffect(() => {
-    if (open.length === 0) return;
-    const stop = new AbortController();
-    void Promise.race(
-      open.map((job) =>
-        // An answer (a change, or the wait over after 30 s) reads the page again; a failed poll stops watching.
-        settled(() => client().getJob(job.id, { wait: 30, signal: stop.signal })).then((seen) =>
-          seen.data ? undefined : new Promise<void>(() => {}),
-        ),
-      ),
-    ).then(() => stop.signal.aborted || page.reload());
-    return () => stop.abort();
-  }, [page.data]);
+  const live = useJobsLive(page.data?.items, page.reload);
 
   const filter = (name: string, value: string) => {
     const next = new URLSearchParams(query);
@@ -119,6 +103,13 @@ export function JobsPage({ query }: { query: URLSearchParams }) {
             ],
           ]}
         />
+      )}
+      {live && (
+        <p class="hint" data-testid="live" data-live={live}>
+          {live === 'stream'
+            ? 'Live: the list follows your jobs as they change.'
+            : 'The list is read again when one of its jobs changes.'}
+        </p>
       )}
       <nav class="pager" aria-label="Pages">
         {query.get('after') && (

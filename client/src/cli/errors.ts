@@ -61,6 +61,10 @@ export function hintFor(problem: Failure, { job = '<job-id>' }: Subject = {}): s
       return 'start the server (npm start) or the sandbox (npm run sandbox), or pass --base-url';
     case 'rate_limited':
       return 'run the command again in a few seconds';
+    case 'too_many_streams':
+      return 'stop another jes watch (or stream of yours), or run the command again in a few seconds';
+    case 'webhook_url_refused':
+      return 'the service calls public http(s) addresses only; its operator may allow a host in JES_WEBHOOK_ALLOW_HOSTS';
     case 'invalid_request':
       return problem.errors?.map((e) => pointerHints[e.pointer]).find((hint) => hint !== undefined);
     default:

@@ -6,6 +6,8 @@ import { jobCommands } from './commands/jobs.ts';
 import { loginCommand } from './commands/login.ts';
 import { problemsCommand } from './commands/problems.ts';
 import { submitCommand } from './commands/submit.ts';
+import { watchCommand } from './commands/watch.ts';
+import { webhookCommands } from './commands/webhook.ts';
 import { baseUrlOf, defaultBaseUrl, type GlobalOptions, sandboxUrl } from './context.ts';
 import { connectionError, ExitError, exitCodes, failureText, usageError } from './errors.ts';
 import { json } from './format.ts';
@@ -15,7 +17,7 @@ import { packageVersion } from '@jes/contract/package-version';
 export function program(quiet: () => boolean = () => false): Command {
   const jes = new Command('jes')
     .description(
-      'The Job Execution Service from the command line: log in, submit max-cut and QUBO jobs, follow them, read their answers.',
+      'The Job Execution Service from the command line: log in, submit max-cut and QUBO jobs, follow them, read their answers, set a webhook.',
     )
     .version(
       packageVersion(import.meta.dirname) ?? 'unknown',
@@ -40,7 +42,9 @@ export function program(quiet: () => boolean = () => false): Command {
   problemsCommand(jes);
   submitCommand(jes);
   jobCommands(jes);
+  watchCommand(jes);
   dataFileCommands(jes);
+  webhookCommands(jes);
   // Every (sub)command reports usage errors by exception, so that they exit with 2, not commander's 1.
   const override = (command: Command) => {
     command.exitOverride();

@@ -1,4 +1,4 @@
-// Human-readable views of jobs, outputs, use cases and data files.
+// Human-readable views of jobs, outputs, use cases, data files, a job's events and the webhook.
 import {
   bestValue,
   formatProblem,
@@ -6,8 +6,11 @@ import {
   objectiveOf,
   type DataFile,
   type Job,
+  type JobEvent,
   type JobOutput,
   type UseCase,
+  type Webhook,
+  type WebhookDelivery,
 } from '../index.ts';
 import { failureText } from './errors.ts';
 import { fields, none, seconds, table, text } from './format.ts';
@@ -146,4 +149,49 @@ export function dataFileView(file: DataFile): string {
     ['Validated', file.timestamps.validated ?? undefined],
     ['Error', file.error ? failureText(file.error) : undefined],
   ]);
+}
+
+/** One line of `jes watch`: when, what kind, which solver, what changed (progress events carry no instant). */
+export function eventLine(event: Exclude<JobEvent, { event: 'end' }>, problemId: string): string {
+  const head = (at: string, kind: string, solver = '') => `${at.padEnd(24)}  ${kind.padEnd(9)}  ${solver.padEnd(14)}`;
+  switch (event.event) {
+    case 'status':
+      return `${head(event.data.at, 'status')}  ${event.data.status}`;
+    case 'execution':
+      return `${head(event.data.at, 'execution', event.data.solver)}  ${event.data.status}`;
+    case 'progress': {
+      const { solver, best_value: best, seconds: after, progress } = event.data;
+      const word = wordsFor(problemId).best.toLowerCase();
+      // `seconds` is when the value was found; `progress`, how much of the time limit had gone when it was told.
+      return `${head('', 'progress', solver)}  ${word} ${best} found at ${seconds(after)}, ${Math.round(progress * 100)}% of the time limit used`;
+    }
+  }
+}
+
+export function webhookView(webhook: Webhook): string {
+  return fields([
+    ['URL', webhook.url ?? 'none set (jes webhook set <url>)'],
+    ['Events', webhook.events.join(', ')],
+    ['Secret', webhook.secret],
+    [
+      'Previous secret',
+      webhook.previous_secret_expires_at ? `valid until ${webhook.previous_secret_expires_at}` : undefined,
+    ],
+  ]);
+}
+
+export function deliveriesView(deliveries: WebhookDelivery[]): string {
+  return table(
+    ['ID', 'TYPE', 'JOB', 'STATUS', 'ATTEMPTS', 'CREATED', 'NEXT ATTEMPT', 'LAST ERROR'],
+    deliveries.map((d) => [
+      d.id,
+      d.type,
+      d.job_id,
+      d.status,
+      String(d.attempts),
+      d.created_at,
+      text(d.next_attempt_at),
+      text(d.last_error),
+    ]),
+  );
 }

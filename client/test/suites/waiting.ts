@@ -1,5 +1,6 @@
-// Waiting for jobs against the real reference server: long polls, backoff when the long poll is not
-// honoured, aborting, and a 429's Retry-After under the real rate limits of a server with a tiny quota.
+// Waiting for jobs against the real reference server by long polls (`stream: false`; the stream is suites/events.ts's):
+// backoff when the long poll is not honoured, aborting, and a 429's Retry-After under the real rate limits of a server
+// with a tiny quota.
 import { describe, expect, it } from 'vitest';
 import { createJesClient } from '../../src/index.ts';
 import { recordingFetch, withHeader } from '../support/fetches.ts';
@@ -16,7 +17,7 @@ export function waitingSuite(servers: Servers): void {
       const client = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice, fetch });
       const id = (await client.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 0.5 })).data!
         .id;
-      expect((await client.waitForJob(id)).data?.status).toBe('FINISHED');
+      expect((await client.waitForJob(id, { stream: false })).data?.status).toBe('FINISHED');
       const gets = jobGets(exchanges);
       expect(gets.every((e) => e.headers.get('preference-applied') === 'wait=30')).toBe(true);
       expect(gets.length).toBeLessThanOrEqual(3);
@@ -27,7 +28,9 @@ export function waitingSuite(servers: Servers): void {
       const client = createJesClient({ baseUrl: servers.main, username: 'alice', password: users.alice, fetch });
       const id = (await client.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 1.2 })).data!
         .id;
-      expect((await client.waitForJob(id, { minIntervalMs: 50, maxIntervalMs: 400 })).data?.status).toBe('FINISHED');
+      expect((await client.waitForJob(id, { stream: false, minIntervalMs: 50, maxIntervalMs: 400 })).data?.status).toBe(
+        'FINISHED',
+      );
       const gets = jobGets(exchanges);
       expect(gets.some((e) => e.headers.has('preference-applied'))).toBe(false);
       const gaps = gets.slice(1).map((e, i) => e.sentAt - gets[i]!.sentAt);
@@ -61,7 +64,7 @@ export function waitingSuite(servers: Servers): void {
       let burnt = 0;
       while ((await limited.getJob(id)).error?.code !== 'rate_limited') expect(++burnt).toBeLessThan(10);
 
-      const ended = await limited.waitForJob(id);
+      const ended = await limited.waitForJob(id, { stream: false });
       expect(ended.data?.status).toBe('FINISHED');
       const polls = exchanges.filter((e) => e.path === `/job/${id}`).slice(burnt + 1);
       expect(polls[0]?.status).toBe(429);

@@ -17,8 +17,9 @@ export interface WaitChoices {
 export const cancelOnInterruptHelp = 'on Ctrl-C, cancel the job (else it goes on running in the service)';
 
 /**
- * Waits for the job with a live progress line (long polls of a second, so the best value stays current),
- * then shows it; exit code 1 when it ended in ERROR or CANCELLED, 130 when Ctrl-C stopped the wait.
+ * Waits for the job with a live progress line (on the job's event stream, whose progress events keep the best value
+ * current; where the service has none, long polls of a second do), then shows it; exit code 1 when it ended in ERROR
+ * or CANCELLED, 130 when Ctrl-C stopped the wait.
  */
 export async function waitAndShow(
   ctx: Context,
