@@ -201,14 +201,21 @@ describe('jobEvents against a hostile server', () => {
     expect(await collect(jes.events())).toEqual({ ids: [], errors: ['invalid_token'] });
   });
 
-  it('yields not_an_event_stream for a 200 that is not text/event-stream', async () => {
+  it('yields not_an_event_stream for a 200 that is not text/event-stream, or one that holds no Server-Sent Events', async () => {
     const jes = await serve({
       [eventsPath]: (_, response) => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end('{"events": []}');
       },
+      // A mock of the contract (Prism) answers the example's JSON array as text/event-stream.
+      '/events': (_, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(JSON.stringify(story.map(([event, data], i) => ({ id: String(i + 1), event, data }))));
+      },
     });
     expect(await collect(jes.jobEvents(jobId))).toEqual({ ids: [], errors: ['not_an_event_stream'] });
+    expect(await collect(jes.events())).toEqual({ ids: [], errors: ['not_an_event_stream'] });
+    expect(server!.seen).toHaveLength(2);
   });
 
   it('gives up after `tries` drops in a row without an event, throwing the last network error as fetch does', async () => {
