@@ -1,9 +1,10 @@
 // The client's event streams against a hostile Server-Sent Events server (support/sse-server.ts): it drops a
 // connection mid-event, sends garbage lines and events nobody knows, ignores Last-Event-ID and resends, falls silent
 // without closing, sets `retry:`, refuses an expired token. Whatever it does, the iterator resumes with the right
-// Last-Event-ID and yields every event once; waitForJob follows the stream, or falls back to long polls.
+// Last-Event-ID and yields every event once; waitForJob and `jes watch` follow the stream, or fall back to long polls.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJesClient, type Job, type JobEvent, type Result, type UserEvent } from '../src/index.ts';
+import { configHome, jes } from './support/cli.ts';
 import { frame, open, problem, type Script, type SseServer, sseServer } from './support/sse-server.ts';
 
 const jobId = 'K7Q2M9X4TB1R';
@@ -346,5 +347,62 @@ describe('waitForJob', () => {
     });
     expect((await jes.waitForJob(jobId, { stream: false })).data?.status).toBe('CANCELLED');
     expect(server!.seen.map((s) => s.path)).toEqual([`/job/${jobId}`, `/job/${jobId}`]);
+  });
+});
+
+describe('jes watch against a hostile server', () => {
+  const envelope = (status: string, execution?: string) => JSON.stringify({ job: { [jobId]: job(status, execution) } });
+  const answer =
+    (status: string, execution?: string): Script =>
+    (_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'preference-applied': 'wait=1' });
+      response.end(envelope(status, execution));
+    };
+  const env = () => ({ JES_BASE_URL: server!.url, JES_TOKEN: 'token-1', XDG_CONFIG_HOME: configHome() });
+
+  it('prints each event once across a dropped connection, then the job', async () => {
+    await serve({
+      [`/job/${jobId}`]: answer('PENDING'),
+      [eventsPath]: (request, response, n) => {
+        open(response);
+        if (n === 0)
+          return void response.write(frames.slice(0, 4).join('') + frames[4]!.slice(0, 30), () =>
+            response.socket!.destroy(),
+          );
+        response.end(after(request.headers['last-event-id'] as string).join(''));
+      },
+    });
+    const run = await jes(['watch', jobId], env());
+    expect(run.code).toBe(0);
+    const [lines, view] = run.stdout.split('\n\n');
+    expect(lines!.split('\n').map((line) => line.split(/ {2,}/).slice(1).join(' '))).toEqual([
+      'status PENDING',
+      'execution exact RUNNING',
+      'status RUNNING',
+      'progress exact best cut 40 found at 0.100 s, 10% of the time limit used',
+      'progress exact best cut 53 found at 0.200 s, 20% of the time limit used',
+      'execution exact SUCCESS',
+    ]);
+    expect(view).toMatch(new RegExp(`^Job +${jobId}\\nStatus +FINISHED\\n`));
+    expect(run.stderr).toMatch(/^jes: the stream dropped \([^)]+\); resuming in \d+\.\d s\n$/);
+  });
+
+  it('waits with long polls on a service without the stream (404 not_found), saying so', async () => {
+    let polls = 0;
+    await serve({
+      [`/job/${jobId}`]: (request, response) => {
+        polls += 1;
+        answer(polls < 3 ? 'RUNNING' : 'ERROR', polls < 3 ? 'RUNNING' : 'ERROR')(request, response, polls);
+      },
+    });
+    const run = await jes(['watch', jobId], env());
+    expect(run.code).toBe(1);
+    // Then jes wait's progress lines (plain ones, stderr not being a terminal).
+    expect(run.stderr).toMatch(
+      /^jes: this service has no event stream; waiting with long polls\n(K7Q2M9X4TB1R [^\n]+\n)+$/,
+    );
+    expect(run.stdout).toMatch(/Status +ERROR/);
+    // The stream was asked for once, not again by the wait.
+    expect(server!.seen.filter((s) => s.path === eventsPath)).toHaveLength(1);
   });
 });
