@@ -9,6 +9,7 @@ export const clockSet: Record<string, string> = {
   'server/test/running-answer.test.ts': "a running job's answer at instants injected from its execution's start",
   'server/test/tokens.test.ts': 'token lifetimes and skew on an injected clock, across a year boundary',
   'server/test/auth.test.ts': "tokens signed at this process's now, judged by the server's",
+  'server/test/event-stream-expiry.test.ts': "a token signed at this process's now, its expiry judged by the server's",
   'server/test/retention.test.ts': 'rows aged from the clock passed to retention, against rows the server stamped',
   'server/test/idempotency.test.ts': "keys aged by the database's now() and swept by its clock",
   'server/test/leases.test.ts': "leases expired and renewed by the database's now()",
