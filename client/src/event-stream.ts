@@ -119,7 +119,8 @@ export async function* readStream<E>(
             },
             onRetry: (ms) => {
               fields += 1;
-              retryMs = ms;
+              // Never below 10 ms: doubling 0 stays 0, and `retry: 0` would reconnect in a busy loop.
+              retryMs = Math.max(10, ms);
             },
             onComment: () => (fields += 1),
             onEvent: (message) => {

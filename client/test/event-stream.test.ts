@@ -144,6 +144,24 @@ describe('jobEvents against a hostile server', () => {
     await server!.seen[0]!.closed;
   });
 
+  it('takes retry: 0 as 10 ms, doubled: never a busy loop of reconnections', async () => {
+    const jes = await serve({
+      [eventsPath]: (request, response, n) => {
+        open(response, 0);
+        if (n < 3) return void response.end();
+        response.end(after(request.headers['last-event-id'] as string).join(''));
+      },
+    });
+    const delays: number[] = [];
+    const events = jes.jobEvents(jobId, { reconnect: { onReconnect: (_, ms) => delays.push(ms) } });
+    expect(await collect(events)).toEqual({ ids: allOnce, errors: [] });
+    // 10, 20, 40 ms, each jittered down to half at most.
+    expect(delays).toHaveLength(3);
+    expect(delays[0]).toBeGreaterThanOrEqual(5);
+    expect(delays[1]).toBeGreaterThanOrEqual(10);
+    expect(delays[2]).toBeGreaterThanOrEqual(20);
+  });
+
   it("waits the server's retry: before reconnecting, doubling it after each empty connection up to maxDelayMs", async () => {
     const jes = await serve({
       [eventsPath]: (request, response, n) => {
