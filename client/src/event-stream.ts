@@ -47,13 +47,13 @@ function isAfter(id: string, last: string | undefined): boolean {
   return Number(id) > Number(last);
 }
 
-function notAStream(response: Response): Problem {
+function notAStream(response: Response, what?: string): Problem {
   const type = response.headers.get('content-type') ?? 'no content type';
   return {
     type: 'about:blank',
     title: 'Not an event stream',
     status: response.status,
-    detail: `The service answered ${response.status} with ${type}, not text/event-stream.`,
+    detail: `The service answered ${response.status} with ${what ?? `${type}, not text/event-stream`}.`,
     code: 'not_an_event_stream',
   };
 }
@@ -100,19 +100,31 @@ export async function* readStream<E>(
           await answer.data?.cancel().catch(() => {});
           return void (yield { error: notAStream(response), response });
         } else {
+          const first = !opened;
           opened = true;
           // Events are gathered by the parser's callbacks, then yielded between two reads.
           const queue: E[] = [];
           let ended = false;
+          // Fields of the format read, and characters received: a mock that answers the contract's example (a JSON
+          // array) as text/event-stream sends characters and no field.
+          let fields = 0;
+          let received = 0;
           // The last id yielded (or skipped as unknown): what a resend must come after.
           let seen = lastEventId;
           const parser = createParser({
             maxBufferSize: maxEventChars,
             onId: (id) => {
+              fields += 1;
               if (isAfter(id, lastEventId)) lastEventId = id;
             },
-            onRetry: (ms) => (retryMs = ms),
+            onRetry: (ms) => {
+              fields += 1;
+              // Never below 10 ms: doubling 0 stays 0, and `retry: 0` would reconnect in a busy loop.
+              retryMs = Math.max(10, ms);
+            },
+            onComment: () => (fields += 1),
             onEvent: (message) => {
+              fields += 1;
               if (ended || (message.id !== undefined && !isAfter(message.id, seen))) return;
               if (message.id !== undefined) seen = message.id;
               const event = typed(message);
@@ -135,8 +147,18 @@ export async function* readStream<E>(
               watch();
               const chunk = await reader.read();
               clearTimeout(timer);
-              if (chunk.done) break;
-              parser.feed(decoder.decode(chunk.value, { stream: true }));
+              if (chunk.done) {
+                // A first connection that sent something, but no field of the format: not a stream to resume.
+                if (first && fields === 0 && received > 0)
+                  return void (yield {
+                    error: notAStream(response, 'text/event-stream, but no Server-Sent Events'),
+                    response,
+                  });
+                break;
+              }
+              const text = decoder.decode(chunk.value, { stream: true });
+              received += text.length;
+              parser.feed(text);
               while (queue.length > 0) {
                 failures = 0;
                 yield { data: queue.shift()!, response };

@@ -1,5 +1,6 @@
 // The bearer token of one client: logged in lazily on the first call that needs it, attached to every
-// request but login and health, and renewed once when the API answers 401 `invalid_token`.
+// request but login and health, renewed before a call once its own expiry has passed, and renewed once when the API
+// answers 401 `invalid_token`.
 import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from '@jes/contract';
 import { settle } from './result.ts';
@@ -11,6 +12,21 @@ export interface Credentials {
 }
 
 const unauthenticated = new Set(['/login', '/healthz']);
+
+/**
+ * True when the token is a JWT whose `exp` has passed by this clock. A service may accept it a little longer (clock
+ * skew) but ends a stream at its expiry: the stream is reopened with a new token rather than the spent one.
+ */
+function expired(token: string): boolean {
+  const payload = token.split('.')[1];
+  if (payload === undefined) return false;
+  try {
+    const { exp } = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof exp === 'number' && exp * 1000 <= Date.now();
+  } catch {
+    return false;
+  }
+}
 
 export class Session {
   #token: string | undefined;
@@ -59,12 +75,14 @@ export class Session {
   }
 
   /**
-   * Runs `call` with a token: logs in first when there is none but there are credentials, and after a
-   * 401 `invalid_token` logs in again and retries once (a second refusal is returned, never looped on).
+   * Runs `call` with a token: logs in first when there is none (or it has expired) but there are credentials, and
+   * after a 401 `invalid_token` logs in again and retries once (a second refusal is returned, never looped on).
    * A call whose body cannot be sent twice (`replayable: false`) is not retried.
    */
   async authed<T>(call: () => Promise<Result<T>>, { replayable = true } = {}): Promise<Result<T>> {
-    if (this.#token === undefined && this.#credentials) {
+    // A token past its own expiry is spent: with credentials, log in again before the call, not after its refusal.
+    const spent = this.#token !== undefined && expired(this.#token);
+    if ((this.#token === undefined || spent) && this.#credentials) {
       const login = await this.login();
       if (login.error) return login;
     }

@@ -1,9 +1,10 @@
 // The client's event streams against a hostile Server-Sent Events server (support/sse-server.ts): it drops a
 // connection mid-event, sends garbage lines and events nobody knows, ignores Last-Event-ID and resends, falls silent
 // without closing, sets `retry:`, refuses an expired token. Whatever it does, the iterator resumes with the right
-// Last-Event-ID and yields every event once; waitForJob follows the stream, or falls back to long polls.
+// Last-Event-ID and yields every event once; waitForJob and `jes watch` follow the stream, or fall back to long polls.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJesClient, type Job, type JobEvent, type Result, type UserEvent } from '../src/index.ts';
+import { configHome, jes } from './support/cli.ts';
 import { frame, open, problem, type Script, type SseServer, sseServer } from './support/sse-server.ts';
 
 const jobId = 'K7Q2M9X4TB1R';
@@ -143,6 +144,24 @@ describe('jobEvents against a hostile server', () => {
     await server!.seen[0]!.closed;
   });
 
+  it('takes retry: 0 as 10 ms, doubled: never a busy loop of reconnections', async () => {
+    const jes = await serve({
+      [eventsPath]: (request, response, n) => {
+        open(response, 0);
+        if (n < 3) return void response.end();
+        response.end(after(request.headers['last-event-id'] as string).join(''));
+      },
+    });
+    const delays: number[] = [];
+    const events = jes.jobEvents(jobId, { reconnect: { onReconnect: (_, ms) => delays.push(ms) } });
+    expect(await collect(events)).toEqual({ ids: allOnce, errors: [] });
+    // 10, 20, 40 ms, each jittered down to half at most.
+    expect(delays).toHaveLength(3);
+    expect(delays[0]).toBeGreaterThanOrEqual(5);
+    expect(delays[1]).toBeGreaterThanOrEqual(10);
+    expect(delays[2]).toBeGreaterThanOrEqual(20);
+  });
+
   it("waits the server's retry: before reconnecting, doubling it after each empty connection up to maxDelayMs", async () => {
     const jes = await serve({
       [eventsPath]: (request, response, n) => {
@@ -201,14 +220,21 @@ describe('jobEvents against a hostile server', () => {
     expect(await collect(jes.events())).toEqual({ ids: [], errors: ['invalid_token'] });
   });
 
-  it('yields not_an_event_stream for a 200 that is not text/event-stream', async () => {
+  it('yields not_an_event_stream for a 200 that is not text/event-stream, or one that holds no Server-Sent Events', async () => {
     const jes = await serve({
       [eventsPath]: (_, response) => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end('{"events": []}');
       },
+      // A mock of the contract (Prism) answers the example's JSON array as text/event-stream.
+      '/events': (_, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(JSON.stringify(story.map(([event, data], i) => ({ id: String(i + 1), event, data }))));
+      },
     });
     expect(await collect(jes.jobEvents(jobId))).toEqual({ ids: [], errors: ['not_an_event_stream'] });
+    expect(await collect(jes.events())).toEqual({ ids: [], errors: ['not_an_event_stream'] });
+    expect(server!.seen).toHaveLength(2);
   });
 
   it('gives up after `tries` drops in a row without an event, throwing the last network error as fetch does', async () => {
@@ -339,5 +365,62 @@ describe('waitForJob', () => {
     });
     expect((await jes.waitForJob(jobId, { stream: false })).data?.status).toBe('CANCELLED');
     expect(server!.seen.map((s) => s.path)).toEqual([`/job/${jobId}`, `/job/${jobId}`]);
+  });
+});
+
+describe('jes watch against a hostile server', () => {
+  const envelope = (status: string, execution?: string) => JSON.stringify({ job: { [jobId]: job(status, execution) } });
+  const answer =
+    (status: string, execution?: string): Script =>
+    (_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'preference-applied': 'wait=1' });
+      response.end(envelope(status, execution));
+    };
+  const env = () => ({ JES_BASE_URL: server!.url, JES_TOKEN: 'token-1', XDG_CONFIG_HOME: configHome() });
+
+  it('prints each event once across a dropped connection, then the job', async () => {
+    await serve({
+      [`/job/${jobId}`]: answer('PENDING'),
+      [eventsPath]: (request, response, n) => {
+        open(response);
+        if (n === 0)
+          return void response.write(frames.slice(0, 4).join('') + frames[4]!.slice(0, 30), () =>
+            response.socket!.destroy(),
+          );
+        response.end(after(request.headers['last-event-id'] as string).join(''));
+      },
+    });
+    const run = await jes(['watch', jobId], env());
+    expect(run.code).toBe(0);
+    const [lines, view] = run.stdout.split('\n\n');
+    expect(lines!.split('\n').map((line) => line.split(/ {2,}/).slice(1).join(' '))).toEqual([
+      'status PENDING',
+      'execution exact RUNNING',
+      'status RUNNING',
+      'progress exact best cut 40 found at 0.100 s, 10% of the time limit used',
+      'progress exact best cut 53 found at 0.200 s, 20% of the time limit used',
+      'execution exact SUCCESS',
+    ]);
+    expect(view).toMatch(new RegExp(`^Job +${jobId}\\nStatus +FINISHED\\n`));
+    expect(run.stderr).toMatch(/^jes: the stream dropped \([^)]+\); resuming in \d+\.\d s\n$/);
+  });
+
+  it('waits with long polls on a service without the stream (404 not_found), saying so', async () => {
+    let polls = 0;
+    await serve({
+      [`/job/${jobId}`]: (request, response) => {
+        polls += 1;
+        answer(polls < 3 ? 'RUNNING' : 'ERROR', polls < 3 ? 'RUNNING' : 'ERROR')(request, response, polls);
+      },
+    });
+    const run = await jes(['watch', jobId], env());
+    expect(run.code).toBe(1);
+    // Then jes wait's progress lines (plain ones, stderr not being a terminal).
+    expect(run.stderr).toMatch(
+      /^jes: this service has no event stream; waiting with long polls\n(K7Q2M9X4TB1R [^\n]+\n)+$/,
+    );
+    expect(run.stdout).toMatch(/Status +ERROR/);
+    // The stream was asked for once, not again by the wait.
+    expect(server!.seen.filter((s) => s.path === eventsPath)).toHaveLength(1);
   });
 });

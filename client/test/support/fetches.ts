@@ -53,3 +53,15 @@ export const forgedToken = [
   ).toString('base64url'),
   Buffer.from('not the signature').toString('base64url'),
 ].join('.');
+
+/**
+ * A token the server accepts (HS256 by `secret`, the claims it issues) that expires `seconds` from now: a stream opened
+ * with it ends at its expiry, and the next request is refused with invalid_token.
+ */
+export async function shortLivedToken(user: string, secret: string, seconds: number): Promise<string> {
+  const { createHmac } = await import('node:crypto');
+  const now = Math.floor(Date.now() / 1000);
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: user, env: 'production', iat: now, exp: now + seconds, jti: `short-${now}` })}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}

@@ -12,6 +12,8 @@ import { jobsView, jobView, outputView } from '../views.ts';
 export interface WaitChoices {
   /** Ctrl-C cancels the job instead of leaving it running. */
   cancelOnInterrupt?: boolean;
+  /** False: long polls only (jes watch found no stream). */
+  stream?: boolean;
 }
 
 export const cancelOnInterruptHelp = 'on Ctrl-C, cancel the job (else it goes on running in the service)';
@@ -25,11 +27,11 @@ export async function waitAndShow(
   ctx: Context,
   client: JesClient,
   id: string,
-  { cancelOnInterrupt = false }: WaitChoices = {},
+  { cancelOnInterrupt = false, stream = true }: WaitChoices = {},
 ) {
   const line = ctx.json ? undefined : progress(process.stderr);
   const wait = (signal: AbortSignal) =>
-    client.waitForJob(id, { signal, waitSeconds: ctx.json ? 30 : 1, onProgress: (job) => line?.update(job) });
+    client.waitForJob(id, { signal, stream, waitSeconds: ctx.json ? 30 : 1, onProgress: (job) => line?.update(job) });
   const result = await interruptible(client, id, cancelOnInterrupt, wait, () => line?.done());
   const job = must(result, { job: id });
   ctx.print(job, () => jobView(job));

@@ -56,7 +56,7 @@ export function watchCommand(program: Command): void {
         );
         if (!ended) {
           if (!ctx.json) process.stderr.write('jes: this service has no event stream; waiting with long polls\n');
-          return waitAndShow(ctx, client, id, options);
+          return waitAndShow(ctx, client, id, { ...options, stream: false });
         }
         if (!ctx.json) process.stdout.write(`\n${jobView(ended)}`);
         if (ended.status !== 'FINISHED') throw new ExitError(exitCodes.jobFailed);
