@@ -5,6 +5,7 @@
 import type { Contract } from '../../conformance/src/contract/contract.ts';
 import { findOperation, isSecured, matchesTemplate, type Operation } from '../../conformance/src/contract/document.ts';
 import { contentTypeViolations, headerViolations, schemaViolations } from '../../conformance/src/contract/responses.ts';
+import { eventsAsJson, isEventStream, parseEventStream } from '../../conformance/src/event-stream.ts';
 import type { Exchange } from '../../conformance/src/types.ts';
 import type { WireResponse } from './wire.ts';
 
@@ -136,7 +137,12 @@ function judgePath(contract: Contract, method: string, path: string, response: W
     problems.push(`status ${response.status} is not documented for ${where} (${allowed.join(', ')})`);
   }
   const head = method === 'HEAD';
-  const json = head ? undefined : parseJson(response.body);
+  // An event stream (read to its first frames: it does not end by itself) as the contract's schema of one describes it.
+  const json = head
+    ? undefined
+    : isEventStream(response.headers)
+      ? eventsAsJson(parseEventStream(response.body.toString('utf8')))
+      : parseJson(response.body);
   if (response.status >= 300 && !head && response.status !== outside) {
     const codes = operation
       ? contract.problemCodes(operation.operation.operationId, response.status)

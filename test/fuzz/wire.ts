@@ -51,7 +51,8 @@ function unchunk(raw: Buffer): Buffer {
   let at = 0;
   for (;;) {
     const eol = raw.indexOf('\r\n', at);
-    if (eol < 0) return raw;
+    // Cut at a chunk's end (an event stream read only to its first event): the chunks so far.
+    if (eol < 0) return at === raw.length && parts.length ? Buffer.concat(parts) : raw;
     const size = Number.parseInt(raw.subarray(at, eol).toString('latin1').split(';')[0]!, 16);
     if (!Number.isFinite(size)) return raw;
     if (size === 0) return Buffer.concat(parts);
@@ -132,6 +133,9 @@ export function send(
         parsed.body.length >= Number(parsed.headers['content-length'])
       )
         finish({ response: parsed });
+      // An event stream does not end by itself: its first frame (`retry:`) is enough to judge the answer by.
+      else if (/^text\/event-stream/i.test(parsed?.headers['content-type'] ?? '') && parsed!.body.includes('\n\n'))
+        finish({ response: parsed! });
     });
     socket.on('end', () => {
       const parsed = parseResponse(Buffer.concat(chunks), performance.now() - started);
