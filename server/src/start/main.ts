@@ -92,7 +92,9 @@ function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefi
     );
   return setInterval(async () => {
     if (
-      (await run('VACUUM and ANALYZE', () => maintainTables(db, ['executions', 'jobs', 'data_files']))) &&
+      (await run('VACUUM and ANALYZE', () =>
+        maintainTables(db, ['executions', 'jobs', 'data_files', 'job_events', 'event_counters']),
+      )) &&
       ++ticks % 12 === 0
     )
       await run('CHECKPOINT', () => db.query('CHECKPOINT'));

@@ -193,20 +193,26 @@ export async function listJobs(
 
 /**
  * Recomputes a job's status from its executions (inside the transaction that changed them) and announces
- * a change. Returns the new status.
+ * a change. Returns the new status. `before`: the executions' events, appended with the job's (one statement).
  */
-export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
+export async function settleJob(tx: Queryable, jobId: string, before: NewJobEvent[] = []): Promise<string> {
   const [job] = await tx.query<{ status: string; running_at: Date | null; cancel_requested_at: Date | null }>(
     'SELECT status, running_at, cancel_requested_at FROM jobs WHERE id = $1 FOR UPDATE',
     [jobId],
   );
-  if (!job || terminalJob.has(job.status)) return job?.status ?? 'ERROR';
+  if (!job || terminalJob.has(job.status)) {
+    await appendEvents(tx, before);
+    return job?.status ?? 'ERROR';
+  }
   const executions = await tx.query<{ status: string; error: ErrorBody | null; solver: string }>(
     'SELECT status, error, solver FROM executions WHERE job_id = $1',
     [jobId],
   );
   const status = deriveJobStatus(executions, job.running_at !== null, job.cancel_requested_at !== null);
-  if (status === job.status) return status;
+  if (status === job.status) {
+    await appendEvents(tx, before);
+    return status;
+  }
   const error = status === 'ERROR' ? jobError(executions) : null;
   // Announced by the same statement (one round trip less per change). A job ends no earlier than its executions:
   // now() is when this transaction began, and on PostgreSQL another execution's outcome, recorded in a transaction
@@ -219,7 +225,7 @@ export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
      WHERE id = $1 RETURNING pg_notify($4, $1)`,
     [jobId, status, error && jsonText(error), jobChannel],
   );
-  await appendEvents(tx, [statusEvent(jobId, status)]);
+  await appendEvents(tx, [...before, statusEvent(jobId, status)]);
   return status;
 }
 
@@ -266,11 +272,11 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
       `UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING' RETURNING solver`,
       [id],
     );
-    await appendEvents(
+    await settleJob(
       tx,
+      id,
       cancelled.map((e) => executionEvent(id, e.solver, 'CANCELLED')),
     );
-    await settleJob(tx, id);
     // Announced even when the status stays RUNNING: the workers running it learn of the cancel at once.
     await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
     return (await readJob(tx, owner, id))!;
