@@ -51,6 +51,25 @@ SELECT pg_notify('${eventChannel}', $1) FROM j
 UNION ALL
 SELECT pg_notify('${userChannel}', owner) FROM j WHERE $5::int > 0`;
 
+/**
+ * A new job's first event (its PENDING, seq 1: the job is inserted with event_seq 1), as CTEs to follow the CTE
+ * `inserted` that inserts the job (returning its id and owner) in the same statement, so that starting a job costs no
+ * round trip more.
+ */
+export const firstEvent = (inserted: string) => `,
+  first_counter AS (
+    INSERT INTO event_counters AS c (owner, seq) SELECT owner, 1 FROM ${inserted}
+    ON CONFLICT (owner) DO UPDATE SET seq = c.seq + 1
+    RETURNING c.seq),
+  first_event AS (
+    INSERT INTO job_events (job_id, seq, owner, user_seq, type, data)
+    SELECT i.id, 1, i.owner, c.seq, 'status', jsonb_build_object('job_id', i.id, 'status', 'PENDING')
+      FROM ${inserted} i, first_counter c
+    RETURNING job_id, owner)`;
+
+/** Its announcements, for the statement's final SELECT … FROM first_event (one row when the job was inserted). */
+export const firstEventNotices = `pg_notify('${eventChannel}', first_event.job_id), pg_notify('${userChannel}', first_event.owner)`;
+
 /** Appends the events, job by job; the jobs' rows are locked first, in one order, when there are several. */
 export async function appendEvents(tx: Queryable, events: readonly NewJobEvent[]): Promise<void> {
   const byJob = Map.groupBy(events, (e) => e.jobId);

@@ -7,7 +7,14 @@ import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';
 import { jsonText } from './json-text.ts';
-import { appendEvents, executionEvent, type NewJobEvent, statusEvent } from './job-events.ts';
+import {
+  appendEvents,
+  executionEvent,
+  firstEvent,
+  firstEventNotices,
+  type NewJobEvent,
+  statusEvent,
+} from './job-events.ts';
 
 export interface JobRow {
   id: string;
@@ -113,13 +120,17 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
         );
     }
     // Inserted only while the user is under the cap of active jobs, and announced to the workers by the same
-    // statement (delivered at commit, after the executions below): one round trip for the count, the row and the
-    // announcement. The count is read again only to say it, when the cap refuses.
+    // statement (delivered at commit, after the executions below), with its first event, PENDING: one round trip
+    // for the count, the row, the event and the announcements. The count is read again only to say it, when the
+    // cap refuses.
     const inserted = await tx.query(
-      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared)
-       SELECT $1, $2, $3, 'PENDING', $4, $5, $6, $7, $8
-        WHERE (${activeJobsOf('$2')}) < $9
-       RETURNING pg_notify($10, $1)`,
+      `WITH j AS (
+         INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared, event_seq)
+         SELECT $1, $2, $3, 'PENDING', $4, $5, $6, $7, $8, 1
+          WHERE (${activeJobsOf('$2')}) < $9
+         RETURNING id, owner)
+       ${firstEvent('j')}
+       SELECT pg_notify($10, $1), ${firstEventNotices} FROM first_event`,
       [
         id,
         job.owner,
@@ -150,8 +161,6 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
         [id, e.solver, jsonText(e.params), e.timeLimitSeconds, e.seed],
       );
     }
-    // The job's first event: its PENDING.
-    await appendEvents(tx, [statusEvent(id, 'PENDING')]);
   });
   return id;
 }
