@@ -249,8 +249,8 @@ export async function markJobsRunning(tx: Queryable, jobIds: string[], before: N
       WHERE id = ANY($1) AND status = 'PENDING' RETURNING id, pg_notify($2, id)`,
     [jobIds, jobChannel],
   );
-  // `before` (the claimed executions' events) in the same statement: every job's row is locked before the owner's
-  // counter (job-events.ts).
+  // `before` (the claimed executions' events) with the jobs' own: appendEvents locks every job's row before an
+  // owner's counter (job-events.ts).
   await appendEvents(tx, [...before, ...running.map((j) => statusEvent(j.id, 'RUNNING'))]);
 }
 
