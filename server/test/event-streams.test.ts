@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { sixNodes } from './support/server.ts';
 import { sharedServer } from './support/shared-server.ts';
-import { openStream } from './support/event-stream.ts';
+import { openStream, type StreamEvent } from './support/event-stream.ts';
 
 const jes = sharedServer({ JES_MAX_STREAMS_PER_USER: '3' }, { users: ['alice', 'bob'] });
 const stream = (path: string, headers: Record<string, string> = {}, token = jes.alice.token) =>
@@ -59,7 +59,7 @@ describe('a cancelled job', () => {
   it("ends with its executions' CANCELLED and the job's, the `end` carrying it", async () => {
     const id = await jes.alice.start(sixNodes, '?solver=local-search&solver=annealing&time_limit_seconds=60');
     const s = await stream(`/job/${id}/events`);
-    const seen = [];
+    const seen: StreamEvent[] = [];
     while (!seen.some((e) => e.event === 'status' && e.data.status === 'RUNNING')) seen.push((await s.next())!);
     expect((await jes.alice.post(`/job/${id}/cancel`)).status).toBe(202);
     seen.push(...(await s.rest()));
@@ -80,7 +80,7 @@ describe('GET /events', () => {
     const b = await jes.bob.start(sixNodes, '?solver=exact');
     await jes.bob.waitFor(a);
     await jes.bob.waitFor(b);
-    const seen = [];
+    const seen: StreamEvent[] = [];
     while (seen.filter((e) => ['FINISHED', 'ERROR'].includes(e.data.status)).length < 2) seen.push((await s.next())!);
     s.close();
     for (const id of [a, b])
@@ -112,7 +112,7 @@ describe('GET /events', () => {
     expect((await jes.bob.request('DELETE', `/job/${gone}`)).status).toBe(204);
     const before = String(Number(first.id) - 1);
     const resumed = await stream('/events', { 'last-event-id': before }, jes.bob.token);
-    const seen = [];
+    const seen: StreamEvent[] = [];
     while (!seen.some((e) => e.data.job_id === kept && e.data.status === 'FINISHED'))
       seen.push((await resumed.next())!);
     resumed.close();
