@@ -33,9 +33,9 @@ export interface StoredJobEvent {
  * `jes_user`: the owner), in one statement. Events of a job that is gone are dropped. (One statement for a batch of
  * many jobs, numbered by window functions, cost 5 ms an append on the embedded database, four times this one.)
  */
-const appendSql = `
+const appendSqlWith = (set: string, more: string) => `
 WITH j AS (
-  UPDATE jobs SET event_seq = event_seq + cardinality($2::text[]) WHERE id = $1
+  UPDATE jobs SET ${set}event_seq = event_seq + cardinality($2::text[]) WHERE id = $1
   RETURNING owner, event_seq - cardinality($2::text[]) AS base),
 c AS (
   INSERT INTO event_counters AS c (owner, seq) SELECT owner, $5::int FROM j WHERE $5::int > 0
@@ -49,7 +49,27 @@ ins AS (
   RETURNING 1)
 SELECT pg_notify('${eventChannel}', $1) FROM j
 UNION ALL
-SELECT pg_notify('${userChannel}', owner) FROM j WHERE $5::int > 0`;
+SELECT pg_notify('${userChannel}', owner) FROM j WHERE $5::int > 0${more}`;
+const appendSql = appendSqlWith('', '');
+
+/** The parameters of the statement above for one job's events, in order. */
+function appendParams(jobId: string, events: readonly NewJobEvent[]): unknown[] {
+  // Each status event's place among the batch's status events.
+  let statuses = 0;
+  const places = events.map((e) => (e.type === 'status' ? ++statuses : null));
+  return [jobId, events.map((e) => e.type), events.map((e) => jsonText(e.data)), places, statuses];
+}
+
+/**
+ * One job's events appended by the statement that also makes the change they tell (`set`: more assignments to the
+ * job's row, with parameters from $6; `channel`: announced there too), so that the change costs no round trip more
+ * than before the log. Made once per statement (its text is what the embedded database prepares).
+ */
+export function appendWithUpdate(set: string, channel: string) {
+  const sql = appendSqlWith(`${set}, `, `\nUNION ALL\nSELECT pg_notify('${channel}', $1) FROM j`);
+  return (tx: Queryable, jobId: string, events: readonly NewJobEvent[], params: unknown[]) =>
+    tx.query(sql, [...appendParams(jobId, events), ...params]);
+}
 
 /**
  * A new job's first event (its PENDING, seq 1: the job is inserted with event_seq 1), as CTEs to follow the CTE
@@ -74,13 +94,7 @@ export const firstEventNotices = `pg_notify('${eventChannel}', first_event.job_i
 export async function appendEvents(tx: Queryable, events: readonly NewJobEvent[]): Promise<void> {
   const byJob = Map.groupBy(events, (e) => e.jobId);
   await lockJobs(tx, [...byJob.keys()]);
-  for (const [jobId, mine] of byJob) {
-    // Each status event's place among the batch's status events.
-    let statuses = 0;
-    const places = mine.map((e) => (e.type === 'status' ? ++statuses : null));
-    const data = mine.map((e) => jsonText(e.data));
-    await tx.query(appendSql, [jobId, mine.map((e) => e.type), data, places, statuses]);
-  }
+  for (const [jobId, mine] of byJob) await tx.query(appendSql, appendParams(jobId, mine));
 }
 
 /** A job's status event. */
