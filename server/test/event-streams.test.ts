@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { sixNodes } from './support/server.ts';
 import { sharedServer } from './support/shared-server.ts';
-import { openStream } from './support/event-stream.ts';
+import { openStream, type StreamEvent } from './support/event-stream.ts';
 
 const jes = sharedServer({ JES_MAX_STREAMS_PER_USER: '3' }, { users: ['alice', 'bob'] });
 const stream = (path: string, headers: Record<string, string> = {}, token = jes.alice.token) =>
@@ -55,6 +55,23 @@ describe('a finished job', () => {
   });
 });
 
+describe('a cancelled job', () => {
+  it("ends with its executions' CANCELLED and the job's, the `end` carrying it", async () => {
+    const id = await jes.alice.start(sixNodes, '?solver=local-search&solver=annealing&time_limit_seconds=60');
+    const s = await stream(`/job/${id}/events`);
+    const seen: StreamEvent[] = [];
+    while (!seen.some((e) => e.event === 'status' && e.data.status === 'RUNNING')) seen.push((await s.next())!);
+    expect((await jes.alice.post(`/job/${id}/cancel`)).status).toBe(202);
+    seen.push(...(await s.rest()));
+    const end = seen.at(-1)!;
+    expect(end.event).toBe('end');
+    expect(end.data.job[id].status).toBe('CANCELLED');
+    const executions = seen.filter((e) => e.event === 'execution');
+    for (const solver of ['local-search', 'annealing'])
+      expect(executions.filter((e) => e.data.solver === solver).at(-1)!.data.status).toBe('CANCELLED');
+  });
+});
+
 describe('GET /events', () => {
   it("streams the status changes of the caller's jobs from the moment it opens, and resumes after Last-Event-ID", async () => {
     const s = await stream('/events', {}, jes.bob.token);
@@ -63,7 +80,7 @@ describe('GET /events', () => {
     const b = await jes.bob.start(sixNodes, '?solver=exact');
     await jes.bob.waitFor(a);
     await jes.bob.waitFor(b);
-    const seen = [];
+    const seen: StreamEvent[] = [];
     while (seen.filter((e) => ['FINISHED', 'ERROR'].includes(e.data.status)).length < 2) seen.push((await s.next())!);
     s.close();
     for (const id of [a, b])
@@ -82,6 +99,29 @@ describe('GET /events', () => {
     for (let i = 2; i < seen.length; i++) rest.push(await resumed.next());
     resumed.close();
     expect(rest).toEqual(seen.slice(2));
+  });
+
+  it('leaves out the events of a job deleted since', async () => {
+    const s = await stream('/events', {}, jes.bob.token);
+    const kept = await jes.bob.start(sixNodes, '?solver=exact');
+    const gone = await jes.bob.start(sixNodes, '?solver=exact');
+    await jes.bob.waitFor(kept);
+    await jes.bob.waitFor(gone);
+    const first = (await s.next())!;
+    s.close();
+    expect((await jes.bob.request('DELETE', `/job/${gone}`)).status).toBe(204);
+    const before = String(Number(first.id) - 1);
+    const resumed = await stream('/events', { 'last-event-id': before }, jes.bob.token);
+    const seen: StreamEvent[] = [];
+    while (!seen.some((e) => e.data.job_id === kept && e.data.status === 'FINISHED'))
+      seen.push((await resumed.next())!);
+    resumed.close();
+    expect(seen.filter((e) => e.data.job_id === kept).map((e) => e.data.status)).toEqual([
+      'PENDING',
+      'RUNNING',
+      'FINISHED',
+    ]);
+    expect(seen.some((e) => e.data.job_id === gone)).toBe(false);
   });
 
   it('refuses a stream past JES_MAX_STREAMS_PER_USER with 429 too_many_streams, and frees the slot on close', async () => {

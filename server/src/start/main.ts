@@ -94,7 +94,7 @@ function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefi
   return setInterval(async () => {
     if (
       (await run('VACUUM and ANALYZE', () =>
-        maintainTables(db, ['executions', 'jobs', 'data_files', 'webhook_deliveries']),
+        maintainTables(db, ['executions', 'jobs', 'data_files', 'job_events', 'event_counters', 'webhook_deliveries']),
       )) &&
       ++ticks % 12 === 0
     )

@@ -8,7 +8,15 @@ import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';
 import { jsonText } from './json-text.ts';
-import { appendEvents, executionEvent, type NewJobEvent, statusEvent } from './job-events.ts';
+import {
+  appendEvents,
+  appendWithUpdate,
+  executionEvent,
+  firstEvent,
+  firstEventNotices,
+  type NewJobEvent,
+  statusEvent,
+} from './job-events.ts';
 import { enqueueWebhooks, ownerHasWebhook } from './webhook-deliveries.ts';
 
 export interface JobRow {
@@ -115,13 +123,17 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
         );
     }
     // Inserted only while the user is under the cap of active jobs, and announced to the workers by the same
-    // statement (delivered at commit, after the executions below): one round trip for the count, the row and the
-    // announcement. The count is read again only to say it, when the cap refuses.
+    // statement (delivered at commit, after the executions below), with its first event, PENDING: one round trip
+    // for the count, the row, the event and the announcements. The count is read again only to say it, when the
+    // cap refuses.
     const inserted = await tx.query(
-      `INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared)
-       SELECT $1, $2, $3, 'PENDING', $4, $5, $6, $7, $8
-        WHERE (${activeJobsOf('$2')}) < $9
-       RETURNING pg_notify($10, $1)`,
+      `WITH j AS (
+         INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared, event_seq)
+         SELECT $1, $2, $3, 'PENDING', $4, $5, $6, $7, $8, 1
+          WHERE (${activeJobsOf('$2')}) < $9
+         RETURNING id, owner)
+       ${firstEvent('j')}
+       SELECT pg_notify($10, $1), ${firstEventNotices} FROM first_event`,
       [
         id,
         job.owner,
@@ -152,8 +164,6 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
         [id, e.solver, jsonText(e.params), e.timeLimitSeconds, e.seed],
       );
     }
-    // The job's first event: its PENDING.
-    await appendEvents(tx, [statusEvent(id, 'PENDING')]);
   });
   return id;
 }
@@ -194,35 +204,50 @@ export async function listJobs(
 }
 
 /**
- * Recomputes a job's status from its executions (inside the transaction that changed them) and announces
- * a change. Returns the new status.
+ * A job's new status ($6) and error ($7), with its events and announced, in one statement (one round trip less per
+ * change). A job ends no earlier than its executions: now() is when this transaction began, and on PostgreSQL another
+ * execution's outcome, recorded in a transaction that began later, may have committed before this one read it.
  */
-export async function settleJob(tx: Queryable, jobId: string): Promise<string> {
-  const [job] = await tx.query<{ status: string; running_at: Date | null; cancel_requested_at: Date | null }>(
-    'SELECT status, running_at, cancel_requested_at FROM jobs WHERE id = $1 FOR UPDATE',
+const settleStatus = appendWithUpdate(
+  `status = $6, error = $7,
+   running_at = CASE WHEN $6 <> 'PENDING' THEN coalesce(running_at, now()) ELSE running_at END,
+   ended_at = CASE WHEN $6 IN ('FINISHED', 'ERROR', 'CANCELLED')
+     THEN greatest(now(), (SELECT max(ended_at) FROM executions WHERE job_id = $1)) ELSE NULL END`,
+  jobChannel,
+);
+
+/**
+ * Recomputes a job's status from its executions (inside the transaction that changed them) and announces
+ * a change. Returns the new status. `before`: the executions' events, appended with the job's (one statement).
+ */
+export async function settleJob(tx: Queryable, jobId: string, before: NewJobEvent[] = []): Promise<string> {
+  // With whether the owner has a webhook: a change then queues its messages (a user without one pays nothing).
+  const [job] = await tx.query<{
+    status: string;
+    running_at: Date | null;
+    cancel_requested_at: Date | null;
+    webhook: boolean;
+  }>(
+    `SELECT status, running_at, cancel_requested_at, ${ownerHasWebhook('jobs.owner')} AS webhook
+       FROM jobs WHERE id = $1 FOR UPDATE`,
     [jobId],
   );
-  if (!job || terminalJob.has(job.status)) return job?.status ?? 'ERROR';
+  if (!job || terminalJob.has(job.status)) {
+    await appendEvents(tx, before);
+    return job?.status ?? 'ERROR';
+  }
   const executions = await tx.query<{ status: string; error: ErrorBody | null; solver: string }>(
     'SELECT status, error, solver FROM executions WHERE job_id = $1',
     [jobId],
   );
   const status = deriveJobStatus(executions, job.running_at !== null, job.cancel_requested_at !== null);
-  if (status === job.status) return status;
+  if (status === job.status) {
+    await appendEvents(tx, before);
+    return status;
+  }
   const error = status === 'ERROR' ? jobError(executions) : null;
-  // Announced by the same statement (one round trip less per change). A job ends no earlier than its executions:
-  // now() is when this transaction began, and on PostgreSQL another execution's outcome, recorded in a transaction
-  // that began later, may have committed before this one read it.
-  const [changed] = await tx.query<{ webhook: boolean }>(
-    `UPDATE jobs SET status = $2, error = $3,
-       running_at = CASE WHEN $2 <> 'PENDING' THEN coalesce(running_at, now()) ELSE running_at END,
-       ended_at = CASE WHEN $2 IN ('FINISHED', 'ERROR', 'CANCELLED')
-         THEN greatest(now(), (SELECT max(ended_at) FROM executions WHERE job_id = $1)) ELSE NULL END
-     WHERE id = $1 RETURNING pg_notify($4, $1), ${ownerHasWebhook('jobs.owner')} AS webhook`,
-    [jobId, status, error && jsonText(error), jobChannel],
-  );
-  await appendEvents(tx, [statusEvent(jobId, status)]);
-  if (changed?.webhook) await enqueueWebhooks(tx, jobId, status);
+  await settleStatus(tx, jobId, [...before, statusEvent(jobId, status)], [status, error && jsonText(error)]);
+  if (job.webhook) await enqueueWebhooks(tx, jobId, status);
   return status;
 }
 
@@ -237,8 +262,8 @@ export async function markJobsRunning(tx: Queryable, jobIds: string[], before: N
       WHERE id = ANY($1) AND status = 'PENDING' RETURNING id, pg_notify($2, id), ${ownerHasWebhook('jobs.owner')} AS webhook`,
     [jobIds, jobChannel],
   );
-  // `before` (the claimed executions' events) in the same statement: every job's row is locked before the owner's
-  // counter (job-events.ts).
+  // `before` (the claimed executions' events) with the jobs' own: appendEvents locks every job's row before an
+  // owner's counter (job-events.ts).
   await appendEvents(tx, [...before, ...running.map((j) => statusEvent(j.id, 'RUNNING'))]);
   await enqueueWebhooks(
     tx,
@@ -274,11 +299,11 @@ export async function requestCancel(db: Database, owner: string, id: string): Pr
       `UPDATE executions SET status = 'CANCELLED', ended_at = now(), lease_owner = NULL WHERE job_id = $1 AND status = 'PENDING' RETURNING solver`,
       [id],
     );
-    await appendEvents(
+    await settleJob(
       tx,
+      id,
       cancelled.map((e) => executionEvent(id, e.solver, 'CANCELLED')),
     );
-    await settleJob(tx, id);
     // Announced even when the status stays RUNNING: the workers running it learn of the cancel at once.
     await tx.query('SELECT pg_notify($1, $2)', [jobChannel, id]);
     return (await readJob(tx, owner, id))!;

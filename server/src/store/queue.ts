@@ -180,8 +180,7 @@ export async function finish(
       ],
     );
     if (rows.length === 0) return false;
-    await appendEvents(tx, [executionEvent(jobId, solver, outcome.status)]);
-    await settleJob(tx, jobId);
+    await settleJob(tx, jobId, [executionEvent(jobId, solver, outcome.status)]);
     return true;
   });
 }
