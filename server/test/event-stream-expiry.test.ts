@@ -23,3 +23,22 @@ it('ends a stream when its token expires', async () => {
   // No event comes (nothing changes): the stream ends by itself, without one.
   expect(await stream.rest()).toEqual([]);
 });
+
+// Authentication forgives a minute of clock skew past `exp`; a stream opened in that minute would end at once, and a
+// client holding only that token would reconnect in a loop. It is refused instead, so the client logs in again.
+it('refuses to open a stream with a token past its expiry, even within the skew authentication forgives', async () => {
+  const claims = decodeJwt(jes.alice.token!);
+  const now = Math.floor(Date.now() / 1000);
+  const expired = await new SignJWT({ env: claims.env, ver: claims.ver })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject('alice')
+    .setIssuedAt(now - 30)
+    .setExpirationTime(now - 5)
+    .sign(new TextEncoder().encode(jwtSecret));
+  // Still accepted elsewhere (the skew), so the refusal is the stream's own.
+  expect((await fetch(`${jes.url}/job`, { headers: { authorization: `Bearer ${expired}` } })).status).toBe(200);
+  const stream = await fetch(`${jes.url}/events`, { headers: { authorization: `Bearer ${expired}` } });
+  expect(stream.status).toBe(401);
+  expect(((await stream.json()) as { code: string }).code).toBe('invalid_token');
+  expect(stream.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+});

@@ -335,7 +335,8 @@ export interface paths {
          *
          *     The stream opens with `retry: 1000` (the milliseconds a browser's `EventSource` waits before it
          *     reconnects) and sends a comment line (`: keep-alive`) every 15 seconds while no event does. It ends
-         *     when its token expires: reconnect with a new token and `Last-Event-ID`. A browser reads it with
+         *     when its token expires: reconnect with a new token and `Last-Event-ID`. A token past its expiry opens
+         *     no stream (`401`, `invalid_token`), even where other operations forgive a little clock skew. A browser reads it with
          *     `fetch`, which can send `Authorization` (`EventSource` cannot).
          *
          *     A user may hold at most 50 streams at once (of jobs and of `GET /events` together, on the reference

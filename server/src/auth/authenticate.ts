@@ -40,7 +40,8 @@ export function authenticate(tokens: TokenIssuer) {
   };
 }
 
-function refused(detail: string): ApiError {
+/** 401 invalid_token with its WWW-Authenticate challenge. */
+export function refused(detail: string): ApiError {
   const description = detail.replaceAll('"', "'").replace(/[^\x20-\x7e]/g, '');
   return new ApiError('invalid_token', detail, {
     headers: { 'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="${description}"` },

@@ -5,17 +5,24 @@
 import { Router, type Request } from 'express';
 import { decodeJwt } from 'jose';
 import { resumeAfter, terminalJob } from '@jes/contract';
+import { refused } from '../auth/authenticate.ts';
 import { ApiError } from '../core/api-error.ts';
 import { waitSlots } from '../http/wait-slots.ts';
 import { latestUserSeq } from '../store/job-events.ts';
 import { readJob } from '../store/jobs.ts';
 import type { AppDeps } from './deps.ts';
 
-/** When the request's bearer token expires (it passed authentication, so it is ours and has an `exp`). */
+/**
+ * When the request's bearer token expires (it passed authentication, so it is ours and has an `exp`). A token past
+ * its `exp` but within the minute of clock skew authentication forgives opens no stream: the stream would end at
+ * once, and a client holding only that token would reconnect in a loop for that minute; a 401 tells it to log in.
+ */
 function tokenExpiry(req: Request): number {
   const token = /^Bearer +([^\s]+)/i.exec(req.get('authorization') ?? '')?.[1];
   const exp = token ? decodeJwt(token).exp : undefined;
-  return exp === undefined ? Date.now() : exp * 1000;
+  const expires = exp === undefined ? Date.now() : exp * 1000;
+  if (expires <= Date.now()) throw refused('The token has expired; log in again for a new one.');
+  return expires;
 }
 
 export function eventRoutes({ db, config, streams }: AppDeps): Router {
@@ -40,9 +47,10 @@ export function eventRoutes({ db, config, streams }: AppDeps): Router {
     const from = after(req);
     const view = await readJob(db, req.user, id);
     if (!view) throw new ApiError('job_not_found', `No job ${id} exists for this user.`);
+    const expires = tokenExpiry(req);
     slot(req);
     const ended = terminalJob.has(view.job.status);
-    streams.openJob(id, { res, owner: req.user, after: from, expires: tokenExpiry(req), ended });
+    streams.openJob(id, { res, owner: req.user, after: from, expires, ended });
   });
 
   router.get('/events', async function streamEvents(req, res) {
@@ -50,8 +58,9 @@ export function eventRoutes({ db, config, streams }: AppDeps): Router {
     const query = req.query.last_event_id as string | undefined;
     // Without Last-Event-ID, from the moment the stream opens: after the user's latest event.
     const from = header === undefined && query === undefined ? await latestUserSeq(db, req.user) : after(req);
+    const expires = tokenExpiry(req);
     slot(req);
-    streams.openUser({ res, owner: req.user, after: from, expires: tokenExpiry(req) });
+    streams.openUser({ res, owner: req.user, after: from, expires });
   });
 
   return router;

@@ -266,6 +266,12 @@ export class WorkerLoop {
       // answer (stored as JSON it would read back as null, and the job could no longer be shown).
       if (!Number.isFinite(result.objective))
         throw new SolverFailedError(`The solver returned an objective of ${result.objective}.`);
+      // The answer is the history's last point (when the solver never reported it, at its time to best if it says).
+      const toBest = result.data.time_to_best_seconds;
+      history = withProgress(history, {
+        seconds: typeof toBest === 'number' ? toBest : (performance.now() - started) / 1000,
+        best_value: result.objective,
+      });
       outcome = state.stopped
         ? { status: 'CANCELLED', bestValue: result.objective, history }
         : { status: 'SUCCESS', bestValue: result.objective, data: result.data, history };

@@ -105,6 +105,8 @@ function runJob(port: MessagePort, job: JobMessage): void {
     port.postMessage(errorMessage(id, error));
     return;
   }
+  // The last improvement the throttle held back goes first: the execution's history then ends at its answer.
+  if (pending) port.postMessage({ type: 'progress', id, progress: pending } satisfies ProgressMessage);
   port.postMessage({ type: 'result', id, result } satisfies ResultMessage);
 }
 
