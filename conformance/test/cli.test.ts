@@ -44,7 +44,7 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   expect(lines.at(-1)).toBe('14 passed, 0 failed, 11 skipped');
   // The coverage, before the closing line: every operation, the documented statuses seen and never provoked.
   expect(run.stdout).toMatch(
-    /^coverage: 19 of 19 operations called; \d+ of \d+ documented statuses seen, the others never provoked$/m,
+    /^coverage: 26 of 26 operations called; \d+ of \d+ documented statuses seen, the others never provoked$/m,
   );
   expect(run.stdout).toMatch(/^ {2}getHealth +GET \/healthz +1 request +seen 200 +never 400 500 503$/m);
   expect(run.stdout).toMatch(
@@ -54,7 +54,7 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   for (const name of checkNames()) expect(run.stdout).toMatch(new RegExp(`^(passed|skipped) +${name}\\b`, 'm'));
   expect(run.stdout).toMatch(/^skipped +ignored_auth: the sandbox accepts any well-formed bearer token/m);
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="20" failures="0" skipped="6"/);
+  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="25" failures="0" skipped="11"/);
   expect(junit).toContain(`<property name="contract_version" value="${version}"/>`);
   expect(junit).toMatch(
     /<testcase classname="jes-conformance.sandbox" name="isolation" time="[\d.]+">\s*<properties>.*<\/properties>\s*<skipped message="the sandbox is stateless/,

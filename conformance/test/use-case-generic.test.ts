@@ -24,8 +24,8 @@ it('names maxcut only in the max-cut semantics check, its helpers, and where the
   );
   const elsewhere = found.filter((hit) => !helpers.some((helper) => hit.startsWith(`${helper}:`)));
   expect(elsewhere).toEqual([
-    "checks/registry.ts:10: import { maxcutSemantics } from './maxcut-semantics.ts';",
-    'checks/registry.ts:29: maxcutSemantics,',
+    "checks/registry.ts:12: import { maxcutSemantics } from './maxcut-semantics.ts';",
+    'checks/registry.ts:34: maxcutSemantics,',
   ]);
   expect(files.length).toBeGreaterThan(40);
 });

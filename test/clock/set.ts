@@ -45,6 +45,10 @@ export const clockFree: Record<string, string> = {
     'shifts fixed timestamps by hours across a day, month, leap day and year: no clock',
   'conformance/test/support/breakages.ts': "shifts the server's own timestamps by hours with Date arithmetic",
   'test/app/dashboard.test.ts': 'Date.now times how long a page takes to show',
+  'test/app/best-over-time.test.ts':
+    'a fixed instant only as the origin of the instants it builds from it; nothing reads the clock',
+  'test/app/dashboard-live.test.ts':
+    'Date.parse compares instants of one job the server recorded with each other, never with the clock',
   'test/contract/maxcut.ts': "formats the contract's example instants, for contract.test.ts",
   'test/contract/checks/documented-shapes.ts': "fixed example instants in the contract's documented shapes",
   'test/fuzz/fuzz.test.ts': 'Date.now seeds the generator (printed, FUZZ_SEED replays it)',

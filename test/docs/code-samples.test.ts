@@ -104,7 +104,7 @@ describe('the samples in docs/index.html', () => {
   const reference = readFileSync(join(root, 'docs/index.html'), 'utf8');
 
   it('every operation has a curl and an @jes/client sample', () => {
-    const operations = Object.values<any>(doc.paths).flatMap((item) => ['get', 'post', 'delete'].filter((m) => item[m]).map((m) => item[m].operationId));
+    const operations = Object.values<any>(doc.paths).flatMap((item) => ['get', 'put', 'post', 'delete', 'patch'].filter((m) => item[m]).map((m) => item[m].operationId));
     for (const operationId of operations) {
       const mine = samples.filter((s) => s.operationId === operationId);
       expect(mine.length, operationId).toBeGreaterThan(0);

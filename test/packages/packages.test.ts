@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockAfter } from '../../client/test/support/readme.ts';
 import { followsContract } from '../../scripts/package-versions.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
+import { freePort } from '../support/child-server.ts';
 import {
   installConsumer,
   packAll,
@@ -182,6 +183,8 @@ describe('the packed packages, installed outside the repository', () => {
             JES_WORKERS: '2',
             JES_RATE_LIMITS: 'off',
             JES_LOG_FORMAT: 'pretty',
+            // The suite's webhook receiver listens on this machine's loopback (--webhook-listen below).
+            JES_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
           },
         });
       }, 120_000);
@@ -275,6 +278,8 @@ describe('the packed packages, installed outside the repository', () => {
             user.password,
             '--second-user',
             `${second.name}:${second.password}`,
+            '--webhook-listen',
+            `127.0.0.1:${await freePort()}`,
           ],
           { cwd: project, env: userEnv, timeoutMs: 300_000 },
         );
@@ -304,6 +309,8 @@ describe('the packed packages, installed outside the repository', () => {
               'anything',
               '--second-user',
               'someone-else:other',
+              '--webhook-listen',
+              `127.0.0.1:${await freePort()}`,
             ],
             { cwd: project, env: userEnv, timeoutMs: 300_000 },
           );
