@@ -1,5 +1,5 @@
-// The clock set (set.ts) run again under Debian's faketime, at dates no one wrote a test on: a year ahead, and from
-// 23:59:50 UTC on the next 31 December into the new year, each in a time zone far from UTC. A test that compares a
+// The clock set (set.ts) run again under Debian's faketime, at a date no one wrote a test on: from 23:59:50 UTC on
+// the next 31 December into the new year (over a year ahead), in the time zone farthest from UTC. A test that compares a
 // fixed instant with the real clock, or writes local time where UTC is meant, fails here on the day it is written.
 // PostgreSQL keeps the real clock (faketime moves only the processes it starts), so these runs use the embedded
 // database. Without faketime they are skipped with the reason printed; in CI (.ci/run installs it) they fail.
@@ -24,12 +24,14 @@ const missing = faketimeMissing();
 
 const year = new Date().getUTCFullYear();
 const newYearsEve = Date.UTC(year + 1, 11, 31, 23, 59, 50);
+// One run covers both: over a year ahead, across the turn of a year, in the zone farthest ahead of UTC (where the
+// local date is already 1 January while UTC's is still 31 December). Two runs (a year ahead in Kiritimati, the new
+// year in St John's) cost npm test a minute more for what this one run catches too.
 const runs = [
-  { when: 'a year ahead', offsetMs: 365 * 86_400_000, timeZone: 'Pacific/Kiritimati' }, // UTC+14
   {
-    when: `from ${new Date(newYearsEve).toISOString()} into ${year + 2}`,
+    when: `from ${new Date(newYearsEve).toISOString()} into ${year + 2}, over a year ahead`,
     offsetMs: newYearsEve - Date.now(),
-    timeZone: 'America/St_Johns', // UTC-3:30
+    timeZone: 'Pacific/Kiritimati', // UTC+14
   },
 ];
 

@@ -167,7 +167,7 @@ describe('the packed packages, installed outside the repository', () => {
 
   describe.each(nodes.map((node, i) => ({ ...node, home: join(dir, `home-${i}`) })))(
     'on Node $name',
-    ({ env, home }) => {
+    ({ env, home, node }) => {
       const userEnv = { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
       let server: Serving;
 
@@ -287,39 +287,45 @@ describe('the packed packages, installed outside the repository', () => {
         expect(checked.code).toBe(0);
       }, 300_000);
 
-      it('npx jes-sandbox keeps state as a deployment does: jes-conformance passes against it, the full profile, every check run', async () => {
-        // At its default speed (10): faster, the jobs the suite cancels or whose data file it deletes while they run
-        // (a minute's time limit) have ended before it gets there (--speed 100 fails lifecycle so).
-        const sandbox = await serve('npx', ['--no-install', 'jes-sandbox', '--port', '0', '--seed', '1'], {
-          cwd: project,
-          env: userEnv,
-          ready: listening,
-        });
-        try {
-          const checked = await run(
-            'npx',
-            [
-              '--no-install',
-              'jes-conformance',
-              '--base-url',
-              sandbox.url,
-              '--username',
-              'anyone',
-              '--password',
-              'anything',
-              '--second-user',
-              'someone-else:other',
-              '--webhook-listen',
-              `127.0.0.1:${await freePort()}`,
-            ],
-            { cwd: project, env: userEnv, timeoutMs: 300_000 },
-          );
-          expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/\b\d+ passed, 0 failed, 0 skipped\s*$/);
-          expect(checked.code).toBe(0);
-        } finally {
-          await sandbox.stop();
-        }
-      }, 300_000);
+      // On this Node only: the sandbox's run on the older Node adds half a minute to npm test for what the server's
+      // run there and this one cover already.
+      it.skipIf(node !== process.execPath)(
+        'npx jes-sandbox keeps state as a deployment does: jes-conformance passes against it, the full profile, every check run',
+        async () => {
+          // At its default speed (10): faster, the jobs the suite cancels or whose data file it deletes while they run
+          // (a minute's time limit) have ended before it gets there (--speed 100 fails lifecycle so).
+          const sandbox = await serve('npx', ['--no-install', 'jes-sandbox', '--port', '0', '--seed', '1'], {
+            cwd: project,
+            env: userEnv,
+            ready: listening,
+          });
+          try {
+            const checked = await run(
+              'npx',
+              [
+                '--no-install',
+                'jes-conformance',
+                '--base-url',
+                sandbox.url,
+                '--username',
+                'anyone',
+                '--password',
+                'anything',
+                '--second-user',
+                'someone-else:other',
+                '--webhook-listen',
+                `127.0.0.1:${await freePort()}`,
+              ],
+              { cwd: project, env: userEnv, timeoutMs: 300_000 },
+            );
+            expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/\b\d+ passed, 0 failed, 0 skipped\s*$/);
+            expect(checked.code).toBe(0);
+          } finally {
+            await sandbox.stop();
+          }
+        },
+        300_000,
+      );
     },
   );
 
