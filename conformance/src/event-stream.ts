@@ -1,6 +1,8 @@
 // Server-Sent Events as the suite reads them (GET /job/{job_id}/events, GET /events): parsed as the HTML
 // standard's event-stream interpretation says (fields, comments, CR, LF or CRLF line ends, an event dispatched at a
-// blank line), so a deployment is held to the format a browser reads, not to one server's way of writing it.
+// blank line) by eventsource-parser, so a deployment is held to the format a browser reads, not to one server's
+// way of writing it.
+import { createParser } from 'eventsource-parser';
 
 /** One event as the stream sent it: its own `id` field (undefined without one), its `event` and its raw `data`. */
 export interface StreamEvent {
@@ -21,58 +23,37 @@ export interface StreamRead {
   ended: StreamEnd;
 }
 
-/** An incremental parser: feed it text as it arrives, it returns the events each piece completes. */
+/**
+ * An incremental parser (eventsource-parser, the parser @jes/client reads streams with): feed it text as it arrives,
+ * it returns the events each piece completes.
+ */
 export function eventParser(): {
   push(text: string): StreamEvent[];
   /** The stream has ended: a CR it ended with ends a line after all. */
   finish(): StreamEvent[];
   state: { retry?: number; comments: number };
 } {
-  let pending = '';
-  let data: string[] = [];
-  let event = '';
-  let id: string | undefined;
   const state: { retry?: number; comments: number } = { comments: 0 };
-  const line = (text: string, out: StreamEvent[]) => {
-    if (text === '') {
-      // A blank line dispatches; an event without data is not dispatched (the standard's rule).
-      if (data.length) out.push({ id, event: event || 'message', data: data.join('\n') });
-      data = [];
-      event = '';
-      id = undefined;
-      return;
-    }
-    if (text.startsWith(':')) {
-      state.comments++;
-      return;
-    }
-    const colon = text.indexOf(':');
-    const field = colon < 0 ? text : text.slice(0, colon);
-    const value = colon < 0 ? '' : text.slice(colon + 1).replace(/^ /, '');
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
-    else if (field === 'id' && !value.includes('\0')) id = value;
-    else if (field === 'retry' && /^\d+$/.test(value)) state.retry = Number(value);
+  let out: StreamEvent[] = [];
+  const parser = createParser({
+    onEvent: (message) => out.push({ id: message.id, event: message.event ?? 'message', data: message.data }),
+    onRetry: (interval) => (state.retry = interval),
+    onComment: () => state.comments++,
+  });
+  const take = () => {
+    const events = out;
+    out = [];
+    return events;
   };
   return {
     state,
     push(text) {
-      const out: StreamEvent[] = [];
-      pending += text;
-      for (;;) {
-        const match = /\r\n|\r|\n/.exec(pending);
-        // A CR at the very end may be the first half of a CRLF: wait for the next piece.
-        if (!match || (match[0] === '\r' && match.index === pending.length - 1)) break;
-        line(pending.slice(0, match.index), out);
-        pending = pending.slice(match.index + match[0].length);
-      }
-      return out;
+      parser.feed(text);
+      return take();
     },
     finish() {
-      const out: StreamEvent[] = [];
-      if (pending === '\r') line('', out);
-      pending = '';
-      return out;
+      parser.reset({ consume: true });
+      return take();
     },
   };
 }

@@ -1,5 +1,6 @@
-// Reading a Server-Sent Events stream in tests: fetch, then frames split at blank lines into their fields. A
-// comment (`: keep-alive`) and the `retry:` preamble are kept apart from the events, so tests can see them.
+// Reading a Server-Sent Events stream in tests: fetch, then eventsource-parser (the parser @jes/client reads streams
+// with). A comment (`: keep-alive`) and the `retry:` preamble are kept apart from the events, so tests can see them.
+import { createParser } from 'eventsource-parser';
 export interface StreamEvent {
   id: string;
   event: string;
@@ -48,8 +49,13 @@ export async function openStream(
     };
   }
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
+  const queue: StreamEvent[] = [];
   let ended = false;
+  const parser = createParser({
+    onEvent: (message) => queue.push({ id: message.id!, event: message.event!, data: JSON.parse(message.data) }),
+    onRetry: (interval) => (stream.retry = String(interval)),
+    onComment: (comment) => stream.comments.push(`:${comment}`),
+  });
   const stream: OpenStream = {
     status: res.status,
     headers: res.headers,
@@ -57,32 +63,16 @@ export async function openStream(
     retry: undefined,
     close,
     async next() {
-      for (;;) {
-        const cut = buffer.indexOf('\n\n');
-        if (cut >= 0) {
-          const frame = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const fields: Record<string, string> = {};
-          for (const line of frame.split('\n')) {
-            if (line.startsWith(':')) stream.comments.push(line);
-            else {
-              const colon = line.indexOf(':');
-              fields[line.slice(0, colon)] = line.slice(colon + 1).replace(/^ /, '');
-            }
-          }
-          if (fields.retry !== undefined) stream.retry = fields.retry;
-          if (fields.event === undefined && fields.data === undefined) continue;
-          return { id: fields.id!, event: fields.event!, data: JSON.parse(fields.data!) };
-        }
-        if (ended) return undefined;
+      while (queue.length === 0 && !ended) {
         try {
           const { value, done } = await reader.read();
           if (done) ended = true;
-          else buffer += value;
+          else parser.feed(value);
         } catch {
           ended = true;
         }
       }
+      return queue.shift();
     },
     async rest() {
       const events: StreamEvent[] = [];
