@@ -2,7 +2,7 @@
 // without a token, with hostile strings, numbers, headers, encodings, multipart bodies, methods and framing,
 // against the reference server (embedded database, then PostgreSQL) and the sandbox, each run as a child
 // process. No response may be a 5xx, every non-2xx must be a problem the contract documents, the process must
-// not exit, and GET /healthz must answer 200 at the end. FUZZ_RUNS sets the cases per target (default 2,000,
+// not exit, and GET /healthz must answer 200 at the end. FUZZ_RUNS sets the cases per target (default 1,000,
 // four targets: npm test's time; a larger run is one variable away),
 // FUZZ_SEED the fast-check seed (printed, so that a run repeats).
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { sandboxFixtures, serverFixtures } from './fixtures.ts';
 import { startSandbox, startServer } from './processes.ts';
 import { formatFailures } from './report.ts';
 
-const runs = Number(process.env.FUZZ_RUNS ?? 2000);
+const runs = Number(process.env.FUZZ_RUNS ?? 1000);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const contract = new Contract();
 const cases = sampleCases(contract, seed, runs);
