@@ -14,7 +14,9 @@ import { checkDelivery, webhookSkipReason } from './webhook-delivery.ts';
 async function listed(ctx: CheckContext, id: string): Promise<{ reply: Reply; delivery: any }> {
   for (let waited = 0; ; waited += 250) {
     const reply = ctx.require(
-      await ctx.send({ method: 'GET', path: '/webhook/deliveries' }),
+      // The largest page: jobs of other checks (or other clients of a shared deployment) that end meanwhile queue
+      // deliveries too, and the default page of 20 may no longer reach this one.
+      await ctx.send({ method: 'GET', path: '/webhook/deliveries?limit=100' }),
       200,
       'listing the deliveries',
     );
