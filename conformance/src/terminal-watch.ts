@@ -208,7 +208,7 @@ export class TerminalWatch {
     this.gone.set(key, { kind, id, user, how: 'absent', exchange, at, reread: at });
     const status = [...job.forms.values()][0]?.value?.status;
     this.notes.push(
-      `job ${id}, seen ${status}, answered ${notFoundCode[kind]} to ${request(exchange)} though the run did not delete it: taken as the deployment's retention (the contract lets it delete ended jobs once their retention period has passed), not as a change; it must stay gone from then on`,
+      `job ${id}, seen ${status}, answered 404 ${notFoundCode[kind]} to ${request(exchange)} though the run did not delete it: taken as the deployment's retention (the contract lets it delete ended jobs once their retention period has passed), not as a change; it must stay gone from then on`,
     );
   }
 }
