@@ -4,6 +4,7 @@ import { answered } from './answer-text.ts';
 import type { Contract } from './contract/contract.ts';
 import type { Fixtures } from './fixtures.ts';
 import { CheckAbort, CheckSkip, type Http, type Reply, type RequestSpec } from './http.ts';
+import type { Terminals } from './terminal-rereads.ts';
 import type { ConformanceOptions, Exchange, Failure, Profile, Versions } from './types.ts';
 
 export class CheckContext {
@@ -19,6 +20,8 @@ export class CheckContext {
   readonly runId: string;
   /** The contract versions, the deployment's as its GET /healthz said (asked before the first check). */
   readonly versions: Versions;
+  /** The run's watch over ended jobs and deletions, when it runs terminal_states (undefined otherwise). */
+  readonly terminals: Terminals | undefined;
   requests = 0;
 
   constructor(
@@ -32,6 +35,7 @@ export class CheckContext {
       runs: number;
       runId: string;
       versions: Versions;
+      terminals?: Terminals | undefined;
     },
   ) {
     this.name = name;
@@ -43,6 +47,7 @@ export class CheckContext {
     this.runs = run.runs;
     this.runId = run.runId;
     this.versions = run.versions;
+    this.terminals = run.terminals;
   }
 
   get contract(): Contract {

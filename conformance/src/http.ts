@@ -160,6 +160,11 @@ export class Http {
   unreachable: TargetUnreachable | undefined;
   /** Whether any request got an answer (a deployment that never did was unreachable from the start). */
   answered = false;
+  /**
+   * Told of each answer once it has come whole (a stream's once it closed), with when its request went out
+   * (performance.now()): terminal_states' watch (terminal-watch.ts) orders what it reads by both.
+   */
+  onAnswer: ((exchange: Exchange, sentAt: number) => void) | undefined;
   /** Supplies the `Authorization` value of a user (logging in on first use). */
   tokenOf: (user: 'user' | 'user2', check: string) => Promise<string> = () => Promise.reject(new Error('no session'));
 
@@ -232,6 +237,7 @@ export class Http {
       this.exchanges.push(exchange);
       recordSent(exchange, sent);
       const started = Date.now();
+      const sentAt = performance.now();
       let res: Response;
       let responseText: string;
       let stream: StreamRead | undefined;
@@ -272,6 +278,7 @@ export class Http {
         ...(json !== undefined ? { json } : {}),
         ms: Date.now() - started,
       };
+      this.onAnswer?.(exchange, sentAt);
       const retryAfter = retryAfterSeconds(responseHeaders['retry-after']);
       if (res.status === 429 && attempt < 3 && retryAfter !== undefined) {
         // Whole seconds, rounded up: a retry a moment early is refused again.

@@ -5,12 +5,15 @@
 import { randomBytes } from 'node:crypto';
 import { answered, shown } from './answer-text.ts';
 import { checks } from './checks/registry.ts';
+import { terminalStates } from './checks/terminal-states.ts';
 import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
+import { Terminals } from './terminal-rereads.ts';
+import { TerminalWatch } from './terminal-watch.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
 import { askVersions, versionsCheck } from './versions.ts';
 import { listenAddress } from './webhook-receiver.ts';
@@ -108,6 +111,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const fixtures = new Fixtures();
   http.tokenOf = sessions(http, options);
   const versions = await askVersions(http);
+  // Every answer from here on is watched for ended jobs and deletions, when terminal_states is to run.
+  const terminals =
+    (!options.only?.length || options.only.includes(terminalStates.name)) &&
+    !terminalStates.skip?.({ profile, options })
+      ? new Terminals(http, terminalStates.name, new TerminalWatch(http.baseUrl))
+      : undefined;
   const run = {
     options,
     profile,
@@ -115,6 +124,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     runs,
     runId: `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`,
     versions,
+    terminals,
   };
   let stop: TargetUnreachable | undefined = http.unreachable;
   if (!stop) options.onVersions?.(versions);
@@ -172,6 +182,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     }
     results.push(result);
     options.onResult?.(result);
+    if (terminals && !stop) {
+      // A few ended jobs and deletions read again (until terminal_states has run; it reports what they find).
+      await terminals.between();
+      stop = http.unreachable;
+    }
   }
   if (!stop) await fixtures.cleanUp();
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;

@@ -60,6 +60,7 @@ describe('the stateless sandbox', () => {
       'user_events',
       'webhook_delivery',
       'webhook_retry',
+      'terminal_states',
     ]);
     for (const r of skipped) expect(r.reason).toMatch(/sandbox/);
     const lifecycle = report.results.find((r) => r.name === 'lifecycle')!;

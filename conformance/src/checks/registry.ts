@@ -1,5 +1,6 @@
 // Every check, in the order a run takes them: the behavioural checks first (they make the run's
-// resources), the response checks last (they validate every response the run received).
+// resources), terminal_states after them (it reads again what they saw end and deleted), the response checks last
+// (they validate every response the run received).
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
 import { idempotency } from './idempotency.ts';
@@ -15,6 +16,7 @@ import { positiveDataAcceptance } from './positive-data.ts';
 import { quboSemantics } from './qubo-semantics.ts';
 import { ensureResourceAvailability, useAfterFree } from './resources.ts';
 import { responseChecks } from './response-conformance.ts';
+import { terminalStates } from './terminal-states.ts';
 import { timestamps } from './timestamps.ts';
 import { unsupportedMethod } from './unsupported-method.ts';
 import { userEvents } from './user-events.ts';
@@ -42,5 +44,6 @@ export const checks: readonly Check[] = [
   userEvents,
   webhookDelivery,
   webhookRetry,
+  terminalStates,
   ...responseChecks,
 ];

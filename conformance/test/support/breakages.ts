@@ -579,6 +579,84 @@ brokenBehaviours.push(
   },
 );
 
+const terminal = new Set(['FINISHED', 'ERROR', 'CANCELLED']);
+
+/**
+ * Every answer about a job (GET /job/{job_id} and its output) after the first that showed it ended, changed by `edit`:
+ * the suite's poll sees the end as it is, and any later read sees it otherwise.
+ */
+function afterTheEnd(edit: (answer: Answer) => Answer): Breakage {
+  const ended = new Set<string>();
+  return {
+    response(r, a) {
+      const id = /^\/job\/([A-Z0-9]{12})(\/output)?$/.exec(pathOf(r))?.[1];
+      if (r.method !== 'GET' || !id || a.status !== 200) return a;
+      if (ended.has(id)) return edit(a);
+      const body = JSON.parse(a.body.toString('utf8'));
+      if (terminal.has(body?.job?.[id]?.status ?? body?.status)) ended.add(id);
+      return a;
+    },
+  };
+}
+
+/**
+ * A deployment that deletes (DELETE answers 204 and the resource is gone behind), but whose later reads of the
+ * resource answer the last 200 it gave before the deletion (a cache or a replica that never heard of it).
+ */
+function deletedComesBack(kind: 'job' | 'data_file'): Breakage {
+  const own = new RegExp(`^/${kind}/([^/]+)$`);
+  const last = new Map<string, Answer>();
+  const deleted = new Set<string>();
+  return {
+    request(r) {
+      const id = own.exec(pathOf(r))?.[1];
+      return r.method === 'GET' && id && deleted.has(id) && last.has(id) ? last.get(id)! : r;
+    },
+    response(r, a) {
+      const id = own.exec(pathOf(r))?.[1];
+      if (id && r.method === 'GET' && a.status === 200) last.set(id, a);
+      if (id && r.method === 'DELETE' && a.status === 204) deleted.add(id);
+      return a;
+    },
+  };
+}
+
+// Terminal means terminal (issue 32): an ended job read otherwise later, a deleted job or data file back.
+brokenBehaviours.push(
+  {
+    what: 'reads a finished job RUNNING again',
+    check: 'terminal_states',
+    message: /job [A-Z0-9]{12} changed after it ended (FINISHED|ERROR): status was "(FINISHED|ERROR)", now "RUNNING"/,
+    breakage: afterTheEnd((a) => eachJob(a, (job) => (job.status = 'RUNNING'))),
+  },
+  {
+    what: "changes a finished job's output",
+    check: 'terminal_states',
+    message:
+      /job [A-Z0-9]{12} changed after it ended FINISHED: executions\.[a-z0-9-]+\.data\.(cut_value|energy) was -?[\d.]+, now -?[\d.]+/,
+    breakage: afterTheEnd((a) =>
+      eachQuboAnswer(
+        eachCut(a, (d) => (d.cut_value += 1)),
+        (d) => (d.energy += 1),
+      ),
+    ),
+  },
+  {
+    what: 'brings a deleted job back',
+    check: 'terminal_states',
+    message:
+      /job [A-Z0-9]{12} is back after its deletion \(DELETE \/job\/[A-Z0-9]{12} \(terminal_states\) answered 204\): GET \/job\/[A-Z0-9]{12} \(terminal_states\) answered 200/,
+    breakage: deletedComesBack('job'),
+  },
+  {
+    what: 'brings a deleted data file back',
+    check: 'terminal_states',
+    message:
+      /data file [0-9a-f]{40} is back after its deletion \(DELETE \/data_file\/[0-9a-f]{40} \(terminal_states\) answered 204\): GET \/data_file\/[0-9a-f]{40} \(terminal_states\) answered 200/,
+    breakage: deletedComesBack('data_file'),
+  },
+);
+
 function firstReadMissing(): Breakage {
   const seen = new Set<string>();
   return {
