@@ -4,7 +4,7 @@ import { answered } from './answer-text.ts';
 import type { Contract } from './contract/contract.ts';
 import type { Fixtures } from './fixtures.ts';
 import { CheckAbort, CheckSkip, type Http, type Reply, type RequestSpec } from './http.ts';
-import type { Terminals } from './terminal-rereads.ts';
+import type { Terminals } from './terminal/rereads.ts';
 import type { ConformanceOptions, Exchange, Failure, Profile, Versions } from './types.ts';
 
 export class CheckContext {

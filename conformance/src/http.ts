@@ -162,7 +162,7 @@ export class Http {
   answered = false;
   /**
    * Told of each answer once it has come whole (a stream's once it closed), with when its request went out
-   * (performance.now()): terminal_states' watch (terminal-watch.ts) orders what it reads by both.
+   * (performance.now()): terminal_states' watch (terminal/watch.ts) orders what it reads by both.
    */
   onAnswer: ((exchange: Exchange, sentAt: number) => void) | undefined;
   /** Supplies the `Authorization` value of a user (logging in on first use). */

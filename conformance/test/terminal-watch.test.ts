@@ -3,8 +3,8 @@
 // and the retention's 404s. broken.test.ts runs the check against a deployment that breaks each promise.
 import { describe, expect, it } from 'vitest';
 import { recordSent } from '../src/sent.ts';
-import { jobDifferences } from '../src/terminal-diff.ts';
-import { TerminalWatch } from '../src/terminal-watch.ts';
+import { jobDifferences } from '../src/terminal/diff.ts';
+import { TerminalWatch } from '../src/terminal/watch.ts';
 import type { Exchange } from '../src/types.ts';
 
 const base = 'http://deployment.test/api';

@@ -1,13 +1,13 @@
 // terminal_states: terminal means terminal. The contract says a job's terminal status never changes (JobStatus), as
 // the job APIs it follows promise (D-Wave's, Azure Quantum's); nor do what the job ended with and a deletion. Every
 // answer of the run, whichever check asked, is held to the first reading of each job the run saw end and to every
-// deletion it made (terminal-watch.ts); a few of them are read again between checks, and all of them, up to a bound,
-// here (terminal-rereads.ts). A run that saw no job end or deleted nothing (`--only terminal_states`) makes its own:
+// deletion it made (terminal/watch.ts); a few of them are read again between checks, and all of them, up to a bound,
+// here (terminal/rereads.ts). A run that saw no job end or deleted nothing (`--only terminal_states`) makes its own:
 // a short job, read again a second after its end and then deleted, and a data file deleted.
 import type { CheckContext } from '../context.ts';
 import { jsonDataFile } from '../inputs.ts';
 import { pollJob, startJob, uploadDataFile } from '../jobs.ts';
-import { rereadBounds, reread } from '../terminal-rereads.ts';
+import { rereadBounds, reread } from '../terminal/rereads.ts';
 import { type Check, statelessSkip } from './check.ts';
 
 /** How long the check's own job is left ended before it is read again. */

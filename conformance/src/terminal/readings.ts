@@ -1,8 +1,8 @@
-// What one answer says about the run's jobs and data files, for terminal_states (terminal-watch.ts): a job as it
+// What one answer says about the run's jobs and data files, for terminal_states (watch.ts): a job as it
 // reads (whole, listed, or its output), a job or data file that is there (any answer that could only come from
 // it), one that is not (404 with its code), one deleted (204), a data file made (its upload), or a job that has
 // not ended (409 job_not_finished). Read from every exchange of the run, whichever check sent it.
-import type { JobForm } from './terminal-diff.ts';
+import type { JobForm } from './diff.ts';
 import type { Exchange } from './types.ts';
 
 export type Kind = 'job' | 'data_file';

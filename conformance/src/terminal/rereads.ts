@@ -1,13 +1,13 @@
 // terminal_states' re-reads: the jobs the run has seen end and the jobs and data files it deleted, read again under
 // the check's name, a few between checks once `everyMs` has passed since the last time (run.ts asks after each
-// check), and all of them, up to a bound, when the check runs near the end of the run. The watch (terminal-watch.ts)
+// check), and all of them, up to a bound, when the check runs near the end of the run. The watch (watch.ts)
 // judges the answers as it judges every other; a re-read of something gone is also held to its 404's code here.
 // The bounds keep a large run from doubling its requests, and stay far inside the reference server's `default` rate
 // limit (1,200 requests a minute per user); the suite paces itself by the deployment's RateLimit headers anyway.
 import { answered } from './answer-text.ts';
 import { CheckAbort, type Http, type Reply, type RequestSpec, TargetUnreachable } from './http.ts';
-import { type Kind, notFoundCode } from './terminal-readings.ts';
-import { type TerminalWatch, type User } from './terminal-watch.ts';
+import { type Kind, notFoundCode } from './readings.ts';
+import { type TerminalWatch, type User } from './watch.ts';
 
 /**
  * Between checks, at most every 15 s (a whole run takes about a minute: three or four rounds), 4 ended jobs (GET

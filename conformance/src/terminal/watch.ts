@@ -1,5 +1,5 @@
 // terminal_states' record of the run, kept as answers come (http.ts tells it of each): the first reading of every
-// job once it has ended, in each form (terminal-diff.ts), and every job and data file the run deleted. A later
+// job once it has ended, in each form (diff.ts), and every job and data file the run deleted. A later
 // answer that contradicts them, whichever check asked, is a failure: an ended job read otherwise (another status,
 // another result, instants moved), said not to have ended (409 job_not_finished), or a deleted one there again.
 // Only an answer to a request sent after the reading it contradicts had come counts: two requests in flight at once
@@ -9,8 +9,8 @@
 import { answered, shown } from './answer-text.ts';
 import { terminalJobStatuses } from './jobs.ts';
 import { sentOf } from './sent.ts';
-import { jobDifferences, type JobForm } from './terminal-diff.ts';
-import { type Kind, notFoundCode, type Reading, readingsOf } from './terminal-readings.ts';
+import { jobDifferences, type JobForm } from './diff.ts';
+import { type Kind, notFoundCode, type Reading, readingsOf } from './readings.ts';
 import type { Exchange, Failure } from './types.ts';
 
 export type User = 'user' | 'user2';
