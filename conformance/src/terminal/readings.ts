@@ -3,7 +3,7 @@
 // it), one that is not (404 with its code), one deleted (204), a data file made (its upload), or a job that has
 // not ended (409 job_not_finished). Read from every exchange of the run, whichever check sent it.
 import type { JobForm } from './diff.ts';
-import type { Exchange } from './types.ts';
+import type { Exchange } from '../types.ts';
 
 export type Kind = 'job' | 'data_file';
 

@@ -4,8 +4,8 @@
 // judges the answers as it judges every other; a re-read of something gone is also held to its 404's code here.
 // The bounds keep a large run from doubling its requests, and stay far inside the reference server's `default` rate
 // limit (1,200 requests a minute per user); the suite paces itself by the deployment's RateLimit headers anyway.
-import { answered } from './answer-text.ts';
-import { CheckAbort, type Http, type Reply, type RequestSpec, TargetUnreachable } from './http.ts';
+import { answered } from '../answer-text.ts';
+import { CheckAbort, type Http, type Reply, type RequestSpec, TargetUnreachable } from '../http.ts';
 import { type Kind, notFoundCode } from './readings.ts';
 import { type TerminalWatch, type User } from './watch.ts';
 

@@ -6,12 +6,12 @@
 // may be answered in either order. A 404 for an ended job the run did not delete is the deployment's retention at
 // work (the contract lets it delete ended jobs once its retention period has passed), not a change: it is noted, and
 // from then on the job must stay gone as a deleted one must.
-import { answered, shown } from './answer-text.ts';
-import { terminalJobStatuses } from './jobs.ts';
-import { sentOf } from './sent.ts';
+import { answered, shown } from '../answer-text.ts';
+import { terminalJobStatuses } from '../jobs.ts';
+import { sentOf } from '../sent.ts';
 import { jobDifferences, type JobForm } from './diff.ts';
 import { type Kind, notFoundCode, type Reading, readingsOf } from './readings.ts';
-import type { Exchange, Failure } from './types.ts';
+import type { Exchange, Failure } from '../types.ts';
 
 export type User = 'user' | 'user2';
 
