@@ -35,7 +35,8 @@ export function headerLines(text: string, previous: Record<string, string> = {})
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') continue;
     const colon = line.indexOf(':');
-    if (colon < 0) throw new Error(`a header is "Name: value"; got "${line.slice(0, 40)}" (no colon)`);
+    // The line is not shown: it may be a secret with its colon forgotten.
+    if (colon < 0) throw new Error('a header is "Name: value", and one has no colon');
     const [name, value] = checked(line.slice(0, colon).trim(), line.slice(colon + 1));
     headers[name] = value;
   }

@@ -36,7 +36,8 @@ interface Options {
   secondUser?: string;
   token?: string;
   secondToken?: string;
-  header?: Record<string, string>;
+  /** Each -H as given, or JES_CONFORMANCE_HEADERS (one a line). */
+  header?: string[];
   caFile?: string;
   cert?: string;
   key?: string;
@@ -73,13 +74,8 @@ function listen(value: string): string {
   return value;
 }
 
-function headers(value: string, previous: Record<string, string> | undefined): Record<string, string> {
-  try {
-    return headerLines(value, previous);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+/** Collects each -H: checked with the others, so that no error message repeats a value (commander's would). */
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 function checkList(value: string, previous: string[]): string[] {
   const names = value
@@ -111,7 +107,7 @@ export function program(): Command {
         `a header sent with every request, such as a gateway's API key (repeat; ${variables.headers}: one a line)`,
       )
         .env(variables.headers)
-        .argParser(headers),
+        .argParser(collect),
     )
     .addOption(
       new Option(
@@ -176,10 +172,10 @@ export function program(): Command {
     .exitOverride();
 }
 
-/** Whether an option's value came from its flag (else from its variable, or a default). */
-type FromFlag = (option: keyof Options) => boolean;
+/** Where an option's value came from: `cli` (its flag), `env` (its variable), `default`, or undefined (unset). */
+type SourceOf = (option: keyof Options) => string | undefined;
 
-function conformanceOptions(o: Options, fromFlag: FromFlag): ConformanceOptions {
+function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions {
   const sandbox = o.profile === 'sandbox';
   // An empty variable counts as unset.
   const token = o.token || undefined;
@@ -189,7 +185,9 @@ function conformanceOptions(o: Options, fromFlag: FromFlag): ConformanceOptions 
     throw new Error(
       `--username and --password are required (or ${variables.username} and ${variables.password}), or --token (${variables.token})`,
     );
-  const named = (option: keyof Options, flag: string, variable: string) => (fromFlag(option) ? flag : variable);
+  // An error names the variable a value came from, else the flag.
+  const named = (option: keyof Options, flag: string, variable: string) =>
+    sourceOf(option) === 'env' ? variable : flag;
   const names: FileNames = {
     caFile: named('caFile', '--ca-file', variables.caFile),
     certFile: named('cert', '--cert', variables.cert),
@@ -197,6 +195,12 @@ function conformanceOptions(o: Options, fromFlag: FromFlag): ConformanceOptions 
   };
   const files = { caFile: o.caFile || undefined, certFile: o.cert || undefined, keyFile: o.key || undefined };
   tlsSettings(files, names);
+  let given: Record<string, string> = {};
+  try {
+    for (const lines of o.header ?? []) given = headerLines(lines, given);
+  } catch (error) {
+    throw new Error(`${named('header', '-H', variables.headers)}: ${(error as Error).message}`);
+  }
   const baseUrl = o.baseUrl || defaultBaseUrl;
   if (!/^https?:\/\/[^/]/i.test(baseUrl))
     throw new Error(
@@ -210,7 +214,7 @@ function conformanceOptions(o: Options, fromFlag: FromFlag): ConformanceOptions 
     ...(password !== undefined ? { password } : {}),
     ...(token ? { token } : {}),
     ...(o.secondToken ? { token2: o.secondToken } : {}),
-    ...(o.header && Object.keys(o.header).length ? { headers: o.header } : {}),
+    ...(Object.keys(given).length ? { headers: given } : {}),
     ...(files.caFile ? { caFile: files.caFile } : {}),
     ...(files.certFile ? { certFile: files.certFile, keyFile: files.keyFile! } : {}),
     profile: o.profile,
@@ -241,10 +245,10 @@ function bodyWriter(report: string | undefined): ReproduceSetup['writeBody'] {
 }
 
 /** The reproduce lines of failures; passwords, tokens and the given headers stay in the variables the command reads them from. */
-function reproduction(options: ConformanceOptions, o: Options, fromFlag: FromFlag): Reproduce {
+function reproduction(options: ConformanceOptions, o: Options, sourceOf: SourceOf): Reproduce {
   const from = (option: keyof Options, variable: string, flag: string, path?: string): FromVariable => ({
     variable,
-    ...(fromFlag(option) ? { flag, ...(path ? { path: resolve(path) } : {}) } : {}),
+    ...(sourceOf(option) === 'cli' ? { flag, ...(path ? { path: resolve(path) } : {}) } : {}),
   });
   const setup: ReproduceSetup = {
     baseUrl: options.baseUrl,
@@ -296,7 +300,7 @@ export async function run(
   const command = program();
   let options: ConformanceOptions;
   let o: Options;
-  let fromFlag: FromFlag;
+  let sourceOf: SourceOf;
   try {
     command.parse(args, { from: 'user' });
     o = command.opts<Options>();
@@ -304,8 +308,8 @@ export async function run(
       for (const check of checks) out(`${check.name.padEnd(29)} ${check.description}`);
       return 0;
     }
-    fromFlag = (option) => command.getOptionValueSource(option) === 'cli';
-    options = conformanceOptions(o, fromFlag);
+    sourceOf = (option) => command.getOptionValueSource(option);
+    options = conformanceOptions(o, sourceOf);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     err(`error: ${(error as Error).message}`);
@@ -320,7 +324,7 @@ export async function run(
       ...(o.rateLimit ? { rateLimit: rateText(o.rateLimit) } : {}),
     }),
   );
-  const reproduce = reproduction(options, o, fromFlag);
+  const reproduce = reproduction(options, o, sourceOf);
   const given = new Set<string>();
   const report = await runConformance({
     ...options,
