@@ -73,7 +73,7 @@ function transportArguments(setup: ReproduceSetup, except: string[] = []): strin
   if (setup.headers) {
     // curl (7.55 and newer) reads headers from a file, one a line: here the variable's lines.
     const dropped = except.map((name) => ` -e ${quote(`^ *${name} *:`)}`).join('');
-    const lines = `printf '%s\n' "$${setup.headers.from.variable}"${dropped ? ` | grep -iv${dropped}` : ''}`;
+    const lines = `printf '%s\\n' "$${setup.headers.from.variable}"${dropped ? ` | grep -iv${dropped}` : ''}`;
     args.push('-H', `@<(${lines})`);
   }
   return args;
