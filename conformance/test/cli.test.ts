@@ -82,7 +82,7 @@ it('exits 1 when a check fails, printing the request and response that broke it'
   expect(run.stdout).toMatch(/^failed +ignored_auth \[/m);
   expect(run.stdout).toMatch(/✗ listProblems with a bad signature: expected 401 invalid_token, got 200/);
   expect(run.stdout).toMatch(
-    /→ GET http:\/\/127\.0\.0\.1:\d+\/problem \(sent by ignored_auth\)\n +authorization: Bearer eyJ/,
+    /→ GET http:\/\/127\.0\.0\.1:\d+\/problem \(sent by ignored_auth\)\n +authorization: Bearer \(hidden\)$/m,
   );
   expect(run.stdout).toMatch(/← 200 \(\d+ ms\)/);
   expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed, 0 skipped');
