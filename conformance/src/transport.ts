@@ -6,12 +6,7 @@
 // with what to do about it.
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
-import {
-  EnvHttpProxyAgent,
-  FormData as UndiciFormData,
-  type RequestInit as UndiciInit,
-  fetch as undiciFetch,
-} from 'undici';
+import type { Dispatcher, RequestInit as UndiciInit } from 'undici';
 
 export interface TransportFiles {
   caFile?: string | undefined;
@@ -76,34 +71,43 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+type Undici = typeof import('undici');
+
 /** undici's fetch sends only its own FormData: the suite's forms are copied into one. */
-function undiciBody(body: RequestInit['body']): UndiciInit['body'] {
+function undiciBody(undici: Undici, body: RequestInit['body']): UndiciInit['body'] {
   if (!(body instanceof FormData)) return body as UndiciInit['body'];
-  const form = new UndiciFormData();
+  const form = new undici.FormData();
   for (const [name, value] of body) form.append(name, value);
   return form;
 }
 
+/** The files are checked now; undici is loaded by the first request (a fifth of a second --help never waits). */
 export function createTransport(files: TransportFiles, names: FileNames = optionNames): Transport {
   const settings = tlsSettings(files, names);
-  const dispatcher = new EnvHttpProxyAgent({
-    // Straight to the deployment, and inside a proxy's CONNECT tunnel to an https:// one.
-    connect: settings,
-    requestTls: settings,
-    // The proxy itself may sit behind the same private CA; it never gets the client certificate.
-    ...(settings.ca ? { proxyTls: { ca: settings.ca } } : {}),
-    // http:// through a proxy as curl sends it (the absolute URI), not in a tunnel many proxies refuse.
-    proxyTunnel: false,
-  });
+  let ready: Promise<{ undici: Undici; dispatcher: Dispatcher }> | undefined;
+  const load = () =>
+    (ready ??= import('undici').then((undici) => ({
+      undici,
+      dispatcher: new undici.EnvHttpProxyAgent({
+        // Straight to the deployment, and inside a proxy's CONNECT tunnel to an https:// one.
+        connect: settings,
+        requestTls: settings,
+        // The proxy itself may sit behind the same private CA; it never gets the client certificate.
+        ...(settings.ca ? { proxyTls: { ca: settings.ca } } : {}),
+        // http:// through a proxy as curl sends it (the absolute URI), not in a tunnel many proxies refuse.
+        proxyTunnel: false,
+      }),
+    })));
   return {
-    fetch: async (url, init) =>
-      (await undiciFetch(url, {
-        ...init,
-        body: undiciBody(init.body),
-        dispatcher,
-      } as UndiciInit)) as unknown as Response,
+    async fetch(url, init) {
+      const { undici, dispatcher } = await load();
+      const sent = { ...init, body: undiciBody(undici, init.body), dispatcher } as UndiciInit;
+      return (await undici.fetch(url, sent)) as unknown as Response;
+    },
     clientCertificate: settings.cert !== undefined,
-    close: () => dispatcher.destroy(),
+    close: async () => {
+      if (ready) await (await ready).dispatcher.destroy();
+    },
   };
 }
 
