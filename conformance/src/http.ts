@@ -191,7 +191,7 @@ export class Http {
   async send(check: string, spec: RequestSpec): Promise<Reply> {
     const path = withQuery(spec.path, spec.query);
     const request = `${spec.method} ${path.split('?')[0]}`;
-    if (this.unreachable) throw new TargetUnreachable(this.unreachable.code, check, request);
+    if (this.unreachable) throw new TargetUnreachable(this.unreachable.code, check, request, this.unreachable.tls);
     // The run's own headers first: a header the suite sets on a request is the request's.
     const headers: Record<string, string> = {
       ...this.headers,
