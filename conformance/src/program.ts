@@ -104,7 +104,7 @@ export function program(): Command {
     .addOption(
       new Option(
         '-H, --header <"Name: value">',
-        `a header sent with every request, such as a gateway's API key (repeat; ${variables.headers}: one a line)`,
+        "a header sent with every request, such as a gateway's API key (repeat it; the variable holds one a line)",
       )
         .env(variables.headers)
         .argParser(collect),

@@ -171,7 +171,7 @@ export function connectionFailure(
     return { code, tls: `the handshake failed: if it asks for ${certificate}, give one with --cert and --key` };
   // TLS 1.3 verifies a client's certificate after the client's side of the handshake is done: a deployment that
   // wants one and gets none closes the connection when the request comes.
-  if (at.first && code === 'UND_ERR_SOCKET')
+  if (at.first && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET'))
     return {
       code,
       tls: `it closed the connection before answering: if it asks for ${certificate}, give one with --cert and --key`,

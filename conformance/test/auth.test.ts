@@ -3,10 +3,12 @@
 // its variables), the standard proxy variables, and the one-line errors of options that cannot work. One reference
 // server for the file, behind a TLS proxy and a mutual-TLS proxy made here; each run is one to three quick checks.
 import { createHmac } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jwtSecret } from '../../client/test/support/processes.ts';
 import { type ConformanceOptions, type Report, runConformance } from '../src/index.ts';
 import { run } from '../src/program.ts';
+import { optionNames, tlsSettings } from '../src/transport.ts';
 import {
   type Certificates,
   type Listening,
@@ -120,6 +122,10 @@ it('stops with one line saying what to do when the TLS handshake fails, and pass
     `target ${tls.url} failed TLS on GET /healthz (SELF_SIGNED_CERT_IN_CHAIN): its certificate is signed by a CA this run does not trust: give that CA with --ca-file (caFile); 1 check not run`,
   );
   const caFile = certificates.ca.certFile;
+  // Trusted besides the default roots, not instead of them.
+  expect(tlsSettings({ caFile }, optionNames).ca).toEqual(
+    expect.arrayContaining([rootCertificates[0], certificates.ca.cert]),
+  );
   expect(statuses(await run(tls.url, { caFile }))).toEqual({ missing_auth: 'passed' });
   const noCertificate = await run(mutualTls.url, { caFile });
   expect(noCertificate.unreachable?.tls).toMatch(
