@@ -180,7 +180,8 @@ export const ignoredAuth: Check = {
       : undefined,
   async run(ctx) {
     const real = await ctx.http.tokenOf('user', ctx.name);
-    if (ctx.options.password === undefined) ctx.note(`the password as Basic credentials left out: ${tokenInstead}`);
+    if (ctx.options.username === undefined || ctx.options.password === undefined)
+      ctx.note(`the password as Basic credentials left out: ${tokenInstead}`);
     for (const token of badTokens(real, ctx.options.username, ctx.options.password)) {
       const challenge = token.codes.includes('missing_token')
         ? /^Bearer realm="jes"/
