@@ -11,6 +11,15 @@ export interface FromEnvironment {
   profile?: Profile;
   /** `host:port` to receive webhook deliveries on. */
   webhookListen?: string;
+  /** Bearer tokens of the user and the second user, instead of logging in. */
+  token?: string;
+  secondToken?: string;
+  /** Headers sent with every request, one `Name: value` a line. */
+  headers?: string;
+  /** PEM files: CA certificates to trust besides the default ones, a client certificate and its key. */
+  caFile?: string;
+  cert?: string;
+  key?: string;
 }
 
 export const variables = {
@@ -20,6 +29,12 @@ export const variables = {
   secondUser: 'JES_CONFORMANCE_SECOND_USER',
   profile: 'JES_CONFORMANCE_PROFILE',
   webhookListen: 'JES_CONFORMANCE_WEBHOOK_LISTEN',
+  token: 'JES_CONFORMANCE_TOKEN',
+  secondToken: 'JES_CONFORMANCE_SECOND_TOKEN',
+  headers: 'JES_CONFORMANCE_HEADERS',
+  caFile: 'JES_CONFORMANCE_CA_FILE',
+  cert: 'JES_CONFORMANCE_CERT',
+  key: 'JES_CONFORMANCE_KEY',
 } as const;
 
 export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): FromEnvironment {

@@ -1,12 +1,15 @@
-// Every request of the suite goes through here: sent with fetch, recorded as an Exchange (so that every
-// response of every check is validated against the contract), with the user's token added, paced when the
-// run has a rate limit of its own, held back while the deployment's RateLimit headers say its quota is spent,
-// and repeated after `Retry-After` when a rate limit answers 429 all the same (the suite may run against a
-// shared deployment). A deployment that stops answering stops the run (TargetUnreachable).
+// Every request of the suite goes through here: sent over the run's transport (transport.ts: proxies, a private CA,
+// a client certificate), recorded as an Exchange (so that every response of every check is validated against the
+// contract; secrets hidden), with the user's token and the run's own headers added, paced when the run has a rate
+// limit of its own, held back while the deployment's RateLimit headers say its quota is spent, and repeated after
+// `Retry-After` when a rate limit answers 429 all the same (the suite may run against a shared deployment). A
+// deployment that stops answering, or whose TLS handshake fails, stops the run (TargetUnreachable).
 import type { Contract } from './contract/contract.ts';
 import { eventParser, eventsAsJson, isEventStream, parseEventStream, type StreamRead } from './event-stream.ts';
+import { recordedHeaders } from './given-headers.ts';
 import { type PolicyWait, RateLimits } from './rate-limits.ts';
 import { recordSent, sentBody } from './sent.ts';
+import { connectionFailure, createTransport, type Transport } from './transport.ts';
 import type { Exchange, RateLimitWait } from './types.ts';
 
 /** A literal `authorization` may say whose credential it is (`of`), so that reports show a variable instead. */
@@ -72,31 +75,20 @@ export class TargetUnreachable extends Error {
   readonly check: string;
   /** `METHOD /path` of the request no one answered. */
   readonly request: string;
-  constructor(code: string, check: string, request: string) {
-    super(`${request}: no connection to the deployment (${code})`);
+  /** Set when the TLS handshake failed: what went wrong and what to do. */
+  readonly tls: string | undefined;
+  constructor(code: string, check: string, request: string, tls?: string) {
+    super(`${request}: no ${tls ? 'TLS ' : ''}connection to the deployment (${code})`);
     this.code = code;
     this.check = check;
     this.request = request;
+    this.tls = tls;
   }
-}
 
-/** Errors that mean nothing is there to answer (as opposed to one request reset or timed out). */
-const unreachableCodes = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-/** The code of a fetch failure that means the deployment cannot be reached, else undefined. */
-function unreachableCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (typeof cause?.code === 'string' && unreachableCodes.has(cause.code)) return cause.code;
-  // fetch refuses some ports outright (6000, 6665…, as browsers do): no request can ever reach them.
-  if (cause?.message === 'bad port') return 'bad port';
-  return undefined;
+  /** `no connection (ECONNREFUSED)`, `no TLS connection (SELF_SIGNED_CERT_IN_CHAIN)`. */
+  get failure(): string {
+    return `no ${this.tls ? 'TLS ' : ''}connection (${this.code})`;
+  }
 }
 
 /** Seconds to wait of a Retry-After header (seconds or an HTTP date), or undefined. */
@@ -167,16 +159,29 @@ export class Http {
   onAnswer: ((exchange: Exchange, sentAt: number) => void) | undefined;
   /** Supplies the `Authorization` value of a user (logging in on first use). */
   tokenOf: (user: 'user' | 'user2', check: string) => Promise<string> = () => Promise.reject(new Error('no session'));
+  /** Told of each answer to a request with a user's session token (sessions.ts: a given token refused). */
+  onSessionAnswer: ((user: 'user' | 'user2', exchange: Exchange) => void) | undefined;
+  /** Proxies, a private CA, a client certificate: how requests reach the deployment. */
+  readonly transport: Transport;
+  /** The headers sent with every request (`-H`), names in lower case. */
+  readonly headers: Record<string, string>;
 
   constructor(
     baseUrl: string,
     contract: Contract,
-    options: { pace?: () => Promise<void>; onWait?: (wait: RateLimitWait) => void } = {},
+    options: {
+      pace?: () => Promise<void>;
+      onWait?: (wait: RateLimitWait) => void;
+      transport?: Transport;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.contract = contract;
     this.pace = options.pace;
     this.onWait = options.onWait;
+    this.transport = options.transport ?? createTransport({});
+    this.headers = options.headers ?? {};
   }
 
   /** Waits `ms` for a rate limit, noting it for the check and telling onWait first. */
@@ -191,8 +196,13 @@ export class Http {
   async send(check: string, spec: RequestSpec): Promise<Reply> {
     const path = withQuery(spec.path, spec.query);
     const request = `${spec.method} ${path.split('?')[0]}`;
-    if (this.unreachable) throw new TargetUnreachable(this.unreachable.code, check, request);
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...spec.headers };
+    if (this.unreachable) throw new TargetUnreachable(this.unreachable.code, check, request, this.unreachable.tls);
+    // The run's own headers first: a header the suite sets on a request is the request's.
+    const headers: Record<string, string> = {
+      ...this.headers,
+      accept: 'application/json, application/problem+json',
+      ...spec.headers,
+    };
     const auth = spec.auth ?? 'user';
     if (auth === 'user' || auth === 'user2') headers.authorization = `Bearer ${await this.tokenOf(auth, check)}`;
     else if (auth !== 'none') headers.authorization = auth.authorization;
@@ -203,7 +213,11 @@ export class Http {
       headers['content-type'] ??= 'application/json';
       body = text = JSON.stringify(spec.json);
     } else if (typeof body === 'string') text = body;
-    const sent = { ...(user ? { user } : {}), ...(body !== undefined ? { body: (await sentBody(body))! } : {}) };
+    const sent = {
+      headers,
+      ...(user ? { user } : {}),
+      ...(body !== undefined ? { body: (await sentBody(body))! } : {}),
+    };
     const operationId = this.contract.find(spec.method, path.split('?')[0]!)?.operation.operationId as
       string | undefined;
     const where = { check, method: spec.method, path: path.split('?')[0]! };
@@ -230,7 +244,7 @@ export class Http {
         request: {
           method: spec.method,
           url: this.baseUrl + path,
-          headers,
+          headers: recordedHeaders(headers, this.headers),
           ...(preview(body, text) !== undefined ? { body: preview(body, text)! } : {}),
         },
       };
@@ -242,7 +256,7 @@ export class Http {
       let responseText: string;
       let stream: StreamRead | undefined;
       try {
-        res = await fetch(this.baseUrl + path, {
+        res = await this.transport.fetch(this.baseUrl + path, {
           method: spec.method,
           headers,
           ...(body !== undefined ? { body } : {}),
@@ -256,8 +270,12 @@ export class Http {
       } catch (error) {
         this.rateLimits.answered(kind, reserved, undefined);
         exchange.error = `${(error as Error).name}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
-        const code = unreachableCode(error);
-        if (code) throw (this.unreachable = new TargetUnreachable(code, check, request));
+        const failed = connectionFailure(error, {
+          https: /^https:/i.test(this.baseUrl),
+          first: !this.answered,
+          clientCertificate: this.transport.clientCertificate,
+        });
+        if (failed) throw (this.unreachable = new TargetUnreachable(failed.code, check, request, failed.tls));
         throw new CheckAbort(`${spec.method} ${path}: no response (${exchange.error})`, exchange);
       }
       const responseHeaders = Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
@@ -279,6 +297,7 @@ export class Http {
         ms: Date.now() - started,
       };
       this.onAnswer?.(exchange, sentAt);
+      if (auth === 'user' || auth === 'user2') this.onSessionAnswer?.(auth, exchange);
       const retryAfter = retryAfterSeconds(responseHeaders['retry-after']);
       if (res.status === 429 && attempt < 3 && retryAfter !== undefined) {
         // Whole seconds, rounded up: a retry a moment early is refused again.

@@ -10,6 +10,7 @@ import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checks } from './checks/registry.ts';
 import { splitUser, variables } from './environment.ts';
+import { headerLines } from './given-headers.ts';
 import { parseRate, rateText } from './pace.ts';
 import {
   closingLine,
@@ -20,10 +21,11 @@ import {
   resultText,
   versionsLines,
 } from './report/console.ts';
-import { createReproducer, type ReproduceSetup, reproduceLines } from './report/curl.ts';
+import { createReproducer, type FromVariable, type ReproduceSetup, reproduceLines } from './report/curl.ts';
 import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
 import { checkNames, defaultRuns, defaultSeed, runConformance } from './run.ts';
+import { type FileNames, tlsSettings } from './transport.ts';
 import type { ConformanceOptions, Profile, RateLimitWait } from './types.ts';
 import { listenAddress } from './webhook-receiver.ts';
 
@@ -32,6 +34,13 @@ interface Options {
   username?: string;
   password?: string;
   secondUser?: string;
+  token?: string;
+  secondToken?: string;
+  /** Each -H as given, or JES_CONFORMANCE_HEADERS (one a line). */
+  header?: string[];
+  caFile?: string;
+  cert?: string;
+  key?: string;
   profile: Profile;
   only: string[];
   junit?: string;
@@ -65,6 +74,9 @@ function listen(value: string): string {
   return value;
 }
 
+/** Collects each -H: checked with the others, so that no error message repeats a value (commander's would). */
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
 function checkList(value: string, previous: string[]): string[] {
   const names = value
     .split(',')
@@ -83,6 +95,30 @@ export function program(): Command {
     .addOption(new Option('--username <name>', 'the user to run as').env(variables.username))
     .addOption(new Option('--password <password>', 'its password').env(variables.password))
     .addOption(new Option('--second-user <name:password>', 'a second user, for isolation').env(variables.secondUser))
+    .addOption(
+      new Option('--token <token>', 'a bearer token of the user, sent instead of logging in (issued elsewhere)').env(
+        variables.token,
+      ),
+    )
+    .addOption(new Option('--second-token <token>', "the second user's bearer token").env(variables.secondToken))
+    .addOption(
+      new Option(
+        '-H, --header <"Name: value">',
+        "a header sent with every request, such as a gateway's API key (repeat it; the variable holds one a line)",
+      )
+        .env(variables.headers)
+        .argParser(collect),
+    )
+    .addOption(
+      new Option(
+        '--ca-file <pem>',
+        "CA certificates to trust besides the default ones (the deployment's private CA)",
+      ).env(variables.caFile),
+    )
+    .addOption(
+      new Option('--cert <pem>', 'a client certificate, for a deployment that asks for one').env(variables.cert),
+    )
+    .addOption(new Option('--key <pem>', "the client certificate's private key").env(variables.key))
     .addOption(
       new Option('--profile <profile>', 'full: every check; sandbox: what a stateless mock can pass')
         .choices(['full', 'sandbox'])
@@ -123,7 +159,9 @@ export function program(): Command {
         "The run keeps to the deployment's RateLimit headers and waits out a 429 as its Retry-After says (a line",
         'on stderr for each wait). The reference server allows 60 new jobs and files a minute per user, a little',
         'less than a run starts, so a run waits once, about a minute in all; JES_RATE_LIMITS=off takes it under 20 s.',
-        'Each failure comes with a curl command that sends its request again (bash or zsh).',
+        'Each failure comes with a curl command that sends its request again (bash or zsh). Secrets never appear:',
+        'tokens, passwords and the -H headers are shown hidden, and the commands read them from the variables above.',
+        'Requests go through the proxies that HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or lower-case) name.',
         'The webhook checks run only with --webhook-listen: the suite sets your webhook to that address for the run',
         '(and puts it back), and waits about 6 s for a retry the contract schedules 5 s after a failed attempt.',
         '',
@@ -134,13 +172,35 @@ export function program(): Command {
     .exitOverride();
 }
 
-function conformanceOptions(o: Options): ConformanceOptions {
+/** Where an option's value came from: `cli` (its flag), `env` (its variable), `default`, or undefined (unset). */
+type SourceOf = (option: keyof Options) => string | undefined;
+
+function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions {
   const sandbox = o.profile === 'sandbox';
   // An empty variable counts as unset.
-  const username = o.username || (sandbox ? 'sandbox' : undefined);
-  const password = o.password || (sandbox ? 'sandbox' : undefined);
-  if (username === undefined || password === undefined)
-    throw new Error(`--username and --password are required (or ${variables.username} and ${variables.password})`);
+  const token = o.token || undefined;
+  const username = o.username || (sandbox && !token ? 'sandbox' : undefined);
+  const password = o.password || (sandbox && !token ? 'sandbox' : undefined);
+  if (!token && (username === undefined || password === undefined))
+    throw new Error(
+      `--username and --password are required (or ${variables.username} and ${variables.password}), or --token (${variables.token})`,
+    );
+  // An error names the variable a value came from, else the flag.
+  const named = (option: keyof Options, flag: string, variable: string) =>
+    sourceOf(option) === 'env' ? variable : flag;
+  const names: FileNames = {
+    caFile: named('caFile', '--ca-file', variables.caFile),
+    certFile: named('cert', '--cert', variables.cert),
+    keyFile: named('key', '--key', variables.key),
+  };
+  const files = { caFile: o.caFile || undefined, certFile: o.cert || undefined, keyFile: o.key || undefined };
+  tlsSettings(files, names);
+  let given: Record<string, string> = {};
+  try {
+    for (const lines of o.header ?? []) given = headerLines(lines, given);
+  } catch (error) {
+    throw new Error(`${named('header', '-H', variables.headers)}: ${(error as Error).message}`);
+  }
   const baseUrl = o.baseUrl || defaultBaseUrl;
   if (!/^https?:\/\/[^/]/i.test(baseUrl))
     throw new Error(
@@ -150,8 +210,13 @@ function conformanceOptions(o: Options): ConformanceOptions {
   if (o.secondUser && !second) throw new Error('--second-user takes name:password');
   return {
     baseUrl,
-    username,
-    password,
+    ...(username !== undefined ? { username } : {}),
+    ...(password !== undefined ? { password } : {}),
+    ...(token ? { token } : {}),
+    ...(o.secondToken ? { token2: o.secondToken } : {}),
+    ...(Object.keys(given).length ? { headers: given } : {}),
+    ...(files.caFile ? { caFile: files.caFile } : {}),
+    ...(files.certFile ? { certFile: files.certFile, keyFile: files.keyFile! } : {}),
     profile: o.profile,
     only: o.only,
     seed: o.seed,
@@ -179,15 +244,20 @@ function bodyWriter(report: string | undefined): ReproduceSetup['writeBody'] {
   };
 }
 
-/** The reproduce lines of failures; passwords stay in the variables the command reads them from. */
-function reproduction(options: ConformanceOptions, o: Options): Reproduce {
+/** The reproduce lines of failures; passwords, tokens and the given headers stay in the variables the command reads them from. */
+function reproduction(options: ConformanceOptions, o: Options, sourceOf: SourceOf): Reproduce {
+  const from = (option: keyof Options, variable: string, flag: string, path?: string): FromVariable => ({
+    variable,
+    ...(sourceOf(option) === 'cli' ? { flag, ...(path ? { path: resolve(path) } : {}) } : {}),
+  });
   const setup: ReproduceSetup = {
     baseUrl: options.baseUrl,
     users: {
       user: {
-        username: options.username,
-        password: options.password,
+        ...(options.username !== undefined ? { username: options.username } : {}),
+        ...(options.password !== undefined ? { password: options.password } : {}),
         ...(o.password ? { passwordExpression: `$${variables.password}`, passwordFrom: variables.password } : {}),
+        ...(options.token ? { token: from('token', variables.token, '--token') } : {}),
       },
       ...(options.username2 !== undefined && options.password2 !== undefined
         ? {
@@ -199,11 +269,18 @@ function reproduction(options: ConformanceOptions, o: Options): Reproduce {
             },
           }
         : {}),
+      ...(options.token2 ? { user2: { token: from('secondToken', variables.secondToken, '--second-token') } } : {}),
+    },
+    ...(options.headers ? { headers: { values: options.headers, from: from('header', variables.headers, '-H') } } : {}),
+    tls: {
+      ...(options.caFile ? { ca: from('caFile', variables.caFile, '--ca-file', options.caFile) } : {}),
+      ...(options.certFile ? { cert: from('cert', variables.cert, '--cert', options.certFile) } : {}),
+      ...(options.keyFile ? { key: from('key', variables.key, '--key', options.keyFile) } : {}),
     },
     writeBody: bodyWriter(o.report),
   };
   const reproducer = createReproducer(setup);
-  return (exchange, given) => reproduceLines(reproducer, setup, exchange, given as Set<'user' | 'user2'>);
+  return (exchange, given) => reproduceLines(reproducer, exchange, given);
 }
 
 export function waitLine(wait: RateLimitWait): string {
@@ -223,6 +300,7 @@ export async function run(
   const command = program();
   let options: ConformanceOptions;
   let o: Options;
+  let sourceOf: SourceOf;
   try {
     command.parse(args, { from: 'user' });
     o = command.opts<Options>();
@@ -230,7 +308,8 @@ export async function run(
       for (const check of checks) out(`${check.name.padEnd(29)} ${check.description}`);
       return 0;
     }
-    options = conformanceOptions(o);
+    sourceOf = (option) => command.getOptionValueSource(option);
+    options = conformanceOptions(o, sourceOf);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     err(`error: ${(error as Error).message}`);
@@ -245,7 +324,7 @@ export async function run(
       ...(o.rateLimit ? { rateLimit: rateText(o.rateLimit) } : {}),
     }),
   );
-  const reproduce = reproduction(options, o);
+  const reproduce = reproduction(options, o, sourceOf);
   const given = new Set<string>();
   const report = await runConformance({
     ...options,

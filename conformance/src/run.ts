@@ -3,17 +3,19 @@
 // end. A deployment that stops answering stops the run: the check it happened in and those after it are errors,
 // not failures (all of them when it never answered the first request).
 import { randomBytes } from 'node:crypto';
-import { answered, shown } from './answer-text.ts';
 import { checks } from './checks/registry.ts';
 import { terminalStates } from './checks/terminal-states.ts';
 import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
+import { givenHeaders } from './given-headers.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
 import { Terminals } from './terminal/rereads.ts';
 import { TerminalWatch } from './terminal/watch.ts';
+import { startSessions } from './sessions.ts';
+import { createTransport } from './transport.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
 import { askVersions, versionsCheck } from './versions.ts';
 import { listenAddress } from './webhook-receiver.ts';
@@ -23,41 +25,6 @@ export const defaultSeed = 20261122;
 export const defaultRuns = 8;
 
 export const checkNames = (): string[] => checks.map((c) => c.name);
-
-function sessions(http: Http, options: ConformanceOptions) {
-  const logins = new Map<string, Promise<string>>();
-  return (user: 'user' | 'user2', check: string): Promise<string> => {
-    const [username, password] =
-      user === 'user' ? [options.username, options.password] : [options.username2, options.password2];
-    if (username === undefined || password === undefined)
-      return Promise.reject(new CheckAbort('no credentials for a second user (--second-user name:password)'));
-    if (!logins.has(user)) {
-      logins.set(
-        user,
-        (async () => {
-          const reply = await http.send(check, {
-            method: 'POST',
-            path: '/login',
-            auth: 'none',
-            json: { username, password },
-          });
-          if (reply.status !== 200)
-            throw new CheckAbort(
-              `logging in as ${username}: expected 200 with an access_token, got ${answered(reply)}`,
-              reply.exchange,
-            );
-          if (typeof reply.json?.access_token !== 'string')
-            throw new CheckAbort(
-              `logging in as ${username}: the 200's access_token is ${shown(reply.json?.access_token)}, expected a token`,
-              reply.exchange,
-            );
-          return reply.json.access_token as string;
-        })(),
-      );
-    }
-    return logins.get(user)!;
-  };
-}
 
 function rateOf(options: ConformanceOptions): number | undefined {
   if (options.rateLimit === undefined) return undefined;
@@ -82,11 +49,21 @@ function unreachableReport(
   answeredBefore: boolean,
   notRun: number,
 ): Unreachable {
-  const where = answeredBefore
-    ? `stopped answering (${stop.code}) during ${stop.check}`
-    : `is not answering (${stop.code} on ${stop.request})`;
+  const where = stop.tls
+    ? `${answeredBefore ? `failed TLS during ${stop.check}` : `failed TLS on ${stop.request}`} (${stop.code}): ${stop.tls}`
+    : answeredBefore
+      ? `stopped answering (${stop.code}) during ${stop.check}`
+      : `is not answering (${stop.code} on ${stop.request})`;
   const message = `target ${baseUrl} ${where}; ${notRun} check${notRun === 1 ? '' : 's'} not run`;
-  return { code: stop.code, check: stop.check, request: stop.request, answeredBefore, notRun, message };
+  return {
+    code: stop.code,
+    ...(stop.tls ? { tls: stop.tls } : {}),
+    check: stop.check,
+    request: stop.request,
+    answeredBefore,
+    notRun,
+    message,
+  };
 }
 
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
@@ -104,12 +81,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     throw new Error(
       `webhookListen takes host:port, an address the deployment can reach; got "${options.webhookListen}"`,
     );
+  if (options.token === undefined && (options.username === undefined || options.password === undefined))
+    throw new Error('the run needs a username and password, or a token');
   const http = new Http(options.baseUrl, new Contract(options.contractPath), {
     ...(perSecond ? { pace: pacer(perSecond) } : {}),
     ...(options.onWait ? { onWait: options.onWait } : {}),
+    transport: createTransport(options),
+    headers: givenHeaders(options.headers),
   });
   const fixtures = new Fixtures();
-  http.tokenOf = sessions(http, options);
+  startSessions(http, options);
   const versions = await askVersions(http);
   // Every answer from here on is watched for ended jobs and deletions, when terminal_states is to run.
   const terminals =
@@ -142,7 +123,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         status: 'error',
         reason:
           stop.check === versionsCheck
-            ? `not run: the deployment did not answer: no connection (${stop.code}) for ${stop.request}`
+            ? `not run: the deployment did not answer: ${stop.failure} for ${stop.request}`
             : `not run: the deployment stopped answering during ${stop.check}`,
         failures: [],
         notes: [],
@@ -168,7 +149,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       const status = stop ? 'error' : ctx.failures.length ? 'failed' : skipped !== undefined ? 'skipped' : 'passed';
       const interrupted =
         stop &&
-        `the deployment ${http.answered ? 'stopped answering' : 'did not answer'}: no connection (${stop.code}) for ${stop.request}`;
+        `the deployment ${http.answered ? 'stopped answering' : 'did not answer'}: ${stop.failure} for ${stop.request}`;
       const reason = interrupted || (status === 'skipped' ? skipped : undefined);
       result = {
         ...base,
@@ -189,6 +170,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     }
   }
   if (!stop) await fixtures.cleanUp();
+  await http.transport.close();
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
   // The check the deployment went away in is an error too, but it was begun; the version request is no check.
   const notRun = count('error') - (stop?.check === versionsCheck ? 0 : 1);

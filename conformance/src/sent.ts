@@ -1,6 +1,7 @@
 // What each request carried in full, kept beside its Exchange (whose body is a shortened, password-free
-// preview) for the "Reproduce with: curl …" lines of failures: the whole body, the parts of a form, and whose
-// session token went in Authorization (a reproduction names it by a variable, never by its value).
+// preview and whose secret headers are hidden) for the "Reproduce with: curl …" lines of failures: the headers as
+// sent, the whole body, the parts of a form, and whose session token went in Authorization (a reproduction names
+// secrets by variables, never by their values).
 import type { Exchange } from './types.ts';
 
 export type SentPart =
@@ -9,6 +10,8 @@ export type SentPart =
 export type SentBody = { text: string } | { form: SentPart[] } | { bytes: Uint8Array };
 
 export interface Sent {
+  /** The headers as sent, secrets included (the exchange records them hidden: given-headers.ts). */
+  headers: Record<string, string>;
   /** The user whose token the request carried (a session token, or one the check says is that user's). */
   user?: 'user' | 'user2';
   body?: SentBody;

@@ -5,11 +5,29 @@ export type Profile = 'full' | 'sandbox';
 export interface ConformanceOptions {
   /** The deployment's URL, for example `http://localhost:3000`. */
   baseUrl: string;
-  username: string;
-  password: string;
-  /** A second user, for `isolation` (skipped without one). */
+  /** The user to run as, logged in with POST /login; optional when `token` is given. */
+  username?: string;
+  password?: string;
+  /** A second user, for `isolation` (skipped without one, or without `token2`). */
   username2?: string;
   password2?: string;
+  /**
+   * A bearer token of the user, issued elsewhere: sent instead of logging in. The checks that need the password
+   * itself (logging in, Basic credentials) leave those parts out with a note unless `password` is given too.
+   */
+  token?: string;
+  /** A bearer token of the second user, instead of `username2`/`password2`. */
+  token2?: string;
+  /**
+   * Headers sent with every request (a gateway's API key, say); a header the suite sets itself on a request
+   * (Accept, Content-Type, Idempotency-Key…) is the suite's there. Never printed: reports show them hidden.
+   */
+  headers?: Record<string, string>;
+  /** A PEM file of CA certificates trusted besides the default ones (a deployment behind a private CA). */
+  caFile?: string;
+  /** A PEM client certificate and its PEM key, for a deployment that asks for one (mutual TLS); both or neither. */
+  certFile?: string;
+  keyFile?: string;
   /** `full` (default) runs every check; `sandbox` skips what a stateless mock cannot pass, saying why. */
   profile?: Profile;
   /** Run only these checks (by name). */
@@ -133,8 +151,10 @@ export interface Report {
 }
 
 export interface Unreachable {
-  /** Why no connection could be made: `ECONNREFUSED`, `ENOTFOUND`, … */
+  /** Why no connection could be made: `ECONNREFUSED`, `ENOTFOUND`, `SELF_SIGNED_CERT_IN_CHAIN`, … */
   code: string;
+  /** Set when the connection failed in TLS: what went wrong and what to do (`--ca-file`, `--cert`/`--key`). */
+  tls?: string;
   /**
    * The check that sent the request no one answered (`versions` for the run's first, `GET /healthz`), and that
    * request (`METHOD /path`).

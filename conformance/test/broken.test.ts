@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNames, type ConformanceOptions, type Report, runConformance } from '../src/index.ts';
 import { type Breakage, startBrokenProxy } from './support/broken-proxy.ts';
-import { brokenBehaviours, shiftHours } from './support/breakages.ts';
+import { apiKey, brokenBehaviours, shiftHours } from './support/breakages.ts';
 import {
   credentials,
   printed,
@@ -72,6 +72,15 @@ describe.concurrent.each(targets)('in front of $target, a deployment that', ({ t
       result.failures.some((f) => f.exchange),
       'a failure carries the request that broke it',
     ).toBe(true);
+  });
+
+  // The same run given the gateway's key (-H) passes: every request carries it.
+  it('sits behind a gateway that wants an X-Api-Key header passes ignored_auth when the run sends it', async () => {
+    const { breakage } = brokenBehaviours.find(
+      (b) => b.what === 'sits behind a gateway that wants an X-Api-Key header',
+    )!;
+    const report = await runThrough(breakage, { only: ['ignored_auth'], headers: apiKey });
+    expect(report.results[0]!.status, printed(report)).toBe('passed');
   });
 
   // A fault in one use case's answers fails its semantics check alone: the other use case's stays green.

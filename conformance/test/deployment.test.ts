@@ -4,6 +4,7 @@
 // Skipped (with that reason) when JES_CONFORMANCE_BASE_URL is unset, as in `npm test`.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fromEnvironment, splitUser } from '../src/environment.ts';
+import { headerLines } from '../src/given-headers.ts';
 import { checkNames, type Report, runConformance } from '../src/index.ts';
 import { exchangeLines } from '../src/report/exchange-text.ts';
 
@@ -20,13 +21,22 @@ else
   describe(`the deployment at ${env.baseUrl}`, () => {
     beforeAll(async () => {
       const second = env.secondUser ? splitUser(env.secondUser) : undefined;
+      // A token stands for the credentials; without either, the sandbox's.
+      const credentials = env.token ? {} : { username: 'sandbox', password: 'sandbox' };
       report = await runConformance({
         baseUrl: env.baseUrl!,
-        username: env.username ?? 'sandbox',
-        password: env.password ?? 'sandbox',
+        ...credentials,
+        ...(env.username ? { username: env.username } : {}),
+        ...(env.password ? { password: env.password } : {}),
         profile: env.profile ?? 'full',
         ...(second ? { username2: second.username, password2: second.password } : {}),
         ...(env.webhookListen ? { webhookListen: env.webhookListen } : {}),
+        ...(env.token ? { token: env.token } : {}),
+        ...(env.secondToken ? { token2: env.secondToken } : {}),
+        ...(env.headers ? { headers: headerLines(env.headers) } : {}),
+        ...(env.caFile ? { caFile: env.caFile } : {}),
+        ...(env.cert ? { certFile: env.cert } : {}),
+        ...(env.key ? { keyFile: env.key } : {}),
       });
     }, 600_000);
 

@@ -25,7 +25,7 @@ function exchange(
     request: { method, url: `${base}${path}`, headers: {} },
     response: { status, headers: {}, text: json === undefined ? '' : JSON.stringify(json), json, ms: 1 },
   };
-  recordSent(made, { user });
+  recordSent(made, { user, headers: {} });
   return made;
 }
 

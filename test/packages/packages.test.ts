@@ -1,10 +1,11 @@
 // The five packages where their users are: packed with `npm pack`, installed into a fresh project outside the
 // repository, and used the stock way on Node 24 and Node 22: a plain .mjs script and a strict TypeScript
 // project on @jes/client, `npx jes login/submit --wait`, `npx jes-conformance` against `npx jes-server` (on
-// the embedded database) and against `npx jes-sandbox` (stateful: the full profile, as a deployment); then a page bundling the
-// installed @jes/client, in Chromium, against the server on another origin (CORS); client/README.md's setup snippets
-// in the CommonJS project `npm init -y` makes; and on Node 20, each command's one line naming the Node it needs.
-// Sizes and times are printed.
+// the embedded database, and behind TLS with a CA of its own and a client certificate) and against
+// `npx jes-sandbox` (stateful: the full profile, as a deployment); then a page bundling the installed
+// @jes/client, in Chromium, against the server on another origin (CORS); client/README.md's setup snippets in the
+// CommonJS project `npm init -y` makes; and on Node 20, each command's one line naming the Node it needs. Sizes
+// and times are printed.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockAfter } from '../../client/test/support/readme.ts';
+import { makeCertificates, startTlsProxy } from '../../conformance/test/support/tls.ts';
 import { followsContract } from '../../scripts/package-versions.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import { freePort } from '../support/child-server.ts';
@@ -286,6 +288,28 @@ describe('the packed packages, installed outside the repository', () => {
         expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/\b\d+ passed, 0 failed, 0 skipped\s*$/);
         expect(checked.code).toBe(0);
       }, 300_000);
+
+      // Deployments sit behind gateways (issue 32): TLS with a CA of their own that asks for a client certificate.
+      it('npx jes-conformance reaches the server behind TLS with a CA of its own and a client certificate', async () => {
+        const certificates = await makeCertificates();
+        const tls = await startTlsProxy(server.url, certificates, { clientCertificate: true });
+        try {
+          const { ca, client } = certificates;
+          const checked = await run(
+            'npx',
+            [
+              ...['--no-install', 'jes-conformance', '--base-url', tls.url, '--only', 'missing_auth,ignored_auth'],
+              ...['--username', user.name, '--password', user.password],
+              ...['--ca-file', ca.certFile, '--cert', client.certFile, '--key', client.keyFile],
+            ],
+            { cwd: project, env: userEnv },
+          );
+          expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/^2 passed, 0 failed, 0 skipped\s*$/m);
+          expect(checked.code).toBe(0);
+        } finally {
+          await tls.close();
+        }
+      });
 
       // On this Node only: the sandbox's run on the older Node adds half a minute to npm test for what the server's
       // run there and this one cover already.

@@ -6,7 +6,7 @@ import { answered, shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import { isSecured } from '../contract/document.ts';
 import type { Reply, RequestSpec } from '../http.ts';
-import type { Check } from './check.ts';
+import { type Check, tokenInstead } from './check.ts';
 import { maxBytes, padded } from './limits.ts';
 import { exampleBody, fillPath, pathValues, probe } from './probes.ts';
 
@@ -46,11 +46,14 @@ function signed(header: object, payload: object): string {
   return `${body}.${createHmac('sha256', randomBytes(32)).update(body).digest('base64url')}`;
 }
 
-/** Tokens that must be refused, made from the user's real token where that makes them more convincing. */
+/**
+ * Tokens that must be refused, made from the user's real token where that makes them more convincing; the password
+ * as Basic credentials when the run has the password (not when it was given a token instead).
+ */
 function badTokens(
   realToken: string,
-  username: string,
-  password: string,
+  username: string | undefined,
+  password: string | undefined,
 ): { name: string; authorization: string; codes: string[] }[] {
   const [, payloadPart = ''] = realToken.split('.');
   let payload: Record<string, unknown> = {};
@@ -76,11 +79,15 @@ function badTokens(
       authorization: `Bearer ${signed({ alg: 'HS256', typ: 'JWT' }, { ...payload, iat: now - 7200, exp: now - 3600 })}`,
       codes: invalid,
     },
-    {
-      name: 'the password as Basic credentials',
-      authorization: `Basic ${base64url(`${username}:${password}`).replaceAll('-', '+').replaceAll('_', '/')}`,
-      codes: ['invalid_token', 'missing_token'],
-    },
+    ...(username !== undefined && password !== undefined
+      ? [
+          {
+            name: 'the password as Basic credentials',
+            authorization: `Basic ${base64url(`${username}:${password}`).replaceAll('-', '+').replaceAll('_', '/')}`,
+            codes: ['invalid_token', 'missing_token'],
+          },
+        ]
+      : []),
   ];
 }
 
@@ -173,6 +180,8 @@ export const ignoredAuth: Check = {
       : undefined,
   async run(ctx) {
     const real = await ctx.http.tokenOf('user', ctx.name);
+    if (ctx.options.username === undefined || ctx.options.password === undefined)
+      ctx.note(`the password as Basic credentials left out: ${tokenInstead}`);
     for (const token of badTokens(real, ctx.options.username, ctx.options.password)) {
       const challenge = token.codes.includes('missing_token')
         ? /^Bearer realm="jes"/

@@ -14,5 +14,8 @@ export interface Check {
   run(ctx: CheckContext): Promise<void>;
 }
 
+/** Why a part that needs the password itself (logging in) is left out. */
+export const tokenInstead = 'a token was given instead of a username and password';
+
 export const statelessSkip =
   'the sandbox is stateless: it answers every request with the same examples, so nothing it stores can be observed';

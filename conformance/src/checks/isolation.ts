@@ -23,8 +23,8 @@ export const isolation: Check = {
   ],
   skip: ({ profile, options }) => {
     if (profile === 'sandbox') return statelessSkip;
-    if (options.username2 === undefined || options.password2 === undefined)
-      return 'needs a second user (--second-user name:password, or username2/password2)';
+    if (options.token2 === undefined && (options.username2 === undefined || options.password2 === undefined))
+      return 'needs a second user (--second-user name:password or --second-token; username2/password2 or token2)';
     return undefined;
   },
   async run(ctx) {

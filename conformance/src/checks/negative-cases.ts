@@ -59,7 +59,11 @@ export const negativeCases: NegativeCase[] = [
   },
   {
     what: 'login without a password',
-    request: (ctx) => ({ method: 'POST', path: '/login', json: { username: ctx.options.username } }),
+    request: (ctx) => ({
+      method: 'POST',
+      path: '/login',
+      json: { username: ctx.options.username ?? 'jes-conformance' },
+    }),
     status: 400,
     code: 'invalid_request',
     pointer: '/password',

@@ -8,8 +8,16 @@ import { pathValues } from './probes.ts';
 export function tour(ctx: CheckContext): Promise<void> {
   return ctx.fixtures.shared('tour', async () => {
     const { username, password } = ctx.options;
-    await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password } });
-    await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password: `${password}-wrong` } });
+    // Without the password (a token given instead) login's 200 and 401 go unseen.
+    if (username !== undefined && password !== undefined) {
+      await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: { username, password } });
+      await ctx.send({
+        method: 'POST',
+        path: '/login',
+        auth: 'none',
+        json: { username, password: `${password}-wrong` },
+      });
+    }
     const useCases = await ctx.fixtures.useCases(ctx);
     for (const useCase of useCases) await ctx.send({ method: 'GET', path: `/problem/${useCase.id}` });
     await ctx.send({ method: 'GET', path: `/problem/${pathValues(ctx).problem_id}` });

@@ -1,4 +1,5 @@
-// An exchange as text for reports: the request (token shortened) and the response, bodies cut short.
+// An exchange as text for reports: the request (its secrets recorded hidden: given-headers.ts) and the response,
+// bodies cut short.
 import type { Exchange } from '../types.ts';
 
 const shown = [
@@ -23,7 +24,7 @@ export function exchangeLines(exchange: Exchange, maxBody = 800): string[] {
   const lines = [`→ ${request.method} ${request.url} (sent by ${exchange.check})`];
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'accept') continue;
-    lines.push(`  ${name}: ${name === 'authorization' ? cut(value, 20) : value}`);
+    lines.push(`  ${name}: ${value}`);
   }
   if (request.body !== undefined) lines.push(`  ${cut(request.body, maxBody)}`);
   if (!response) return [...lines, `← no response: ${exchange.error ?? 'unknown error'}`];

@@ -93,6 +93,19 @@ export function shiftHours(stamp: string, hours: number): string {
   return `${m}/${d}/${y}, ${t}`;
 }
 
+/** The key of the gateway below: a run sends it with `headers` (-H 'X-Api-Key: …'); never printed by the suite. */
+export const apiKey = { 'X-Api-Key': 'gateway-key-7f3a9c1e' };
+
+/** A gateway in front of the deployment: 401 to a request without its API key, else the request as it is. */
+function gateway(r: Exchanged): Exchanged | Answer {
+  if (r.headers['x-api-key'] === apiKey['X-Api-Key']) return r;
+  return {
+    status: 401,
+    headers: { 'content-type': 'text/plain', 'www-authenticate': 'ApiKey header="X-Api-Key"' },
+    body: Buffer.from('X-Api-Key missing or wrong'),
+  };
+}
+
 export interface BrokenBehaviour {
   what: string;
   /** The check that must fail. */
@@ -171,6 +184,14 @@ export const brokenBehaviours: BrokenBehaviour[] = [
           ? { ...r, headers: { ...r.headers, authorization: `Bearer ${await alice(tools)}` } }
           : r,
     },
+  },
+  {
+    // Deployments sit behind gateways that want their own key: a run without it is refused from its first login.
+    what: 'sits behind a gateway that wants an X-Api-Key header',
+    check: 'ignored_auth',
+    message:
+      /^logging in as alice: expected 200 with an access_token, got 401 with a text\/plain body "X-Api-Key missing/,
+    breakage: { request: gateway },
   },
   {
     what: 'asks for a token before routing',
