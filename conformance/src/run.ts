@@ -1,16 +1,20 @@
-// runConformance: the deployment's versions first (versions.ts), then every selected check in the registry's order
-// against it, with one session per user, fixtures shared between checks, and the run's resources cleaned up at the
-// end. A deployment that stops answering stops the run: the check it happened in and those after it are errors,
-// not failures (all of them when it never answered the first request).
+// runConformance: the options validated before any request (prepareRun), then the deployment's versions
+// (versions.ts), then every selected check in order (selection.ts: the built-in ones with any of your own) against
+// it, with one session per user, fixtures shared between checks, and the run's resources cleaned up at the end. A
+// deployment that stops answering stops the run: the check it happened in and those after it are errors, not
+// failures (all of them when it never answered the first request).
 import { randomBytes } from 'node:crypto';
 import { answered, shown } from './answer-text.ts';
+import type { Check } from './checks/check.ts';
 import { checks } from './checks/registry.ts';
+import { moduleOf } from './check-modules.ts';
 import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
+import { runChecks, selectChecks } from './selection.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
 import { askVersions, versionsCheck } from './versions.ts';
 import { listenAddress } from './webhook-receiver.ts';
@@ -86,22 +90,40 @@ function unreachableReport(
   return { code: stop.code, check: stop.check, request: stop.request, answeredBefore, notRun, message };
 }
 
-export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const started = Date.now();
-  const profile = options.profile ?? 'full';
-  const seed = options.seed ?? defaultSeed;
-  const runs = options.runs ?? defaultRuns;
-  const unknown = (options.only ?? []).filter((name) => !checkNames().includes(name));
-  if (unknown.length)
-    throw new Error(
-      `unknown check${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the checks are ${checkNames().join(', ')}`,
-    );
+/** A run's options validated, with the contract and the checks it takes (prepareRun). */
+export interface PreparedRun {
+  options: ConformanceOptions;
+  contract: Contract;
+  /** The checks to run, in order. */
+  checks: readonly Check[];
+  perSecond: number | undefined;
+}
+
+/**
+ * Validates the options before any request is sent (the command's usage errors): the checks of your own, `only`,
+ * `operations`, the rate and the webhook listener's address; throws a one-line error.
+ */
+export function prepareRun(options: ConformanceOptions): PreparedRun {
   const perSecond = rateOf(options);
   if (options.webhookListen !== undefined && !listenAddress(options.webhookListen))
     throw new Error(
       `webhookListen takes host:port, an address the deployment can reach; got "${options.webhookListen}"`,
     );
-  const http = new Http(options.baseUrl, new Contract(options.contractPath), {
+  const contract = new Contract(options.contractPath);
+  return { options, contract, checks: selectChecks(runChecks(contract, options.checks), options, contract), perSecond };
+}
+
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  return runPrepared(prepareRun(options));
+}
+
+/** Runs what prepareRun validated. */
+export async function runPrepared({ options, contract, checks: selected, perSecond }: PreparedRun): Promise<Report> {
+  const started = Date.now();
+  const profile = options.profile ?? 'full';
+  const seed = options.seed ?? defaultSeed;
+  const runs = options.runs ?? defaultRuns;
+  const http = new Http(options.baseUrl, contract, {
     ...(perSecond ? { pace: pacer(perSecond) } : {}),
     ...(options.onWait ? { onWait: options.onWait } : {}),
   });
@@ -119,12 +141,27 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   let stop: TargetUnreachable | undefined = http.unreachable;
   if (!stop) options.onVersions?.(versions);
   const results: CheckResult[] = [];
-  for (const check of checks) {
-    if (options.only?.length && !options.only.includes(check.name)) continue;
-    const base = { name: check.name, description: check.description, operations: check.operations };
-    const reason = check.skip?.({ profile, options });
+  for (const check of selected) {
+    const module = moduleOf(check);
+    const base = {
+      name: check.name,
+      ...(module !== undefined ? { module } : {}),
+      description: check.description,
+      operations: check.operations,
+    };
     let result: CheckResult;
-    if (reason) {
+    let reason: string | undefined;
+    let thrown: unknown;
+    try {
+      reason = check.skip?.({ profile, options });
+    } catch (error) {
+      thrown = error;
+    }
+    if (thrown !== undefined) {
+      // A check of your own whose skip throws fails as one whose run throws.
+      const failure = { message: `the check itself failed: ${(thrown as Error).stack ?? String(thrown)}` };
+      result = { ...base, status: 'failed', failures: [failure], notes: [], requests: 0, ms: 0 };
+    } else if (reason) {
       result = { ...base, status: 'skipped', reason, failures: [], notes: [], requests: 0, ms: 0 };
     } else if (stop) {
       result = {
@@ -183,6 +220,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     profile,
     seed,
     runs,
+    ...(options.operations?.length ? { operations: options.operations } : {}),
     results,
     passed: count('passed'),
     failed: count('failed'),

@@ -1,5 +1,6 @@
-// Every check, in the order a run takes them: the behavioural checks first (they make the run's
-// resources), the response checks last (they validate every response the run received).
+// Every built-in check, in the order a run takes them: the behavioural checks first (they make the run's
+// resources), the response checks last (they validate every response the run received). Checks of your own run
+// between the two (selection.ts).
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
 import { idempotency } from './idempotency.ts';
@@ -21,7 +22,7 @@ import { userEvents } from './user-events.ts';
 import { webhookDelivery } from './webhook-delivery.ts';
 import { webhookRetry } from './webhook-retry.ts';
 
-export const checks: readonly Check[] = [
+export const behaviouralChecks: readonly Check[] = [
   lifecycle,
   ensureResourceAvailability,
   useAfterFree,
@@ -42,5 +43,6 @@ export const checks: readonly Check[] = [
   userEvents,
   webhookDelivery,
   webhookRetry,
-  ...responseChecks,
 ];
+
+export const checks: readonly Check[] = [...behaviouralChecks, ...responseChecks];
