@@ -1,11 +1,12 @@
 // Checks of your own from modules (`--checks ./team-checks.mjs`, `loadChecks`): each module, a path from the current
-// folder or a package name, is imported, and its `checks` export (an array) or its default export (an array, or one
-// check) taken. What each check must be (its name, description, operations, run) is validated with the built-in
+// folder or a package name (found from that folder as an import there finds it: import-meta-resolve, Node's own
+// algorithm, since import.meta.resolve takes no other parent without a flag), is imported, and its `checks` export
+// (an array) or its default export (an array, or one check) taken. What each check must be (its name, description, operations, run) is validated with the built-in
 // ones when the run takes them (selection.ts), each error naming the module it came from.
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve as resolveImport } from 'import-meta-resolve';
 import type { Check } from './checks/check.ts';
 
 const modules = new WeakMap<object, string>();
@@ -17,7 +18,7 @@ export function moduleOf(check: unknown): string | undefined {
 
 const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0];
 
-/** The module's file: a path from `cwd` (`./team-checks.mjs`), else a package resolved from `cwd`. */
+/** The module's file: a path from `cwd` (`./team-checks.mjs`), else a package as an import in `cwd` finds it. */
 function locate(specifier: string, cwd: string): string {
   const path = resolve(cwd, specifier);
   if (/^\.{1,2}[\\/]/.test(specifier) || isAbsolute(specifier) || existsSync(path)) {
@@ -25,9 +26,9 @@ function locate(specifier: string, cwd: string): string {
     return path;
   }
   try {
-    return createRequire(resolve(cwd, 'package.json')).resolve(specifier);
+    return fileURLToPath(resolveImport(specifier, pathToFileURL(join(cwd, 'checks.mjs')).href));
   } catch (error) {
-    if ((error as { code?: string }).code === 'MODULE_NOT_FOUND')
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
       throw new Error(`${specifier}: no such file or package (from ${cwd})`);
     throw new Error(`${specifier}: ${firstLine(error)}`);
   }

@@ -1,6 +1,6 @@
 // Checks of a team's own: modules that are not checks are refused with one line naming the module (missing, exporting
 // none, a name not snake_case or taken, an operation the contract lacks), by loadChecks, runConformance and the
-// command; the command loads .mjs and .ts modules, lists their checks marked with their module, and a check that
+// command; a package is found as an import finds it; the command loads .mjs and .ts modules, lists their checks marked with their module, and a check that
 // throws is a failure of its own while the run goes on. A team's check failing against a broken deployment is in the
 // broken-proxy table (support/breakages.ts), and the README's example is run from the packed tarball
 // (test/packages).
@@ -104,6 +104,18 @@ it('the command loads .mjs and .ts modules, and --list marks their checks with t
   expect(names).toEqual([...checkNames().slice(0, -5), 'maxcut_half_weight', 'typed_rule', ...responseChecks]);
   expect(lines.find((l) => l.startsWith('maxcut_half_weight'))).toMatch(/ \(from .*support\/team-checks\.mjs\)$/);
   expect(lines.find((l) => l.startsWith('typed_rule'))).toMatch(/^typed_rule +A check\. \(from .*typed-checks\.ts\)$/);
+});
+
+it('a package name is found from the folder as an import there finds it (an exports map of import alone too)', async () => {
+  module(
+    'project/node_modules/@team/checks/package.json',
+    JSON.stringify({ name: '@team/checks', type: 'module', exports: { '.': { import: './index.js' } } }),
+  );
+  module('project/node_modules/@team/checks/index.js', `export default ${check('from_a_package')};\n`);
+  const [loaded] = await loadChecks(['@team/checks'], join(dir, 'project'));
+  expect(loaded?.name).toBe('from_a_package');
+  const missing = await loadChecks(['@team/other'], join(dir, 'project')).catch((e: Error) => e.message);
+  expect(missing).toBe(`@team/other: no such file or package (from ${join(dir, 'project')})`);
 });
 
 describe('against the stateful sandbox', () => {
