@@ -113,6 +113,7 @@ export function prepareRun(options: ConformanceOptions): PreparedRun {
   return { options, contract, checks: selectChecks(runChecks(contract, options.checks), options, contract), perSecond };
 }
 
+/** Holds the deployment at `options.baseUrl` to the contract: the options validated (prepareRun), then the run. */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   return runPrepared(prepareRun(options));
 }
