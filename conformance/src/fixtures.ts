@@ -51,6 +51,11 @@ export interface GeneratedJob extends InlineJobRequest {
   reply: Reply;
 }
 
+/**
+ * The resources checks share, made once per run. A check of your own may use `useCases`, `useCase`, `finishedJob`,
+ * `dataFile` (each takes the check's context first: the first caller's check sends the requests), `shared` and
+ * `atEnd`; the others serve built-in checks and may change in any release.
+ */
 export class Fixtures {
   private readonly made = new Map<string, Promise<unknown>>();
   private readonly cleanups: (() => Promise<unknown>)[] = [];
@@ -64,7 +69,10 @@ export class Fixtures {
     for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   }
 
-  /** What `make` resolves to, made once per run (the first caller's check sends its requests). */
+  /**
+   * What `make` resolves to, made once per run (the first caller's check sends its requests). A check of your own
+   * keys what it shares with its own name first (`my_check: …`), so as not to meet the built-in keys.
+   */
   shared<T>(key: string, make: () => Promise<T>): Promise<T> {
     if (!this.made.has(key)) this.made.set(key, make());
     return this.made.get(key) as Promise<T>;

@@ -1,4 +1,5 @@
-// The jes-conformance command: options (or JES_CONFORMANCE_* variables) to runConformance, the contract versions
+// The jes-conformance command: options (or JES_CONFORMANCE_* variables) to runConformance, with the checks of the
+// modules --checks names (check-modules.ts) and the operations --operation selects; the contract versions
 // (the suite's and the deployment's, a warning when they may differ), one line per check as it ends (a line on
 // stderr for each wait for a rate limit), the coverage, the deprecated operations used and the closing line, the
 // JUnit and markdown files when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage or a deployment that
@@ -8,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { checks } from './checks/registry.ts';
+import { loadChecks, moduleOf } from './check-modules.ts';
+import { Contract } from './contract/contract.ts';
 import { splitUser, variables } from './environment.ts';
 import { headerLines } from './given-headers.ts';
 import { parseRate, rateText } from './pace.ts';
@@ -24,7 +26,8 @@ import {
 import { createReproducer, type FromVariable, type ReproduceSetup, reproduceLines } from './report/curl.ts';
 import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
-import { checkNames, defaultRuns, defaultSeed, runConformance } from './run.ts';
+import { defaultRuns, defaultSeed, type PreparedRun, prepareRun, runPrepared } from './run.ts';
+import { runChecks, selectChecks } from './selection.ts';
 import { type FileNames, tlsSettings } from './transport.ts';
 import type { ConformanceOptions, Profile, RateLimitWait } from './types.ts';
 import { listenAddress } from './webhook-receiver.ts';
@@ -43,6 +46,8 @@ interface Options {
   key?: string;
   profile: Profile;
   only: string[];
+  checks: string[];
+  operation: string[];
   junit?: string;
   report?: string;
   seed: number;
@@ -74,18 +79,17 @@ function listen(value: string): string {
   return value;
 }
 
-/** Collects each -H: checked with the others, so that no error message repeats a value (commander's would). */
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
-
-function checkList(value: string, previous: string[]): string[] {
+/** A repeated option's values, each of which may be a list separated by commas (known only once --checks loaded). */
+function list(value: string, previous: string[]): string[] {
   const names = value
     .split(',')
     .map((n) => n.trim())
     .filter(Boolean);
-  const unknown = names.filter((n) => !checkNames().includes(n));
-  if (unknown.length) throw new InvalidArgumentError(`unknown check ${unknown.join(', ')} (see --list)`);
   return [...previous, ...names];
 }
+
+/** A repeated option's values as given (each -H checked with the others later, so that no error repeats a value, as commander's would). */
+const repeated = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function program(): Command {
   return new Command('jes-conformance')
@@ -107,7 +111,7 @@ export function program(): Command {
         "a header sent with every request, such as a gateway's API key (repeat it; the variable holds one a line)",
       )
         .env(variables.headers)
-        .argParser(collect),
+        .argParser(repeated),
     )
     .addOption(
       new Option(
@@ -127,8 +131,24 @@ export function program(): Command {
     )
     .addOption(
       new Option('--only <check>', 'run only this check (repeat, or separate with commas)')
-        .argParser(checkList)
+        .argParser(list)
         .default([], 'every check'),
+    )
+    .addOption(
+      new Option(
+        '--operation <operationId>',
+        'run only the checks of this operation, the checks of every operation aimed at it alone (repeat, or separate with commas)',
+      )
+        .argParser(list)
+        .default([], 'every operation'),
+    )
+    .addOption(
+      new Option(
+        '--checks <module>',
+        'also run the checks this module exports (a path from here, .mjs or .js, or .ts where Node strips types; or a package name; repeat for more)',
+      )
+        .argParser(repeated)
+        .default([], 'none'),
     )
     .option('--junit <file>', 'also write a JUnit XML report')
     .option('--report <file.md>', 'also write a markdown report')
@@ -151,7 +171,7 @@ export function program(): Command {
       '--contract <openapi.yaml>',
       'the contract to hold the deployment to (default: the one this package carries)',
     )
-    .option('--list', 'list the checks and what each means, then exit')
+    .option('--list', 'list the checks (those --only, --operation and --checks select) and what each means, then exit')
     .addHelpText(
       'after',
       [
@@ -219,6 +239,7 @@ function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions 
     ...(files.certFile ? { certFile: files.certFile, keyFile: files.keyFile! } : {}),
     profile: o.profile,
     only: o.only,
+    ...(o.operation.length ? { operations: o.operation } : {}),
     seed: o.seed,
     runs: o.runs,
     ...(second ? { username2: second.username, password2: second.password } : {}),
@@ -301,15 +322,31 @@ export async function run(
   let options: ConformanceOptions;
   let o: Options;
   let sourceOf: SourceOf;
+  let reproduce: Reproduce;
+  let prepared: PreparedRun;
   try {
     command.parse(args, { from: 'user' });
     o = command.opts<Options>();
+    const extra = await loadChecks(o.checks);
     if (o.list) {
-      for (const check of checks) out(`${check.name.padEnd(29)} ${check.description}`);
+      const contract = new Contract(o.contract);
+      const listed = selectChecks(runChecks(contract, extra), { only: o.only, operations: o.operation }, contract);
+      for (const check of listed) {
+        const module = moduleOf(check);
+        out(`${check.name.padEnd(29)} ${check.description}${module ? ` (from ${module})` : ''}`);
+      }
       return 0;
     }
     sourceOf = (option) => command.getOptionValueSource(option);
-    options = conformanceOptions(o, sourceOf);
+    options = { ...conformanceOptions(o, sourceOf), ...(extra.length ? { checks: extra } : {}) };
+    reproduce = reproduction(options, o, sourceOf);
+    const given = new Set<string>();
+    prepared = prepareRun({
+      ...options,
+      onVersions: (versions) => versionsLines(versions).forEach((line) => out(line)),
+      onResult: (result) => out(resultText(result, reproduce, given)),
+      onWait: (wait) => err(waitLine(wait)),
+    });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     err(`error: ${(error as Error).message}`);
@@ -322,16 +359,10 @@ export async function run(
       seed: options.seed!,
       runs: options.runs!,
       ...(o.rateLimit ? { rateLimit: rateText(o.rateLimit) } : {}),
+      ...(options.operations ? { operations: options.operations } : {}),
     }),
   );
-  const reproduce = reproduction(options, o, sourceOf);
-  const given = new Set<string>();
-  const report = await runConformance({
-    ...options,
-    onVersions: (versions) => versionsLines(versions).forEach((line) => out(line)),
-    onResult: (result) => out(resultText(result, reproduce, given)),
-    onWait: (wait) => err(waitLine(wait)),
-  });
+  const report = await runPrepared(prepared);
   for (const line of coverageLines(report.coverage)) out(line);
   const deprecated = deprecatedLine(report.coverage);
   if (deprecated) out(deprecated);

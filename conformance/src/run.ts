@@ -1,10 +1,13 @@
-// runConformance: the deployment's versions first (versions.ts), then every selected check in the registry's order
-// against it, with one session per user, fixtures shared between checks, and the run's resources cleaned up at the
-// end. A deployment that stops answering stops the run: the check it happened in and those after it are errors,
-// not failures (all of them when it never answered the first request).
+// runConformance: the options validated before any request (prepareRun), then the deployment's versions
+// (versions.ts), then every selected check in order (selection.ts: the built-in ones with any of your own) against
+// it, with one session per user, fixtures shared between checks, and the run's resources cleaned up at the end. A
+// deployment that stops answering stops the run: the check it happened in and those after it are errors, not
+// failures (all of them when it never answered the first request).
 import { randomBytes } from 'node:crypto';
+import type { Check } from './checks/check.ts';
 import { checks } from './checks/registry.ts';
 import { terminalStates } from './checks/terminal-states.ts';
+import { moduleOf } from './check-modules.ts';
 import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
@@ -12,9 +15,10 @@ import { Fixtures } from './fixtures.ts';
 import { givenHeaders } from './given-headers.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
+import { runChecks, selectChecks } from './selection.ts';
+import { startSessions } from './sessions.ts';
 import { Terminals } from './terminal/rereads.ts';
 import { TerminalWatch } from './terminal/watch.ts';
-import { startSessions } from './sessions.ts';
 import { createTransport } from './transport.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
 import { askVersions, versionsCheck } from './versions.ts';
@@ -66,16 +70,20 @@ function unreachableReport(
   };
 }
 
-export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const started = Date.now();
-  const profile = options.profile ?? 'full';
-  const seed = options.seed ?? defaultSeed;
-  const runs = options.runs ?? defaultRuns;
-  const unknown = (options.only ?? []).filter((name) => !checkNames().includes(name));
-  if (unknown.length)
-    throw new Error(
-      `unknown check${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the checks are ${checkNames().join(', ')}`,
-    );
+/** A run's options validated, with the contract and the checks it takes (prepareRun). */
+export interface PreparedRun {
+  options: ConformanceOptions;
+  contract: Contract;
+  /** The checks to run, in order. */
+  checks: readonly Check[];
+  perSecond: number | undefined;
+}
+
+/**
+ * Validates the options before any request is sent (the command's usage errors): the checks of your own, `only`,
+ * `operations`, the rate and the webhook listener's address; throws a one-line error.
+ */
+export function prepareRun(options: ConformanceOptions): PreparedRun {
   const perSecond = rateOf(options);
   if (options.webhookListen !== undefined && !listenAddress(options.webhookListen))
     throw new Error(
@@ -83,7 +91,22 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     );
   if (options.token === undefined && (options.username === undefined || options.password === undefined))
     throw new Error('the run needs a username and password, or a token');
-  const http = new Http(options.baseUrl, new Contract(options.contractPath), {
+  const contract = new Contract(options.contractPath);
+  return { options, contract, checks: selectChecks(runChecks(contract, options.checks), options, contract), perSecond };
+}
+
+/** Holds the deployment at `options.baseUrl` to the contract: the options validated (prepareRun), then the run. */
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  return runPrepared(prepareRun(options));
+}
+
+/** Runs what prepareRun validated. */
+export async function runPrepared({ options, contract, checks: selected, perSecond }: PreparedRun): Promise<Report> {
+  const started = Date.now();
+  const profile = options.profile ?? 'full';
+  const seed = options.seed ?? defaultSeed;
+  const runs = options.runs ?? defaultRuns;
+  const http = new Http(options.baseUrl, contract, {
     ...(perSecond ? { pace: pacer(perSecond) } : {}),
     ...(options.onWait ? { onWait: options.onWait } : {}),
     transport: createTransport(options),
@@ -94,8 +117,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const versions = await askVersions(http);
   // Every answer from here on is watched for ended jobs and deletions, when terminal_states is to run.
   const terminals =
-    (!options.only?.length || options.only.includes(terminalStates.name)) &&
-    !terminalStates.skip?.({ profile, options })
+    selected.includes(terminalStates) && !terminalStates.skip?.({ profile, options })
       ? new Terminals(http, terminalStates.name, new TerminalWatch(http.baseUrl))
       : undefined;
   const run = {
@@ -110,12 +132,27 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   let stop: TargetUnreachable | undefined = http.unreachable;
   if (!stop) options.onVersions?.(versions);
   const results: CheckResult[] = [];
-  for (const check of checks) {
-    if (options.only?.length && !options.only.includes(check.name)) continue;
-    const base = { name: check.name, description: check.description, operations: check.operations };
-    const reason = check.skip?.({ profile, options });
+  for (const check of selected) {
+    const module = moduleOf(check);
+    const base = {
+      name: check.name,
+      ...(module !== undefined ? { module } : {}),
+      description: check.description,
+      operations: check.operations,
+    };
     let result: CheckResult;
-    if (reason) {
+    let reason: string | undefined;
+    let thrown: unknown;
+    try {
+      reason = check.skip?.({ profile, options });
+    } catch (error) {
+      thrown = error;
+    }
+    if (thrown !== undefined) {
+      // A check of your own whose skip throws fails as one whose run throws.
+      const failure = { message: `the check itself failed: ${(thrown as Error).stack ?? String(thrown)}` };
+      result = { ...base, status: 'failed', failures: [failure], notes: [], requests: 0, ms: 0 };
+    } else if (reason) {
       result = { ...base, status: 'skipped', reason, failures: [], notes: [], requests: 0, ms: 0 };
     } else if (stop) {
       result = {
@@ -180,6 +217,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     profile,
     seed,
     runs,
+    ...(options.operations?.length ? { operations: options.operations } : {}),
     results,
     passed: count('passed'),
     failed: count('failed'),

@@ -1,4 +1,5 @@
 // The suite's public types: what runConformance takes, what it records, what it returns.
+import type { Check } from './checks/check.ts';
 
 export type Profile = 'full' | 'sandbox';
 
@@ -32,6 +33,19 @@ export interface ConformanceOptions {
   profile?: Profile;
   /** Run only these checks (by name). */
   only?: string[];
+  /**
+   * Checks of your own (see `Check`, and `loadChecks` for a module's), run like the built-in ones: after the
+   * behavioural checks and before the response checks, which validate their answers too. Their names must be
+   * snake_case and differ from every other check's.
+   */
+  checks?: readonly Check[];
+  /**
+   * Run only the checks that exercise one of these operations (operationIds), and point the checks that go over every
+   * operation (the response checks, unsupported_method, the auth and data checks) at these alone: other operations
+   * get only the requests the selected checks need to set up (logging in, the use cases, a job to read). With `only`:
+   * the checks both select.
+   */
+  operations?: string[];
   /** The fast-check seed of the generated checks (printed; default a fixed one, so that runs repeat). */
   seed?: number;
   /** Generated cases per target of the generated checks (default 8). */
@@ -116,6 +130,8 @@ export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
 export interface CheckResult {
   name: string;
+  /** The module a check of your own came from (`--checks`, `loadChecks`); undefined for the others. */
+  module?: string;
   description: string;
   /** The operationIds the check exercises. */
   operations: readonly string[];
@@ -137,6 +153,8 @@ export interface Report {
   profile: Profile;
   seed: number;
   runs: number;
+  /** The operations the run was narrowed to (`operations`), when it was. */
+  operations?: string[];
   results: CheckResult[];
   passed: number;
   failed: number;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNames, type ConformanceOptions, type Report, runConformance } from '../src/index.ts';
 import { type Breakage, startBrokenProxy } from './support/broken-proxy.ts';
-import { apiKey, brokenBehaviours, shiftHours } from './support/breakages.ts';
+import { apiKey, brokenBehaviours, shiftHours, teamChecks } from './support/breakages.ts';
 import {
   credentials,
   printed,
@@ -58,9 +58,10 @@ describe.concurrent.each(targets)('in front of $target, a deployment that', ({ t
   // A whole run, beside the four dozen runs of one check each: on a busy 2-core machine it has taken more than the
   // default 60 s (39 s on a quiet one), so it gets three times that, and a minute for the webhook checks (their retry
   // is due 5 s after the first attempt) and the streams' followed job: 180 s ran out at a load average of 17.
-  it('breaks nothing (the proxy alone) passes every check', { timeout: 240_000 }, async () => {
-    const report = await runThrough({}, webhookListen);
+  it("breaks nothing (the proxy alone) passes every check, and a team's own", { timeout: 240_000 }, async () => {
+    const report = await runThrough({}, { ...webhookListen, checks: teamChecks });
     expect(report.failed, printed(report)).toBe(0);
+    expect(report.results.find((r) => r.name === 'maxcut_half_weight')?.status, printed(report)).toBe('passed');
   });
 
   it.each(brokenBehaviours)('$what fails $check', async ({ check, message, breakage, options }) => {
@@ -96,7 +97,8 @@ describe.concurrent.each(targets)('in front of $target, a deployment that', ({ t
   });
 });
 
-it('breaks every check at least once above', () => {
+it("breaks every check at least once above, and a team's own", () => {
   const broken = new Set(brokenBehaviours.map((b) => b.check));
-  expect(checkNames().filter((name) => !broken.has(name))).toEqual([]);
+  const names = [...checkNames(), ...teamChecks.map((c) => c.name)];
+  expect(names.filter((name) => !broken.has(name))).toEqual([]);
 });

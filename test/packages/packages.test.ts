@@ -1,11 +1,11 @@
 // The five packages where their users are: packed with `npm pack`, installed into a fresh project outside the
 // repository, and used the stock way on Node 24 and Node 22: a plain .mjs script and a strict TypeScript
 // project on @jes/client, `npx jes login/submit --wait`, `npx jes-conformance` against `npx jes-server` (on
-// the embedded database, and behind TLS with a CA of its own and a client certificate) and against
-// `npx jes-sandbox` (stateful: the full profile, as a deployment); then a page bundling the installed
-// @jes/client, in Chromium, against the server on another origin (CORS); client/README.md's setup snippets in the
-// CommonJS project `npm init -y` makes; and on Node 20, each command's one line naming the Node it needs. Sizes
-// and times are printed.
+// the embedded database, and behind TLS with a CA of its own and a client certificate, with conformance/README.md's
+// example check of a team's own) and against `npx jes-sandbox` (stateful: the full profile, as a deployment); then a
+// page bundling the installed @jes/client, in Chromium, against the server on another origin (CORS);
+// client/README.md's setup snippets in the CommonJS project `npm init -y` makes; and on Node 20, each command's one
+// line naming the Node it needs. Sizes and times are printed.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,6 +64,8 @@ describe('the packed packages, installed outside the repository', () => {
     await succeed('npm', ['init', '-y'], { cwd: join(project, 'commonjs') });
     writeFileSync(join(project, 'commonjs', 'start.mjs'), blockAfter('tested: setup-module', 'js'));
     writeFileSync(join(project, 'commonjs', 'start.js'), blockAfter('tested: setup-commonjs', 'js'));
+    // conformance/README.md's check of a team's own, as a user saves it (tsconfig.json type-checks it, with checkJs).
+    writeFileSync(join(project, 'team-checks.mjs'), blockAfter('tested: own-checks', 'js', 'conformance/README.md'));
     console.log(
       `installed the tarballs (and typescript, @types/node) into ${project} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -146,7 +148,7 @@ describe('the packed packages, installed outside the repository', () => {
     );
   });
 
-  it('a strict TypeScript project (nodenext, skipLibCheck off) type-checks against every package, and a wrongly typed client input stays an error', async () => {
+  it("a strict TypeScript project (nodenext, skipLibCheck off) type-checks against every package (conformance/README.md's check of a team's own too, with checkJs), and a wrongly typed client input stays an error", async () => {
     // typed.ts marks its wrong input with @ts-expect-error: were the input not an error, tsc would fail on the unused directive.
     const tsc = await run('npx', ['--no-install', 'tsc', '-p', '.'], { cwd: project });
     expect(tsc.stdout).toBe('');
@@ -266,7 +268,7 @@ describe('the packed packages, installed outside the repository', () => {
         expect(JSON.parse(submitted.stdout).executions.exact.data.cut_value).toBe(53);
       });
 
-      it('npx jes-conformance passes against the server', async () => {
+      it("npx jes-conformance passes against the server, with conformance/README.md's check of a team's own (--checks)", async () => {
         const checked = await run(
           'npx',
           [
@@ -282,10 +284,13 @@ describe('the packed packages, installed outside the repository', () => {
             `${second.name}:${second.password}`,
             '--webhook-listen',
             `127.0.0.1:${await freePort()}`,
+            '--checks',
+            './team-checks.mjs',
           ],
           { cwd: project, env: userEnv, timeoutMs: 300_000 },
         );
         expect(checked.stdout, checked.stdout + checked.stderr).toMatch(/\b\d+ passed, 0 failed, 0 skipped\s*$/);
+        expect(checked.stdout).toMatch(/^passed +listed_jobs_readable \[listJobs, getJob\] \(/m);
         expect(checked.code).toBe(0);
       }, 300_000);
 

@@ -1,6 +1,7 @@
 // missing_auth and ignored_auth: every secured operation refuses a request without a token (401
 // `missing_token`) and every kind of bad token (401 `invalid_token`), with the bearer challenge in
 // `WWW-Authenticate`. Without a token, a body is refused unread: a malformed or oversized one still gets 401.
+// Narrowed to some operations (--operation), those alone.
 import { createHmac, randomBytes } from 'node:crypto';
 import { answered, shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
@@ -8,9 +9,12 @@ import { isSecured } from '../contract/document.ts';
 import type { Reply, RequestSpec } from '../http.ts';
 import { type Check, tokenInstead } from './check.ts';
 import { maxBytes, padded } from './limits.ts';
-import { exampleBody, fillPath, pathValues, probe } from './probes.ts';
+import { exampleBody, fillPath, pathValues, probe, selectedRequest } from './probes.ts';
 
-const secured = (ctx: CheckContext) => ctx.contract.operations.filter((op) => isSecured(ctx.contract.doc, op));
+const secured = (ctx: CheckContext) =>
+  ctx.contract.operations.filter(
+    (op) => isSecured(ctx.contract.doc, op) && ctx.selected(op.operation.operationId as string),
+  );
 const securedIds = [
   'listProblems',
   'getMaxCutUseCase',
@@ -126,7 +130,7 @@ function unreadBodies(ctx: CheckContext): { what: string; spec: RequestSpec }[] 
       what: `startJob with a body of ${limit} bytes (the inline limit)`,
       spec: { ...startJob, headers: json, body: padded(example, limit), timeoutMs: 120_000 },
     },
-  ];
+  ].filter(({ spec }) => selectedRequest(ctx, spec));
 }
 
 function expectRefusal(ctx: CheckContext, reply: Reply, what: string, codes: string[], challenge: RegExp): void {

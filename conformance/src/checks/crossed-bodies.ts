@@ -19,6 +19,7 @@ export async function crossedBodies(ctx: CheckContext): Promise<void> {
     for (const body of own) {
       // Only a body the contract refuses at that path (a third use case's input might fit another's shape).
       if (body === path || !ctx.contract.validate(schema, body.example).length) continue;
+      if (!ctx.selected(startOperationOf(ctx, path.id))) continue;
       const reply = await ctx.send({ method: 'POST', path: `/problem/${path.id}`, json: body.example });
       const failure = refusalProblem(reply, 400, 'invalid_request');
       if (failure) ctx.fail(`the ${body.id} example sent to /problem/${path.id}: ${failure.message}`, failure.exchange);

@@ -1,9 +1,10 @@
 // isolation: another user's jobs and data files do not exist for you. Every way in (read, output, cancel,
 // start a job from the file, delete it, the listings) answers exactly as an unknown id does: 404 with the
-// same code.
+// same code. Narrowed to some operations (--operation), those alone (the job and the data file made only when one
+// of them needs it).
 import { answered } from '../answer-text.ts';
 import { type Check, statelessSkip } from './check.ts';
-import { pathValues } from './probes.ts';
+import { pathValues, selectedRequest } from './probes.ts';
 
 export const isolation: Check = {
   name: 'isolation',
@@ -29,8 +30,6 @@ export const isolation: Check = {
   },
   async run(ctx) {
     const [useCase] = await ctx.fixtures.useCases(ctx);
-    const job = (await ctx.fixtures.finishedJob(ctx, useCase!)).id;
-    const file = (await ctx.fixtures.dataFile(ctx, useCase!)).id;
     const unknown = pathValues(ctx);
     const probes: [string, (id: string, fileId: string) => { method: string; path: string; json?: unknown }, string][] =
       [
@@ -58,7 +57,15 @@ export const isolation: Check = {
           'data_file_not_found',
         ],
       ];
-    for (const [what, request, code] of probes) {
+    const selected = probes.filter(([, request]) =>
+      selectedRequest(ctx, request(unknown.job_id!, unknown.data_file_identifier!)),
+    );
+    const needs = (kind: 'job' | 'data_file') =>
+      selected.some(([, , code]) => code === `${kind}_not_found`) ||
+      ctx.selected(kind === 'job' ? 'listJobs' : 'listDataFiles');
+    const job = needs('job') ? (await ctx.fixtures.finishedJob(ctx, useCase!)).id : '';
+    const file = needs('data_file') ? (await ctx.fixtures.dataFile(ctx, useCase!)).id : '';
+    for (const [what, request, code] of selected) {
       const theirs = await ctx.send({ ...request(job, file), auth: 'user2' });
       const nobodys = await ctx.send({ ...request(unknown.job_id!, unknown.data_file_identifier!), auth: 'user2' });
       if (!ctx.expectStatus(theirs, 404, `${what} of another user`, code)) continue;
@@ -72,6 +79,7 @@ export const isolation: Check = {
       ['/job', job],
       ['/data_file', file],
     ] as const) {
+      if (!selectedRequest(ctx, { method: 'GET', path })) continue;
       const page = await ctx.send({ method: 'GET', path, query: { limit: 100 }, auth: 'user2' });
       if (ctx.expectStatus(page, 200, `listing ${path} as the second user`))
         ctx.expect(
@@ -80,6 +88,7 @@ export const isolation: Check = {
           page.exchange,
         );
     }
+    if (!ctx.selected('getJob')) return;
     const mine = await ctx.send({ method: 'GET', path: `/job/${job}` });
     ctx.expectStatus(mine, 200, 'the owner reading the job after the second user tried');
   },

@@ -1,13 +1,14 @@
 // limits: the body limits the contract documents, to the byte. An inline job body of one byte under the
 // limit is accepted; one of exactly the limit answers 413 `payload_too_large` with `max_bytes` (for every
 // listed use case, with an input of copies of its example filling most of it). The same for login's smaller
-// limit. The limits are read from the contract's 413 examples.
+// limit. The limits are read from the contract's 413 examples. Narrowed to some operations (--operation), those alone.
 import { shown } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
 import type { Node } from '../contract/document.ts';
 import { largeInput, sizeOf } from '../inputs.ts';
 import type { UseCaseInfo } from '../use-cases.ts';
 import { type Check, tokenInstead } from './check.ts';
+import { startOperationOf } from './refusal.ts';
 
 /** `max_bytes` of the operation's documented 413 example. */
 export function maxBytes(ctx: CheckContext, operationId: string): number {
@@ -62,6 +63,33 @@ async function inlineLimit(ctx: CheckContext, useCase: UseCaseInfo, limit: numbe
   }
 }
 
+async function loginLimit(ctx: CheckContext): Promise<void> {
+  const json = { 'content-type': 'application/json' };
+  const limit = maxBytes(ctx, 'login');
+  if (ctx.options.username === undefined || ctx.options.password === undefined)
+    return ctx.note(`the login bodies left out: ${tokenInstead}`);
+  const credentials = { username: ctx.options.username, password: ctx.options.password };
+  ctx.expectStatus(
+    await ctx.send({
+      method: 'POST',
+      path: '/login',
+      auth: 'none',
+      body: padded(credentials, limit - 1),
+      headers: json,
+    }),
+    200,
+    `a login body of ${limit - 1} bytes`,
+  );
+  const loginOver = await ctx.send({
+    method: 'POST',
+    path: '/login',
+    auth: 'none',
+    body: padded(credentials, limit),
+    headers: json,
+  });
+  ctx.expectStatus(loginOver, 413, `a login body of ${limit} bytes`, 'payload_too_large');
+}
+
 export const limits: Check = {
   name: 'limits',
   description:
@@ -69,31 +97,8 @@ export const limits: Check = {
   operations: ['startMaxCutJob', 'startQuboJob', 'login'],
   async run(ctx) {
     const limit = maxBytes(ctx, 'startJob');
-    for (const useCase of await ctx.fixtures.useCases(ctx)) await inlineLimit(ctx, useCase, limit);
-
-    const json = { 'content-type': 'application/json' };
-    const loginLimit = maxBytes(ctx, 'login');
-    if (ctx.options.username === undefined || ctx.options.password === undefined)
-      return ctx.note(`the login bodies left out: ${tokenInstead}`);
-    const credentials = { username: ctx.options.username, password: ctx.options.password };
-    ctx.expectStatus(
-      await ctx.send({
-        method: 'POST',
-        path: '/login',
-        auth: 'none',
-        body: padded(credentials, loginLimit - 1),
-        headers: json,
-      }),
-      200,
-      `a login body of ${loginLimit - 1} bytes`,
-    );
-    const loginOver = await ctx.send({
-      method: 'POST',
-      path: '/login',
-      auth: 'none',
-      body: padded(credentials, loginLimit),
-      headers: json,
-    });
-    ctx.expectStatus(loginOver, 413, `a login body of ${loginLimit} bytes`, 'payload_too_large');
+    for (const useCase of await ctx.fixtures.useCases(ctx))
+      if (ctx.selected(startOperationOf(ctx, useCase.id))) await inlineLimit(ctx, useCase, limit);
+    if (ctx.selected('login')) await loginLimit(ctx);
   },
 };

@@ -8,12 +8,16 @@ import { squareShape } from '../inputs.ts';
 import { uploadFormFor } from '../jobs.ts';
 import type { UseCaseInfo } from '../use-cases.ts';
 import { pathValues } from './probes.ts';
+import { startOperationOf } from './refusal.ts';
 
 type Spec = Omit<RequestSpec, 'auth'>;
 
 export interface NegativeCase {
   what: string;
-  /** The request (undefined: the case does not apply to this use case's input). */
+  /**
+   * The request (undefined: the case does not apply to this use case's input, or needs a fixture for an operation the
+   * run did not select).
+   */
   request: (ctx: CheckContext, useCase: UseCaseInfo) => Spec | undefined | Promise<Spec | undefined>;
   /** Sent once per listed use case (else once, for the first). */
   perUseCase?: true;
@@ -226,11 +230,17 @@ export const negativeCases: NegativeCase[] = [
   {
     what: 'solvers both in the body and in the query',
     perUseCase: true,
+    // The data file is made only for a run that sends the case (--operation may leave its operation out).
     request: async (ctx, u) =>
-      start(u, {
-        json: { data_file_identifier: (await ctx.fixtures.dataFile(ctx, u)).id, solvers: [{ name: u.heuristic.name }] },
-        query: { solver: u.heuristic.name },
-      }),
+      ctx.selected(startOperationOf(ctx, u.id))
+        ? start(u, {
+            json: {
+              data_file_identifier: (await ctx.fixtures.dataFile(ctx, u)).id,
+              solvers: [{ name: u.heuristic.name }],
+            },
+            query: { solver: u.heuristic.name },
+          })
+        : undefined,
     status: 400,
     code: 'invalid_request',
     stateful: semantic,

@@ -1,7 +1,8 @@
 // negative_data_rejection: what the contract refuses is refused, with the documented status and code, and
 // for invalid_request with `errors` whose JSON pointers name the culprit. Fixed cases (negative-cases.ts), a
 // body sent to another use case's path (crossed-bodies.ts), then generated ones: bodies with one thing made
-// wrong, and parameters with values their schemas refuse. For every use case the deployment lists.
+// wrong, and parameters with values their schemas refuse. For every use case the deployment lists; narrowed to some
+// operations (--operation), the cases of those alone.
 import fc from 'fast-check';
 import type { CheckContext } from '../context.ts';
 import { deref, type Node } from '../contract/document.ts';
@@ -14,7 +15,7 @@ import type { Check } from './check.ts';
 import { crossedBodies } from './crossed-bodies.ts';
 import { negativeCases } from './negative-cases.ts';
 import { refusalProblem, startOperationOf } from './refusal.ts';
-import { fillPath, pathValues } from './probes.ts';
+import { fillPath, pathValues, selectedRequest } from './probes.ts';
 
 async function fixedCases(ctx: CheckContext): Promise<void> {
   const left: Record<string, string[]> = {};
@@ -26,7 +27,7 @@ async function fixedCases(ctx: CheckContext): Promise<void> {
     }
     for (const useCase of c.perUseCase ? useCases : useCases.slice(0, 1)) {
       const spec = await c.request(ctx, useCase);
-      if (!spec) continue;
+      if (!spec || !selectedRequest(ctx, spec)) continue;
       const pointer = typeof c.pointer === 'function' ? c.pointer(useCase) : c.pointer;
       const failure = refusalProblem(await ctx.send(spec), c.status, c.code, pointer);
       const what = c.perUseCase ? `${useCase.id}: ${c.what}` : c.what;
@@ -41,6 +42,7 @@ async function generatedBodies(ctx: CheckContext): Promise<void> {
   const invalid = (s: Node) => (value: unknown) => ctx.contract.validate(s, value).length > 0;
   const targets: [string, string, fc.Arbitrary<unknown>, Node][] = [];
   for (const useCase of await ctx.fixtures.useCases(ctx)) {
+    if (!ctx.selected(startOperationOf(ctx, useCase.id))) continue;
     const path = `/problem/${useCase.id}`;
     const schema = ctx.contract.requestSchema(startOperationOf(ctx, useCase.id));
     const file = await ctx.fixtures.dataFile(ctx, useCase);
@@ -53,12 +55,13 @@ async function generatedBodies(ctx: CheckContext): Promise<void> {
       [`a ${useCase.id} data-file job body with one thing wrong`, path, fromFile, schema],
     );
   }
-  targets.push([
-    'a login body with one thing wrong',
-    '/login',
-    arbitraryOf(ctx.contract, ctx.contract.schema('LoginRequest')),
-    ctx.contract.requestSchema('login'),
-  ]);
+  if (ctx.selected('login'))
+    targets.push([
+      'a login body with one thing wrong',
+      '/login',
+      arbitraryOf(ctx.contract, ctx.contract.schema('LoginRequest')),
+      ctx.contract.requestSchema('login'),
+    ]);
   for (const [label, path, valid, target] of targets) {
     await forAll(ctx, label, mutantArbitrary(valid, invalid(target)), async (mutant) => {
       const failure = refusalProblem(
@@ -90,6 +93,7 @@ async function generatedParameters(ctx: CheckContext): Promise<void> {
     ['getDataFile', 'data_file_identifier'],
   ];
   for (const [operationId, name] of targets) {
+    if (!ctx.selected(operationId)) continue;
     const op = ctx.contract.byId(operationId);
     const parameter = ctx.contract.parameter(operationId, name);
     const schema = deref(ctx.contract.doc, parameter.schema)!;

@@ -3,6 +3,7 @@
 // refused as invalid (400, 413, 415, 422); ids that exist nowhere may answer their documented 404. Its inline
 // jobs (the run's generated ones, fixtures.ts) end within half a second a solver, for the semantics checks to read
 // their answers; its data-file jobs are cancelled at once and its data files deleted, so it leaves little behind.
+// Narrowed to some operations (--operation), the requests of those alone.
 import fc from 'fast-check';
 import { answered } from '../answer-text.ts';
 import type { CheckContext } from '../context.ts';
@@ -16,6 +17,7 @@ import { jobOf, uploadForm } from '../jobs.ts';
 import type { Failure } from '../types.ts';
 import type { UseCaseInfo } from '../use-cases.ts';
 import type { Check } from './check.ts';
+import { startOperationOf } from './refusal.ts';
 
 const refusals = new Set([400, 413, 415, 422]);
 
@@ -96,6 +98,64 @@ async function jobStarts(ctx: CheckContext, useCase: UseCaseInfo): Promise<void>
   );
 }
 
+async function generatedPrefer(ctx: CheckContext, useCase: UseCaseInfo): Promise<void> {
+  const finished = await ctx.fixtures.finishedJob(ctx, useCase);
+  const prefer = arbitraryOf(ctx.contract, ctx.contract.parameter('getJob', 'Prefer').schema) as fc.Arbitrary<string>;
+  await forAll(
+    ctx,
+    'getJob with a generated Prefer header',
+    prefer.filter((p) => !/wait/i.test(p) && /^[\x20-\x7e]*$/.test(p)),
+    async (value) => {
+      const reply = await ctx.send({ method: 'GET', path: `/job/${finished.id}`, headers: { prefer: value } });
+      return (
+        accepted(reply, [200], `Prefer: ${value}`) ??
+        (jobOf(reply) ? undefined : { message: 'the answer does not hold one job', exchange: reply.exchange })
+      );
+    },
+  );
+}
+
+async function generatedProblemIds(ctx: CheckContext): Promise<void> {
+  await forAll(
+    ctx,
+    'getProblem with a generated id',
+    arbitraryOf(ctx.contract, ctx.contract.schema('ProblemId')) as fc.Arbitrary<string>,
+    async (id) =>
+      accepted(await ctx.send({ method: 'GET', path: `/problem/${id}` }), [200, 404], `the use case "${id}"`),
+  );
+}
+
+async function generatedCredentials(ctx: CheckContext): Promise<void> {
+  await forAll(
+    ctx,
+    'login with generated credentials',
+    arbitraryOf(ctx.contract, ctx.contract.requestSchema('login')),
+    async (credentials) =>
+      accepted(
+        await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: credentials }),
+        [200, 401],
+        `the credentials ${JSON.stringify(credentials)}`,
+      ),
+  );
+}
+
+async function generatedUploads(ctx: CheckContext, useCases: UseCaseInfo[]): Promise<void> {
+  const upload = arbitraryOf(ctx.contract, ctx.contract.schema('DataFileUpload')) as fc.Arbitrary<Node>;
+  let salt = 100;
+  await forAll(ctx, 'uploadDataFile with generated fields', upload, async (fields) => {
+    const useCase = useCases[salt % useCases.length]!;
+    const form = uploadForm(ctx.fixtures.uniqueFile(ctx, useCase, salt++), String(fields.name), {
+      problem_id: useCase.id,
+      name: String(fields.name),
+      ...(fields.description !== undefined ? { description: String(fields.description) } : {}),
+    });
+    const reply = await ctx.send({ method: 'POST', path: '/data_file', body: form });
+    if (typeof reply.json?.data_file_identifier === 'string')
+      await ctx.send({ method: 'DELETE', path: `/data_file/${reply.json.data_file_identifier}` });
+    return accepted(reply, [201, 200], `the fields ${JSON.stringify(fields)}`);
+  });
+}
+
 export const positiveDataAcceptance: Check = {
   name: 'positive_data_acceptance',
   description:
@@ -112,12 +172,13 @@ export const positiveDataAcceptance: Check = {
   ],
   async run(ctx) {
     const useCases = await ctx.fixtures.useCases(ctx);
-    for (const useCase of useCases) await jobStarts(ctx, useCase);
+    for (const useCase of useCases) if (ctx.selected(startOperationOf(ctx, useCase.id))) await jobStarts(ctx, useCase);
 
     for (const [operationId, path, key] of [
       ['listJobs', '/job', 'job'],
       ['listDataFiles', '/data_file', 'data_file'],
     ] as const) {
+      if (!ctx.selected(operationId)) continue;
       await forAll(
         ctx,
         `${operationId} with generated paging and filters`,
@@ -135,53 +196,9 @@ export const positiveDataAcceptance: Check = {
       ctx.note(
         'skipped in the sandbox profile: that each page holds only what its filters ask for (the sandbox answers the same example page to every query)',
       );
-
-    const finished = await ctx.fixtures.finishedJob(ctx, useCases[0]!);
-    const prefer = arbitraryOf(ctx.contract, ctx.contract.parameter('getJob', 'Prefer').schema) as fc.Arbitrary<string>;
-    await forAll(
-      ctx,
-      'getJob with a generated Prefer header',
-      prefer.filter((p) => !/wait/i.test(p) && /^[\x20-\x7e]*$/.test(p)),
-      async (value) => {
-        const reply = await ctx.send({ method: 'GET', path: `/job/${finished.id}`, headers: { prefer: value } });
-        return (
-          accepted(reply, [200], `Prefer: ${value}`) ??
-          (jobOf(reply) ? undefined : { message: 'the answer does not hold one job', exchange: reply.exchange })
-        );
-      },
-    );
-    await forAll(
-      ctx,
-      'getProblem with a generated id',
-      arbitraryOf(ctx.contract, ctx.contract.schema('ProblemId')) as fc.Arbitrary<string>,
-      async (id) =>
-        accepted(await ctx.send({ method: 'GET', path: `/problem/${id}` }), [200, 404], `the use case "${id}"`),
-    );
-    await forAll(
-      ctx,
-      'login with generated credentials',
-      arbitraryOf(ctx.contract, ctx.contract.requestSchema('login')),
-      async (credentials) =>
-        accepted(
-          await ctx.send({ method: 'POST', path: '/login', auth: 'none', json: credentials }),
-          [200, 401],
-          `the credentials ${JSON.stringify(credentials)}`,
-        ),
-    );
-
-    const upload = arbitraryOf(ctx.contract, ctx.contract.schema('DataFileUpload')) as fc.Arbitrary<Node>;
-    let salt = 100;
-    await forAll(ctx, 'uploadDataFile with generated fields', upload, async (fields) => {
-      const useCase = useCases[salt % useCases.length]!;
-      const form = uploadForm(ctx.fixtures.uniqueFile(ctx, useCase, salt++), String(fields.name), {
-        problem_id: useCase.id,
-        name: String(fields.name),
-        ...(fields.description !== undefined ? { description: String(fields.description) } : {}),
-      });
-      const reply = await ctx.send({ method: 'POST', path: '/data_file', body: form });
-      if (typeof reply.json?.data_file_identifier === 'string')
-        await ctx.send({ method: 'DELETE', path: `/data_file/${reply.json.data_file_identifier}` });
-      return accepted(reply, [201, 200], `the fields ${JSON.stringify(fields)}`);
-    });
+    if (ctx.selected('getJob')) await generatedPrefer(ctx, useCases[0]!);
+    if (ctx.selected('getProblem')) await generatedProblemIds(ctx);
+    if (ctx.selected('login')) await generatedCredentials(ctx);
+    if (ctx.selected('uploadDataFile')) await generatedUploads(ctx, useCases);
   },
 };

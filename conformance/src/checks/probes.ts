@@ -22,6 +22,12 @@ export function pathValues(ctx: CheckContext): Record<string, string> {
   };
 }
 
+/** Whether the run selected the operation a request reaches (--operation); one to no operation is not selected. */
+export function selectedRequest(ctx: CheckContext, spec: Pick<RequestSpec, 'method' | 'path'>): boolean {
+  const id = ctx.contract.find(spec.method, spec.path.split('?')[0]!)?.operation.operationId as string | undefined;
+  return id !== undefined && ctx.selected(id);
+}
+
 export function fillPath(template: string, values: Record<string, string>): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? name));
 }

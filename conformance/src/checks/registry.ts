@@ -1,6 +1,7 @@
-// Every check, in the order a run takes them: the behavioural checks first (they make the run's
-// resources), terminal_states after them (it reads again what they saw end and deleted), the response checks last
-// (they validate every response the run received).
+// Every built-in check, in the order a run takes them: the behavioural checks first (they make the run's
+// resources), then the closing checks: terminal_states (it reads again what the run saw end and deleted) and the
+// response checks (they validate every response the run received). Checks of your own run between the two
+// (selection.ts).
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
 import { idempotency } from './idempotency.ts';
@@ -23,7 +24,7 @@ import { userEvents } from './user-events.ts';
 import { webhookDelivery } from './webhook-delivery.ts';
 import { webhookRetry } from './webhook-retry.ts';
 
-export const checks: readonly Check[] = [
+export const behaviouralChecks: readonly Check[] = [
   lifecycle,
   ensureResourceAvailability,
   useAfterFree,
@@ -44,6 +45,9 @@ export const checks: readonly Check[] = [
   userEvents,
   webhookDelivery,
   webhookRetry,
-  terminalStates,
-  ...responseChecks,
 ];
+
+/** What runs after the behavioural checks and checks of your own, so that it sees what they all did. */
+export const closingChecks: readonly Check[] = [terminalStates, ...responseChecks];
+
+export const checks: readonly Check[] = [...behaviouralChecks, ...closingChecks];

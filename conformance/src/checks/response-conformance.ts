@@ -1,6 +1,7 @@
 // The five response checks (after Schemathesis' built-in ones). Each looks at every response of the run,
-// whichever check asked for it, after a tour of every operation: a response that breaks the contract fails
-// the response check it breaks, with the request that got it.
+// whichever check asked for it (a check of your own too), after a tour of every operation: a response that breaks
+// the contract fails the response check it breaks, with the request that got it. A run narrowed to some operations
+// (--operation) judges the answers of those, and of requests to no operation (unsupported_method's on their paths).
 import type { Contract } from '../contract/contract.ts';
 import {
   contentTypeViolations,
@@ -37,16 +38,15 @@ function responseCheck(
         if (!(error instanceof CheckAbort)) throw error;
         ctx.fail(`the tour of every operation stopped: ${error.message}`, error.exchange);
       }
-      for (const exchange of ctx.exchanges) {
+      const judged = ctx.exchanges.filter((e) => e.operationId === undefined || ctx.selected(e.operationId));
+      for (const exchange of judged) {
         for (const violation of violations(ctx.contract, exchange))
           ctx.fail(`${exchangeLabel(exchange)}: ${violation}`, exchange);
       }
-      const exercised = new Set(ctx.exchanges.map((e) => e.operationId));
-      const missed = ctx.contract.operations
-        .map((op) => op.operation.operationId as string)
-        .filter((id) => !exercised.has(id));
+      const exercised = new Set(judged.map((e) => e.operationId));
+      const missed = ctx.contract.operationIds.filter((id) => ctx.selected(id) && !exercised.has(id));
       if (missed.length) ctx.note(`not exercised in this run: ${missed.join(', ')}`);
-      ctx.note(`${ctx.exchanges.length} responses checked`);
+      ctx.note(`${judged.length} responses checked`);
     },
   };
 }

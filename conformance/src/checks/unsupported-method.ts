@@ -1,7 +1,8 @@
 // unsupported_method: a method a path does not document answers 405 `method_not_allowed` with an `Allow`
 // header naming exactly the documented methods, and a path without operations answers 404 `not_found`;
 // both with a token and without one, since routing comes before authentication (a 401 there would tell a
-// client to log in for a request no token can make valid).
+// client to log in for a request no token can make valid). Narrowed to some operations (--operation), the paths of
+// those alone, and no path without operations.
 import { allowProblem } from '../answer-text.ts';
 import type { Auth } from '../http.ts';
 import type { Check } from './check.ts';
@@ -24,8 +25,10 @@ export const unsupportedMethod: Check = {
     'Each method a path does not document (of GET, PUT, POST, DELETE, PATCH, PROPFIND) answers 405 method_not_allowed with Allow listing the documented ones, and a path without operations answers 404 not_found, with a token and without one.',
   operations: ['*'],
   async run(ctx) {
-    for (const [template, item] of Object.entries<Record<string, unknown>>(ctx.contract.doc.paths)) {
+    const narrowed = Boolean(ctx.options.operations?.length);
+    for (const [template, item] of Object.entries<Record<string, any>>(ctx.contract.doc.paths)) {
       const documented = tried.filter((m) => item[m.toLowerCase()]);
+      if (narrowed && !documented.some((m) => ctx.selected(item[m.toLowerCase()].operationId))) continue;
       const path = fillPath(template, pathValues(ctx));
       for (const method of tried.filter((m) => !documented.includes(m))) {
         for (const { auth, how } of asked) {
@@ -36,6 +39,7 @@ export const unsupportedMethod: Check = {
         }
       }
     }
+    if (narrowed) return;
     for (const { auth, how } of asked) {
       const nowhere = await ctx.send({ method: 'GET', path: `/${ctx.unique('nowhere')}`, auth });
       ctx.expectStatus(nowhere, 404, `a path without operations${how}`, 'not_found');

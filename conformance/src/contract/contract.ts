@@ -23,6 +23,11 @@ export class Contract {
     this.validate = schemaValidator(this.doc);
   }
 
+  /** Every operationId, in the contract's order. */
+  get operationIds(): string[] {
+    return this.operations.map((op) => op.operation.operationId as string);
+  }
+
   byId(operationId: string): Operation {
     return operationById(this.doc, operationId);
   }

@@ -20,9 +20,17 @@ export function heading(options: {
   seed: number;
   runs: number;
   rateLimit?: string;
+  /** The operations the run was narrowed to (--operation). */
+  operations?: readonly string[];
 }): string {
   const pace = options.rateLimit ? `; at most ${options.rateLimit}` : '';
-  return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace})`;
+  return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace}${operationsText(options.operations)})`;
+}
+
+/** `; only the operation getJob` / `; only the operations getJob, listJobs`, or nothing when the run was not narrowed. */
+export function operationsText(operations: readonly string[] | undefined): string {
+  if (!operations?.length) return '';
+  return `; only the operation${operations.length > 1 ? 's' : ''} ${operations.join(', ')}`;
 }
 
 /** `contract 1.7.0 (this suite) · deployment reports contract 1.7.0, server 0.1.0`: both sides of the run. */

@@ -32,7 +32,7 @@ export function junitXml(report: Report, reproduce?: Reproduce): string {
   const cases = report.results.map((r) => {
     const open = `    <testcase classname="jes-conformance.${report.profile}" name="${escape(r.name)}" time="${seconds(r.ms)}">`;
     const body: string[] = [
-      `      <properties><property name="operations" value="${escape(r.operations.join(','))}"/></properties>`,
+      `      <properties><property name="operations" value="${escape(r.operations.join(','))}"/>${r.module ? `<property name="module" value="${escape(r.module)}"/>` : ''}</properties>`,
     ];
     if (r.status === 'skipped') body.push(`      <skipped message="${escape(r.reason ?? '')}"/>`);
     if (r.status === 'failed')
@@ -56,6 +56,7 @@ export function junitXml(report: Report, reproduce?: Reproduce): string {
   const properties = Object.entries({
     seed: String(report.seed),
     runs: String(report.runs),
+    operations: report.operations?.join(','),
     contract_version: versions.contract,
     deployment_contract_version: versions.deployment.contractVersion,
     deployment_version: versions.deployment.version,

@@ -5,7 +5,7 @@
 // at the top, its checks as errors.
 import { deprecatedUsed } from '../coverage.ts';
 import type { Report } from '../types.ts';
-import { closingLine, deprecatedText, type Reproduce, versionsText } from './console.ts';
+import { closingLine, deprecatedText, operationsText, type Reproduce, versionsText } from './console.ts';
 import { exchangeLines, seconds } from './exchange-text.ts';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -38,7 +38,7 @@ export function markdownReport(report: Report, reproduce?: Reproduce): string {
   const lines = [
     `# Conformance report: ${report.baseUrl}`,
     '',
-    `Profile \`${report.profile}\`, fast-check seed ${report.seed} with ${report.runs} cases per target, ${seconds(report.ms)}. **${closingLine(report)}.**`,
+    `Profile \`${report.profile}\`, fast-check seed ${report.seed} with ${report.runs} cases per target${operationsText(report.operations)}, ${seconds(report.ms)}. **${closingLine(report)}.**`,
     '',
     `Versions: ${versionsText(report.versions)}.`,
     ...(report.versions.warning ? ['', `**Warning:** ${report.versions.warning}.`] : []),

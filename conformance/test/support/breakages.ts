@@ -1,10 +1,15 @@
 // One deliberately broken behaviour per important check, each as a Breakage of the proxy: the suite run
-// against the proxy with `only: [check]` must fail that check.
+// against the proxy with `only: [check]` must fail that check. A team's own checks too (team-checks.mjs, loaded as
+// --checks loads a module): the run then takes them as `checks`.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { ConformanceOptions } from '../../src/index.ts';
+import { join } from 'node:path';
+import { type ConformanceOptions, loadChecks } from '../../src/index.ts';
 import { type Answer, type Breakage, editJson, type Exchanged, jsonAnswer } from './broken-proxy.ts';
 import { users, webhookListen } from './targets.ts';
+
+/** The checks of support/team-checks.mjs, a module of a team's own. */
+export const teamChecks = await loadChecks([join(import.meta.dirname, 'team-checks.mjs')]);
 
 const pathOf = (r: Exchanged) => r.url.split('?')[0]!;
 const queryOf = (r: Exchanged) => new URLSearchParams(r.url.split('?')[1] ?? '');
@@ -330,6 +335,14 @@ export const brokenBehaviours: BrokenBehaviour[] = [
     check: 'maxcut_semantics',
     message: /but its partition cuts/,
     breakage: { response: (_, a) => eachCut(a, (d) => (d.cut_value += 1)) },
+  },
+  // A business rule of a team's own check (team-checks.mjs).
+  {
+    what: 'answers a cut under half the weight',
+    check: 'maxcut_half_weight',
+    message: /'s cut is 0, under half the weight \([\d.]+\)/,
+    breakage: { response: (_, a) => eachCut(a, (d) => (d.cut_value = 0)) },
+    options: { checks: teamChecks },
   },
   {
     what: 'claims a cut of nothing optimal',
