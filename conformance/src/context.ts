@@ -4,7 +4,7 @@ import { answered } from './answer-text.ts';
 import type { Contract } from './contract/contract.ts';
 import type { Fixtures } from './fixtures.ts';
 import { CheckAbort, CheckSkip, type Http, type Reply, type RequestSpec } from './http.ts';
-import type { ConformanceOptions, Exchange, Failure, Profile, Versions } from './types.ts';
+import type { ConformanceOptions, Exchange, Failure, GeneratedCase, Profile, Versions } from './types.ts';
 
 export class CheckContext {
   readonly name: string;
@@ -63,8 +63,9 @@ export class CheckContext {
     return this.http.send(this.name, spec);
   }
 
-  fail(message: string, exchange?: Exchange): void {
-    this.failures.push(exchange ? { message, exchange } : { message });
+  /** Records a failure; one found by a generated case says which (generate/property.ts). */
+  fail(message: string, exchange?: Exchange, generated?: GeneratedCase): void {
+    this.failures.push({ message, ...(exchange ? { exchange } : {}), ...(generated ? { generated } : {}) });
   }
 
   /** Records a failure unless `ok`; returns `ok`. */

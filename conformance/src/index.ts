@@ -9,6 +9,7 @@ export type {
   Coverage,
   Exchange,
   Failure,
+  GeneratedCase,
   OperationCoverage,
   Profile,
   RateLimitWait,

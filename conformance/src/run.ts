@@ -9,6 +9,7 @@ import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
+import { replayMissed, replayPathPattern } from './generate/property.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
@@ -96,6 +97,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     throw new Error(
       `unknown check${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the checks are ${checkNames().join(', ')}`,
     );
+  if (options.replayPath !== undefined) {
+    if (!replayPathPattern.test(options.replayPath))
+      throw new Error(
+        `replayPath is <target>/<fast-check path> as a failure gives it (such as 3/5:1:0); got "${options.replayPath}"`,
+      );
+    if (options.only?.length !== 1)
+      throw new Error('replayPath replays a case of one check: give that check alone in only (--only <check>)');
+  }
+  if (
+    options.maxResponseTimeMs !== undefined &&
+    !(Number.isFinite(options.maxResponseTimeMs) && options.maxResponseTimeMs > 0)
+  )
+    throw new Error(`maxResponseTimeMs is a number of milliseconds above 0; got ${options.maxResponseTimeMs}`);
   const perSecond = rateOf(options);
   if (options.webhookListen !== undefined && !listenAddress(options.webhookListen))
     throw new Error(
@@ -151,6 +165,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         else if (!(error instanceof TargetUnreachable))
           ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
       }
+      const missed = replayMissed(ctx);
+      if (missed && !http.unreachable) ctx.fail(missed);
       // Set even when the check caught the error itself: the deployment is gone either way.
       stop = http.unreachable;
       const waited = http.waited.get(check.name);
