@@ -1,5 +1,5 @@
 // Every check, in the order a run takes them: the behavioural checks first (they make the run's
-// resources), the response checks last (they validate every response the run received).
+// resources), the response checks last (they validate and time every response the run received).
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';
 import { idempotency } from './idempotency.ts';

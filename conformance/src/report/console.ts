@@ -20,9 +20,12 @@ export function heading(options: {
   seed: number;
   runs: number;
   rateLimit?: string;
+  /** The settings file read, as given. */
+  config?: string;
 }): string {
   const pace = options.rateLimit ? `; at most ${options.rateLimit}` : '';
-  return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace})`;
+  const config = options.config ? `; settings from ${options.config}` : '';
+  return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace}${config})`;
 }
 
 /** `contract 1.7.0 (this suite) · deployment reports contract 1.7.0, server 0.1.0`: both sides of the run. */
