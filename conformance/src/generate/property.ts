@@ -87,14 +87,14 @@ function note(ctx: CheckContext): void {
   );
 }
 
-/** A failure of `test`'s own making: what it threw. */
-function thrown(error: unknown): Failure {
+const shown = (text: string, max = 500) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** A failure of `test`'s own making: what it threw (an error of the check itself names the case). */
+function thrown(error: unknown, printed: string): Failure {
   if (error instanceof CheckAbort)
     return { message: error.message, ...(error.exchange ? { exchange: error.exchange } : {}) };
-  return { message: error instanceof Error ? error.message : String(error) };
+  return { message: `${error instanceof Error ? error.message : String(error)} (value ${shown(printed, 200)})` };
 }
-
-const shown = (text: string, max = 500) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 async function property<T>(
   ctx: CheckContext,
@@ -137,7 +137,7 @@ async function property<T>(
           unreachable = error;
           throw new fc.PreconditionFailure(true);
         }
-        failure = thrown(error);
+        failure = thrown(error, printed);
       }
       answers.set(printed, !failure);
       if (!failure) return true;
