@@ -245,6 +245,18 @@ describe('the settings file', () => {
     expect(ran.err[0]).toMatch(message);
   });
 
+  it('refuses a replay path without one check, or not of the form a failure gives, and a budget of 0 ms', async () => {
+    const sandboxed = ['--base-url', sandbox.url, '--profile', 'sandbox'];
+    expect(await inProcess([...sandboxed, '--replay-path', '5/0:1'])).toMatchObject({
+      code: 2,
+      err: ['error: --replay-path replays a case of one check: give that check with --only <check>'],
+    });
+    const form = await inProcess([...sandboxed, '--only', 'negative_data_rejection', '--replay-path', '0:1']);
+    expect(form.code).toBe(2);
+    const budget = await inProcess([...sandboxed, '--max-response-time', '0']);
+    expect(budget.code).toBe(2);
+  });
+
   it('is read from ./jes-conformance.config.json when there is one, and the heading says so', async () => {
     writeFileSync(
       join(dir, 'jes-conformance.config.json'),

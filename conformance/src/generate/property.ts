@@ -112,48 +112,64 @@ async function property<T>(
   let shrinking: { from: number; requests: number; cases: number; sizeBefore: number } | undefined;
   let bounded = false;
   let sent = 0;
-  const details = await fc.check(
-    fc.asyncProperty(arbitrary, async (value) => {
-      // A replay sends exactly its case: fast-check would go on to the next sibling of a case that passes now.
-      if (start.replay !== undefined && sent > 0) throw new fc.PreconditionFailure(true);
-      if (shrinking && (shrinking.cases >= maxShrinkCases || Date.now() - shrinking.from >= maxShrinkMs)) {
-        bounded = true;
-        throw new fc.PreconditionFailure(true);
-      }
-      const printed = fc.stringify(value);
-      if (answers.has(printed)) {
-        // Sent already: its answer again, without a request. While shrinking, a case equal to one tried is
-        // passed over rather than taken (it would only lengthen the path to the reported case).
-        if (shrinking) throw new fc.PreconditionFailure(false);
-        return answers.get(printed)!;
-      }
-      if (shrinking) shrinking.cases++;
-      sent++;
-      let failure: Failure | undefined;
-      try {
-        failure = await test(value);
-      } catch (error) {
-        if (error instanceof TargetUnreachable) {
-          unreachable = error;
+  // In a promise: fast-check throws at once for a path it cannot walk.
+  const checked = Promise.resolve().then(() =>
+    fc.check(
+      fc.asyncProperty(arbitrary, async (value) => {
+        // A replay sends exactly its case: fast-check would go on to the next sibling of a case that passes now.
+        if (start.replay !== undefined && sent > 0) throw new fc.PreconditionFailure(true);
+        if (shrinking && (shrinking.cases >= maxShrinkCases || Date.now() - shrinking.from >= maxShrinkMs)) {
+          bounded = true;
           throw new fc.PreconditionFailure(true);
         }
-        failure = thrown(error, printed);
-      }
-      answers.set(printed, !failure);
-      if (!failure) return true;
-      failures.set(printed, failure);
-      shrinking ??= { from: Date.now(), requests: ctx.requests, cases: 0, sizeBefore: printed.length };
-      return false;
-    }),
-    {
-      seed: ctx.seed,
-      // A case found elsewhere is sent alone (fast-check would go on to the cases after it).
-      numRuns: start.index !== undefined ? 1 : ctx.runs,
-      ...(start.replay !== undefined ? { path: start.replay, endOnFailure: true } : {}),
-      ...(start.index !== undefined ? { path: String(start.index) } : {}),
-    },
+        const printed = fc.stringify(value);
+        if (answers.has(printed)) {
+          // Sent already: its answer again, without a request. While shrinking, a case equal to one tried is
+          // passed over rather than taken (it would only lengthen the path to the reported case).
+          if (shrinking) throw new fc.PreconditionFailure(false);
+          return answers.get(printed)!;
+        }
+        if (shrinking) shrinking.cases++;
+        sent++;
+        let failure: Failure | undefined;
+        try {
+          failure = await test(value);
+        } catch (error) {
+          if (error instanceof TargetUnreachable) {
+            unreachable = error;
+            throw new fc.PreconditionFailure(true);
+          }
+          failure = thrown(error, printed);
+        }
+        answers.set(printed, !failure);
+        if (!failure) return true;
+        failures.set(printed, failure);
+        shrinking ??= { from: Date.now(), requests: ctx.requests, cases: 0, sizeBefore: printed.length };
+        return false;
+      }),
+      {
+        seed: ctx.seed,
+        // A case found elsewhere is sent alone (fast-check would go on to the cases after it).
+        numRuns: start.index !== undefined ? 1 : ctx.runs,
+        ...(start.replay !== undefined ? { path: start.replay, endOnFailure: true } : {}),
+        ...(start.index !== undefined ? { path: String(start.index) } : {}),
+      },
+    ),
   );
+  const unwalkable = (why: string) =>
+    ctx.fail(
+      `--replay-path ${target.number}/${start.replay}: ${why} (is it from this version of the suite, against this deployment, with --seed ${ctx.seed}?)`,
+    );
+  let details: Awaited<typeof checked>;
+  try {
+    details = await checked;
+  } catch (error) {
+    // fast-check cannot walk a path that this target's cases do not have.
+    if (start.replay === undefined) throw error;
+    return unwalkable((error as Error).message);
+  }
   if (unreachable) throw unreachable;
+  if (start.replay !== undefined && sent === 0) return unwalkable(`${label} has no such case`);
   const where = `${label}, case`;
   if (!details.failed) {
     if (start.replay !== undefined)
