@@ -7,7 +7,7 @@ import type { Contract } from './contract/contract.ts';
 import type { Fixtures } from './fixtures.ts';
 import { CheckAbort, CheckSkip, type Http, type Reply, type RequestSpec } from './http.ts';
 import type { Terminals } from './terminal/rereads.ts';
-import type { ConformanceOptions, Exchange, Failure, Profile, Versions } from './types.ts';
+import type { ConformanceOptions, Exchange, Failure, GeneratedCase, Profile, Versions } from './types.ts';
 
 /** The context a check's `run` receives, one per check and run. */
 export class CheckContext {
@@ -101,9 +101,12 @@ export class CheckContext {
     return this.http.send(this.name, spec);
   }
 
-  /** Records a failure, with the exchange that shows it (printed with a command that sends its request again). */
-  fail(message: string, exchange?: Exchange): void {
-    this.failures.push(exchange ? { message, exchange } : { message });
+  /**
+   * Records a failure, with the exchange that shows it (printed with a command that sends its request again); one
+   * found by a generated case says which (generate/property.ts).
+   */
+  fail(message: string, exchange?: Exchange, generated?: GeneratedCase): void {
+    this.failures.push({ message, ...(exchange ? { exchange } : {}), ...(generated ? { generated } : {}) });
   }
 
   /** Records a failure unless `ok`; returns `ok`. */

@@ -16,6 +16,7 @@ export type {
   Coverage,
   Exchange,
   Failure,
+  GeneratedCase,
   OperationCoverage,
   Profile,
   RateLimitWait,

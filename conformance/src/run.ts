@@ -12,6 +12,7 @@ import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
+import { replayMissed, replayPathPattern } from './generate/property.ts';
 import { givenHeaders } from './given-headers.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
@@ -84,6 +85,19 @@ export interface PreparedRun {
  * `operations`, the rate and the webhook listener's address; throws a one-line error.
  */
 export function prepareRun(options: ConformanceOptions): PreparedRun {
+  if (options.replayPath !== undefined) {
+    if (!replayPathPattern.test(options.replayPath))
+      throw new Error(
+        `replayPath is <target>/<fast-check path> as a failure gives it (such as 3/5:1:0); got "${options.replayPath}"`,
+      );
+    if (options.only?.length !== 1)
+      throw new Error('replayPath replays a case of one check: give that check alone in only (--only <check>)');
+  }
+  if (
+    options.maxResponseTimeMs !== undefined &&
+    !(Number.isFinite(options.maxResponseTimeMs) && options.maxResponseTimeMs > 0)
+  )
+    throw new Error(`maxResponseTimeMs is a number of milliseconds above 0; got ${options.maxResponseTimeMs}`);
   const perSecond = rateOf(options);
   if (options.webhookListen !== undefined && !listenAddress(options.webhookListen))
     throw new Error(
@@ -179,6 +193,8 @@ export async function runPrepared({ options, contract, checks: selected, perSeco
         else if (!(error instanceof TargetUnreachable))
           ctx.fail(`the check itself failed: ${(error as Error).stack ?? String(error)}`);
       }
+      const missed = replayMissed(ctx);
+      if (missed && !http.unreachable) ctx.fail(missed);
       // Set even when the check caught the error itself: the deployment is gone either way.
       stop = http.unreachable;
       const waited = http.waited.get(check.name);

@@ -50,6 +50,17 @@ export interface ConformanceOptions {
   seed?: number;
   /** Generated cases per target of the generated checks (default 8). */
   runs?: number;
+  /**
+   * Replay exactly one generated case, as a failure's report gives it: `<target>/<fast-check path>` (with `only` one
+   * check and the run's `seed` and `runs`). The check then sends that case alone (besides what building it needs)
+   * and shrinks it no further.
+   */
+  replayPath?: string;
+  /**
+   * The response-time budget in milliseconds: `response_time` fails every answer slower than this (event streams
+   * and long polls left out). Without one, it notes the slowest answers and passes.
+   */
+  maxResponseTimeMs?: number;
   /** The contract to hold the deployment to (default: this repository's openapi.yaml). */
   contractPath?: string;
   /**
@@ -123,6 +134,39 @@ export interface Exchange {
 export interface Failure {
   message: string;
   exchange?: Exchange;
+  /** Set when a generated case found it: the case (shrunk) and how to replay exactly it. */
+  generated?: GeneratedCase;
+}
+
+/**
+ * A failing generated case, shrunk by fast-check before it was reported. Its size is the length in characters of
+ * the case as fast-check prints it (`fc.stringify`): the value the check generated, before it became a request.
+ */
+export interface GeneratedCase {
+  /** The check's generated target (from 1, in the order the check runs them) and what it generates. */
+  target: number;
+  label: string;
+  seed: number;
+  runs: number;
+  /** The case's number among the target's cases, as first found failing. */
+  case: number;
+  /** `<target>/<fast-check path>`: `--replay-path` with it (and `--only`, `--seed`, `--runs`) sends exactly this case. */
+  replayPath: string;
+  /** Whether this run replayed it (replayPath given), rather than found it. */
+  replayed: boolean;
+  /** Shrink steps taken: each a smaller case that still failed. */
+  shrinks: number;
+  /** Whether shrinking stopped at its bound (a smaller failing case may exist). */
+  bounded: boolean;
+  /** What shrinking cost: the cases sent (those that failed and those that passed), their requests, its time. */
+  shrinkCases: number;
+  shrinkRequests: number;
+  shrinkMs: number;
+  /** The size of the case as first found failing, and as reported. */
+  sizeBefore: number;
+  sizeAfter: number;
+  /** The case reported, as fast-check prints it (cut at 500 characters). */
+  value: string;
 }
 
 /** `error`: the check did not run to its end because the deployment stopped answering (see Report.unreachable). */

@@ -4,9 +4,9 @@
 // by the proxy), and the sandbox keeps every behaviour the checks look at, tokens that name their user included. The
 // two targets run side by side; each one's time is printed (the sandbox's half adds about a third to the file's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkNames, type ConformanceOptions, type Report, runConformance } from '../src/index.ts';
+import { checkNames, type ConformanceOptions, type Failure, type Report, runConformance } from '../src/index.ts';
 import { type Breakage, startBrokenProxy } from './support/broken-proxy.ts';
-import { apiKey, brokenBehaviours, shiftHours, teamChecks } from './support/breakages.ts';
+import { apiKey, type BrokenBehaviour, brokenBehaviours, shiftHours, teamChecks } from './support/breakages.ts';
 import {
   credentials,
   printed,
@@ -64,8 +64,16 @@ describe.concurrent.each(targets)('in front of $target, a deployment that', ({ t
     expect(report.results.find((r) => r.name === 'maxcut_half_weight')?.status, printed(report)).toBe('passed');
   });
 
-  it.each(brokenBehaviours)('$what fails $check', async ({ check, message, breakage, options }) => {
-    const report = await runThrough(breakage, { only: [check], ...options });
+  /** Each breakage's run of its check, once (the shrinking test reads one of them too). */
+  const runs = new Map<string, Promise<Report>>();
+  const runOf = ({ what, check, breakage, options }: BrokenBehaviour) => {
+    if (!runs.has(what)) runs.set(what, runThrough(breakage, { only: [check], ...options }));
+    return runs.get(what)!;
+  };
+
+  it.each(brokenBehaviours)('$what fails $check', async (broken) => {
+    const { check, message } = broken;
+    const report = await runOf(broken);
     const result = report.results.find((r) => r.name === check)!;
     expect(result.status, printed(report)).toBe('failed');
     expect(result.failures.map((f) => f.message).join('\n'), printed(report)).toMatch(message);
@@ -82,6 +90,33 @@ describe.concurrent.each(targets)('in front of $target, a deployment that', ({ t
     )!;
     const report = await runThrough(breakage, { only: ['ignored_auth'], headers: apiKey });
     expect(report.results[0]!.status, printed(report)).toBe('passed');
+  });
+
+  // Item 7 of issue 32: a generated case that fails is shrunk (smaller than as found), the failure carries the
+  // shrunk case's request, and --replay-path as the failure gives it sends exactly that case again, alone.
+  it('shrinks a failing generated case, and its replay path sends exactly the shrunk case again', async () => {
+    const broken = brokenBehaviours.find((b) => b.what === 'refuses a status filter')!;
+    const report = await runOf(broken);
+    const found = report.results[0]!.failures.find((f) => f.generated)!;
+    expect(found, printed(report)).toBeDefined();
+    const generated = found.generated!;
+    expect(generated.sizeAfter, found.message).toBeLessThan(generated.sizeBefore);
+    expect(generated.shrinks).toBeGreaterThan(0);
+    const query = (f: Failure) => Object.fromEntries(new URL(f.exchange!.request.url).searchParams);
+    expect(query(found)).toEqual(JSON.parse(generated.value));
+    const replayPath = / --replay-path (\S+)\)$/.exec(found.message)?.[1];
+    expect(replayPath).toBe(generated.replayPath);
+    const replay = await runThrough(broken.breakage, {
+      only: [broken.check],
+      seed: report.seed,
+      runs: report.runs,
+      replayPath: replayPath!,
+    });
+    const [again, ...more] = replay.results[0]!.failures;
+    expect([again?.generated?.replayed, more], printed(replay)).toEqual([true, []]);
+    expect(again!.exchange!.request.method).toBe('GET');
+    expect(query(again!)).toEqual(query(found));
+    expect(again!.message.split(' replayed: ')[1]).toBe(found.message.split(/: (.*) \(shrunk /)[1]);
   });
 
   // A fault in one use case's answers fails its semantics check alone: the other use case's stays green.

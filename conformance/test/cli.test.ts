@@ -1,13 +1,20 @@
 // The jes-conformance command as a child process, against the sandbox: its output (one line per check, the
 // coverage, the closing line), the JUnit and markdown files, the variables, --help and --version, and its exit
-// codes.
+// codes; the settings file (after the command line and the variables, its refusals, read in this process where
+// no other folder is needed) and the GitHub Actions annotations, read back as the runner parses them.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { deprecatedContract } from '../../test/support/deprecated-contract.ts';
 import { Contract } from '../src/contract/contract.ts';
 import { checkNames } from '../src/index.ts';
+import { run } from '../src/program.ts';
+import { workflowCommand as githubCommand } from '../src/report/github.ts';
+import { startBrokenProxy } from './support/broken-proxy.ts';
+import { brokenBehaviours } from './support/breakages.ts';
 import { cli, conformance } from './support/command.ts';
 import { type Started, startSandboxTarget } from './support/targets.ts';
 
@@ -41,7 +48,7 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
     new RegExp(`^contract ${v} \\(this suite\\) · deployment reports contract ${v}, server \\S+$`),
   );
   expect(lines[2]).toMatch(/^passed +lifecycle /);
-  expect(lines.at(-1)).toBe('14 passed, 0 failed, 12 skipped');
+  expect(lines.at(-1)).toBe('15 passed, 0 failed, 12 skipped');
   // The coverage, before the closing line: every operation, the documented statuses seen and never provoked.
   expect(run.stdout).toMatch(
     /^coverage: 26 of 26 operations called; \d+ of \d+ documented statuses seen, the others never provoked$/m,
@@ -53,8 +60,12 @@ it('passes against the sandbox with --profile sandbox, printing a line per check
   expect(run.stdout).toMatch(/^ {2}\d+ requests to methods and paths the contract lacks, answered 404 405$/m);
   for (const name of checkNames()) expect(run.stdout).toMatch(new RegExp(`^(passed|skipped) +${name}\\b`, 'm'));
   expect(run.stdout).toMatch(/^skipped +ignored_auth: the sandbox accepts any well-formed bearer token/m);
+  // Without a budget response_time passes, noting the times (the tour's answers and every check's before it).
+  expect(run.stdout).toMatch(
+    /^passed +response_time \[every operation\] .*\n +· \d+ answers timed: p50 \d+ ms, p95 \d+ ms, max \d+ ms \(left out as slow by design: \d+ long polls? \(Prefer: wait\);/m,
+  );
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="26" failures="0" skipped="12"/);
+  expect(junit).toMatch(/<testsuites name="jes-conformance" tests="27" failures="0" skipped="12"/);
   expect(junit).toContain(`<property name="contract_version" value="${version}"/>`);
   expect(junit).toMatch(
     /<testcase classname="jes-conformance.sandbox" name="isolation" time="[\d.]+">\s*<properties>.*<\/properties>\s*<skipped message="the sandbox is stateless/,
@@ -164,4 +175,188 @@ it('ends a run whose output is closed with 141, not as a pass', async () => {
   child.stdout.destroy();
   const code = await new Promise((resolve) => child.on('close', resolve));
   expect(code).toBe(141);
+});
+
+describe('the settings file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'jes-conformance-settings-'));
+  /** Runs the command in this process with `env` set for the run; its exit code and what it wrote. */
+  async function inProcess(args: string[], env: Record<string, string> = {}) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, env);
+    try {
+      return {
+        code: await run(
+          args,
+          (l) => out.push(l),
+          (l) => err.push(l),
+        ),
+        out,
+        err,
+      };
+    } finally {
+      for (const [name, value] of Object.entries(before))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+    }
+  }
+  function settings(name: string, content: unknown): string {
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    const path = join(dir, 'sub', name);
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    return path;
+  }
+
+  it('comes after the command line and the variables, resolves paths against its folder, warns of a secret', async () => {
+    const path = settings('settings.json', {
+      baseUrl: 'http://127.0.0.1:9',
+      profile: 'sandbox',
+      password: 'from-the-file',
+      seed: 7,
+      runs: 3,
+      only: ['ignored_auth'],
+      report: 'report.md',
+    });
+    const ran = await inProcess(['--config', path, '--runs', '5'], { JES_CONFORMANCE_BASE_URL: sandbox.url });
+    expect(ran.code, [...ran.out, ...ran.err].join('\n')).toBe(0);
+    expect(ran.out[0]).toBe(
+      `jes-conformance: ${sandbox.url} (profile sandbox; fast-check seed 7, 5 cases per target; settings from ${path})`,
+    );
+    expect(ran.err).toEqual([
+      `warning: ${path} holds a secret in "password": a settings file is easily committed and shared; give it by JES_CONFORMANCE_PASSWORD instead, or keep the file out of version control`,
+    ]);
+    expect(existsSync(join(dir, 'sub', 'report.md'))).toBe(true);
+  });
+
+  it.each([
+    [{ bseUrl: 'http://x' }, /: unknown key "bseUrl" \(the keys are the options' long names in camelCase: baseUrl, /],
+    [{ runs: 'many' }, /: "runs": expected a whole number; got "many"$/],
+    [{ runs: true }, /: "runs": expected a string or a number; got true$/],
+    [{ profile: 'fast' }, /: "profile": Allowed choices are full, sandbox; got "fast"$/],
+    [{ seed: [1, 2] }, /: "seed": expected one value, not a list; got \[1,2\]$/],
+    [{ githubAnnotations: 'yes' }, /: "githubAnnotations": expected true or false; got "yes"$/],
+    ['{"baseUrl": ', / is not JSON: /],
+  ])('refuses %j in one line naming the key', async (content, message) => {
+    const ran = await inProcess(['--config', settings('wrong.json', content), '--profile', 'sandbox']);
+    expect(ran).toMatchObject({ code: 2, out: [] });
+    expect(ran.err).toHaveLength(1);
+    expect(ran.err[0]).toMatch(/^error: \/.*wrong\.json/);
+    expect(ran.err[0]).toMatch(message);
+  });
+
+  it('refuses a replay path without one check, or not of the form a failure gives, and a budget of 0 ms', async () => {
+    const sandboxed = ['--base-url', sandbox.url, '--profile', 'sandbox'];
+    expect(await inProcess([...sandboxed, '--replay-path', '5/0:1'])).toMatchObject({
+      code: 2,
+      err: ['error: --replay-path replays a case of one check: give that check with --only <check>'],
+    });
+    const form = await inProcess([...sandboxed, '--only', 'negative_data_rejection', '--replay-path', '0:1']);
+    expect(form.code).toBe(2);
+    const budget = await inProcess([...sandboxed, '--max-response-time', '0']);
+    expect(budget.code).toBe(2);
+  });
+
+  it('is read from ./jes-conformance.config.json when there is one, and the heading says so', async () => {
+    writeFileSync(
+      join(dir, 'jes-conformance.config.json'),
+      JSON.stringify({ baseUrl: sandbox.url, profile: 'sandbox', only: ['ignored_auth'] }),
+    );
+    const ran = await conformance([], {}, dir);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout.split('\n')[0]).toBe(
+      `jes-conformance: ${sandbox.url} (profile sandbox; fast-check seed 20261122, 8 cases per target; settings from ./jes-conformance.config.json)`,
+    );
+  });
+});
+
+describe('under GitHub Actions', () => {
+  /** The contract as a deployment of another version would have it, with listProblems deprecated. */
+  function otherContract(): string {
+    const doc = parse(readFileSync(deprecatedContract(), 'utf8'));
+    doc.info.version = '1.99.0';
+    const path = join(mkdtempSync(join(tmpdir(), 'jes-conformance-other-')), 'openapi.yaml');
+    writeFileSync(path, stringify(doc, { lineWidth: 0 }));
+    return path;
+  }
+
+  /** A workflow command parsed as the runner reads it, its message and properties unescaped. */
+  function workflowCommand(line: string) {
+    const match = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(line);
+    if (!match) return undefined;
+    const unescape = (text: string) =>
+      text
+        .replaceAll('%0A', '\n')
+        .replaceAll('%0D', '\r')
+        .replaceAll('%3A', ':')
+        .replaceAll('%2C', ',')
+        .replaceAll('%25', '%');
+    const properties = Object.fromEntries(
+      (match[2] ? match[2].split(',') : []).map((p) => {
+        const [name, value] = p.split('=');
+        return [name, unescape(value!)];
+      }),
+    );
+    return { command: match[1], properties, message: unescape(match[3]!) };
+  }
+
+  it('escapes a workflow command as GitHub documents: %, CR, LF in the message, and : , in properties too', () => {
+    expect(githubCommand('error', '100% sure\r\nnext: a, b', { title: 'check: one, two' })).toBe(
+      '::error title=check%3A one%2C two::100%25 sure%0D%0Anext: a, b',
+    );
+    expect(workflowCommand(githubCommand('warning', 'x%0Ay\n', { title: '%' }))).toEqual({
+      command: 'warning',
+      properties: { title: '%' },
+      message: 'x%0Ay\n',
+    });
+  });
+
+  it('annotates each failure, the version warning and the deprecated operations used, and writes the job summary', async () => {
+    const summary = join(mkdtempSync(join(tmpdir(), 'jes-conformance-summary-')), 'summary.md');
+    writeFileSync(summary, '# Earlier steps\n');
+    // A deployment that answers GET /problem with 203, held to a contract of another version that deprecates it.
+    const breakage = brokenBehaviours.find((b) => b.what === 'answers GET /problem with 203')!;
+    const proxy = await startBrokenProxy(sandbox.url, breakage.breakage);
+    try {
+      const args = ['--base-url', proxy.url, '--profile', 'sandbox', '--only', breakage.check];
+      const ran = await conformance([...args, '--contract', otherContract()], {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_STEP_SUMMARY: summary,
+      });
+      expect(ran.code, ran.stdout + ran.stderr).toBe(1);
+      const commands = ran.stdout.split('\n').filter((l) => l.startsWith('::'));
+      const parsed = commands.map(workflowCommand);
+      expect(parsed.every(Boolean), commands.join('\n')).toBe(true);
+      const failures = Number(
+        new RegExp(`^failed +${breakage.check} .*, (\\d+) failures?\\)$`, 'm').exec(ran.stdout)?.[1],
+      );
+      const errors = parsed.filter((c) => c!.command === 'error');
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors).toHaveLength(failures);
+      const written = readFileSync(summary, 'utf8');
+      for (const error of errors) {
+        expect(error!.properties).toEqual({ title: breakage.check });
+        const [message, request, ...reproduce] = error!.message.split('\n');
+        expect(message).toMatch(/ 203\b/);
+        expect(request).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/problem → 203 \(\d+ ms\)$/);
+        expect(reproduce.at(-1)).toMatch(/^Reproduce with: curl /);
+        // The failure as the markdown report in the job's summary writes it.
+        expect(written).toContain(`\n- ${message}\n`);
+      }
+      expect(errors.some((e) => breakage.message.test(e!.message))).toBe(true);
+      const warnings = parsed.filter((c) => c!.command === 'warning');
+      expect(warnings.map((w) => w!.properties.title)).toEqual(['contract version', 'deprecated operations']);
+      expect(warnings[0]!.message).toMatch(/1\.99\.0/);
+      expect(warnings[1]!.message).toMatch(
+        /^deprecated operations used: listProblems \(GET \/problem, deprecated since /,
+      );
+      expect(written).toMatch(/^# Earlier steps\n# Conformance report: http/);
+
+      const off = await conformance([...args, '--no-github-annotations'], { GITHUB_ACTIONS: 'true' });
+      expect(off.code).toBe(1);
+      expect(off.stdout).not.toMatch(/^::/m);
+    } finally {
+      await proxy.close();
+    }
+  });
 });

@@ -36,7 +36,7 @@ it('--operation getProblem runs the checks of getProblem and sends requests to i
     `jes-conformance: ${sandbox.url} (profile full; fast-check seed 20261122, 8 cases per target; only the operation getProblem)`,
   );
   const ran = [...run.stdout.matchAll(/^(?:passed|failed|skipped|error) +(\w+)/gm)].map(([, name]) => name);
-  // The team's check (startMaxCutJob, getJob) is not among them; the response checks judge getProblem's answers.
+  // The team's check (startMaxCutJob, getJob) is not among them; the response checks judge getProblem's answers, and response_time times them.
   expect(ran).toEqual([
     'missing_auth',
     'ignored_auth',
@@ -48,6 +48,7 @@ it('--operation getProblem runs the checks of getProblem and sends requests to i
     'content_type_conformance',
     'response_headers_conformance',
     'response_schema_conformance',
+    'response_time',
   ]);
   const called = [...run.stdout.matchAll(/^ {2}(\w+) +[A-Z]+ \S+ +(\d+) requests? /gm)]
     .filter(([, , requests]) => Number(requests) > 0)

@@ -43,7 +43,7 @@ it('stops when the deployment stops answering mid-run: exit 2, the rest errors i
       join(dir, 'report.md'),
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(2);
-    const message = `target ${proxy.url} stopped answering (ECONNREFUSED) during unsupported_method; 10 checks not run`;
+    const message = `target ${proxy.url} stopped answering (ECONNREFUSED) during unsupported_method; 11 checks not run`;
     expect(run.stderr).toBe(`jes-conformance: ${message}\n`);
     expect(run.stdout).toMatch(/^passed +missing_auth \[/m);
     expect(run.stdout).toMatch(
@@ -54,10 +54,10 @@ it('stops when the deployment stops answering mid-run: exit 2, the rest errors i
     );
     expect(run.stdout).toMatch(/^skipped +idempotency: /m);
     expect(run.stdout).not.toMatch(/ECONNREFUSED.*\n.*ECONNREFUSED[\s\S]*ECONNREFUSED/);
-    expect(run.stdout.trim().split('\n').at(-1)).toBe('3 passed, 0 failed, 12 skipped, 11 errors');
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('3 passed, 0 failed, 12 skipped, 12 errors');
 
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testsuites name="jes-conformance" tests="26" failures="0" skipped="12" errors="11"/);
+    expect(junit).toMatch(/<testsuites name="jes-conformance" tests="27" failures="0" skipped="12" errors="12"/);
     expect(junit).toMatch(
       /name="unsupported_method" time="[\d.]+">\s*<properties>.*<\/properties>\s*<error message="the deployment stopped answering: no connection \(ECONNREFUSED\) for PROPFIND \/login" type="unreachable">target/,
     );
@@ -82,11 +82,11 @@ it('reports a deployment that does not answer at all the same way, from the firs
   const run = await conformance(['--base-url', url, '--username', 'alice', '--password', 'any']);
   expect(run.code, run.stdout + run.stderr).toBe(2);
   expect(run.stderr).toBe(
-    `jes-conformance: target ${url} is not answering (ECONNREFUSED on GET /healthz); 23 checks not run\n`,
+    `jes-conformance: target ${url} is not answering (ECONNREFUSED on GET /healthz); 24 checks not run\n`,
   );
   expect(run.stdout).toMatch(
     /^error +lifecycle: not run: the deployment did not answer: no connection \(ECONNREFUSED\) for GET \/healthz$/m,
   );
   expect(run.stdout).not.toMatch(/^contract |^warning/m);
-  expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 3 skipped, 23 errors');
+  expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 3 skipped, 24 errors');
 });

@@ -1,6 +1,6 @@
 // Every built-in check, in the order a run takes them: the behavioural checks first (they make the run's
 // resources), then the closing checks: terminal_states (it reads again what the run saw end and deleted) and the
-// response checks (they validate every response the run received). Checks of your own run between the two
+// response checks (they validate and time every response the run received). Checks of your own run between the two
 // (selection.ts).
 import { ignoredAuth, missingAuth } from './auth.ts';
 import type { Check } from './check.ts';

@@ -1,7 +1,8 @@
 // The five response checks (after Schemathesis' built-in ones). Each looks at every response of the run,
 // whichever check asked for it (a check of your own too), after a tour of every operation: a response that breaks
 // the contract fails the response check it breaks, with the request that got it. A run narrowed to some operations
-// (--operation) judges the answers of those, and of requests to no operation (unsupported_method's on their paths).
+// (--operation) judges the answers of those, and of requests to no operation (unsupported_method's on their paths);
+// response_time (its own file) times them all, last.
 import type { Contract } from '../contract/contract.ts';
 import {
   contentTypeViolations,
@@ -13,6 +14,7 @@ import {
 import { CheckAbort } from '../http.ts';
 import type { Exchange } from '../types.ts';
 import type { Check } from './check.ts';
+import { responseTime } from './response-time.ts';
 import { tour } from './tour.ts';
 
 export function exchangeLabel(exchange: Exchange): string {
@@ -84,4 +86,5 @@ export const responseChecks: Check[] = [
     "Every body validates against the documented schema (JSON Schema 2020-12), and a problem's type and status match its code and the response.",
     schemaViolations,
   ),
+  responseTime,
 ];

@@ -33,27 +33,35 @@ export function quickTimeLimit(contract: Contract): fc.Arbitrary<unknown> {
   return arbitraryOf(contract, { ...deref(contract.doc, contract.schema('TimeLimitSeconds'))!, maximum: 0.5 });
 }
 
-/** `runs` requests from `seed`: the example's corner cases, then generated variants, each with a generated query. */
+/** Requests of a use case: variants of its example with a generated query, over a time limit of half a second. */
+export function inlineJobArbitrary(contract: Contract, useCase: UseCaseInfo): fc.Arbitrary<InlineJobRequest> {
+  const operationId = contract.find('POST', `/problem/${useCase.id}`)!.operation.operationId as string;
+  return fc
+    .record({
+      input: exampleArbitrary(useCase.example),
+      query: queryArbitrary(contract, operationId, {
+        solver: fc.shuffledSubarray(
+          useCase.solvers.map((s) => s.name),
+          { minLength: 1 },
+        ),
+        time_limit_seconds: quickTimeLimit(contract),
+      }),
+    })
+    .map(({ input, query }) => ({ input, query: { time_limit_seconds: 0.5, ...query } }));
+}
+
+/**
+ * `runs` requests from `seed`: the example's corner cases (in place of the first generated ones), then generated
+ * variants (inlineJobArbitrary's, so that case i is its i-th value from the seed: it can be shrunk from there).
+ */
 export function inlineJobRequests(
   contract: Contract,
   useCase: UseCaseInfo,
   seed: number,
   runs: number,
 ): InlineJobRequest[] {
-  const operationId = contract.find('POST', `/problem/${useCase.id}`)!.operation.operationId as string;
-  const request = fc.record({
-    input: exampleArbitrary(useCase.example),
-    query: queryArbitrary(contract, operationId, {
-      solver: fc.shuffledSubarray(
-        useCase.solvers.map((s) => s.name),
-        { minLength: 1 },
-      ),
-      time_limit_seconds: quickTimeLimit(contract),
-    }),
-  });
   const corners = exampleCorners(useCase.example);
-  return fc.sample(request, { seed, numRuns: runs }).map(({ input, query }, i) => ({
-    input: corners[i] ?? input,
-    query: { time_limit_seconds: 0.5, ...query },
-  }));
+  return fc
+    .sample(inlineJobArbitrary(contract, useCase), { seed, numRuns: runs })
+    .map(({ input, query }, i) => ({ input: corners[i] ?? input, query }));
 }

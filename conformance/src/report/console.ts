@@ -22,9 +22,12 @@ export function heading(options: {
   rateLimit?: string;
   /** The operations the run was narrowed to (--operation). */
   operations?: readonly string[];
+  /** The settings file read, as given. */
+  config?: string;
 }): string {
   const pace = options.rateLimit ? `; at most ${options.rateLimit}` : '';
-  return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace}${operationsText(options.operations)})`;
+  const config = options.config ? `; settings from ${options.config}` : '';
+  return `jes-conformance: ${options.baseUrl} (profile ${options.profile}; fast-check seed ${options.seed}, ${options.runs} cases per target${pace}${operationsText(options.operations)}${config})`;
 }
 
 /** `; only the operation getJob` / `; only the operations getJob, listJobs`, or nothing when the run was not narrowed. */

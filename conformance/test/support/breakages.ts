@@ -169,6 +169,18 @@ export const brokenBehaviours: BrokenBehaviour[] = [
     breakage: { response: (_, a) => eachJob(a, (job) => delete job.summary) },
   },
   {
+    what: 'answers GET /job 1.5 s late, against a budget of a second',
+    check: 'response_time',
+    message: /^listJobs GET \/job\?limit=1 → 200 in \d{4,} ms \(sent by \w+\): over the budget of 1000 ms$/m,
+    breakage: {
+      response: async (r, a) => {
+        if (r.method === 'GET' && pathOf(r) === '/job') await new Promise((resolve) => setTimeout(resolve, 1500));
+        return a;
+      },
+    },
+    options: { maxResponseTimeMs: 1000 },
+  },
+  {
     what: 'skips authentication on GET /problem',
     check: 'missing_auth',
     message: /listProblems without a token: expected 401 missing_token, got 200/,

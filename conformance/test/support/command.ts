@@ -10,10 +10,16 @@ export interface Ran {
   stderr: string;
 }
 
-export function conformance(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+/**
+ * Runs the command with `env` over this process's environment, GitHub Actions' own variables left out unless `env`
+ * gives them: under GitHub Actions the command would annotate and write to the job's summary.
+ */
+export function conformance(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Ran> {
   return new Promise((resolve) => {
+    const { GITHUB_ACTIONS: _, GITHUB_STEP_SUMMARY: __, ...inherited } = process.env;
     const child = spawn(process.execPath, ['--conditions=jes-source', cli, ...args], {
-      env: { ...process.env, ...env },
+      env: { ...inherited, ...env },
+      ...(cwd ? { cwd } : {}),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
