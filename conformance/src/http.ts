@@ -6,7 +6,7 @@
 import type { Contract } from './contract/contract.ts';
 import { eventParser, eventsAsJson, isEventStream, parseEventStream, type StreamRead } from './event-stream.ts';
 import { type PolicyWait, RateLimits } from './rate-limits.ts';
-import { recordSent, sentBody } from './sent.ts';
+import { recordSent, sentBody, type Timing } from './sent.ts';
 import type { Exchange, RateLimitWait } from './types.ts';
 
 /** A literal `authorization` may say whose credential it is (`of`), so that reports show a variable instead. */
@@ -230,8 +230,9 @@ export class Http {
         },
       };
       this.exchanges.push(exchange);
-      recordSent(exchange, sent);
       const started = Date.now();
+      const timing: Timing = { started };
+      recordSent(exchange, { ...sent, headers, timing });
       let res: Response;
       let responseText: string;
       let stream: StreamRead | undefined;
@@ -244,8 +245,10 @@ export class Http {
           signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000 + (spec.stream ? (spec.stream.ms ?? 30_000) : 0)),
         });
         this.answered = true;
+        timing.headers = Date.now();
         if (spec.stream && res.ok && isEventStream(Object.fromEntries(res.headers))) {
           ({ text: responseText, read: stream } = await readStream(res, spec.stream));
+          timing.stream = stream.ended;
         } else responseText = await res.text();
       } catch (error) {
         this.rateLimits.answered(kind, reserved, undefined);

@@ -9,6 +9,8 @@ import { CheckContext } from './context.ts';
 import { Contract } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
+import type { RecordedRun } from './har/har.ts';
+import { recordHar, writeHar } from './har/record.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
 import type { CheckResult, ConformanceOptions, Report, Unreachable } from './types.ts';
@@ -21,7 +23,11 @@ export const defaultRuns = 8;
 
 export const checkNames = (): string[] => checks.map((c) => c.name);
 
-function sessions(http: Http, options: ConformanceOptions) {
+/** Supplies each user's token as the run's requests need it: logged in once per user, on first use. */
+export function sessions(
+  http: Http,
+  options: Pick<ConformanceOptions, 'username' | 'password' | 'username2' | 'password2'>,
+) {
   const logins = new Map<string, Promise<string>>();
   return (user: 'user' | 'user2', check: string): Promise<string> => {
     const [username, password] =
@@ -56,7 +62,7 @@ function sessions(http: Http, options: ConformanceOptions) {
   };
 }
 
-function rateOf(options: ConformanceOptions): number | undefined {
+function rateOf(options: Pick<ConformanceOptions, 'rateLimit'>): number | undefined {
   if (options.rateLimit === undefined) return undefined;
   const perSecond = parseRate(options.rateLimit);
   if (perSecond === undefined)
@@ -86,6 +92,26 @@ function unreachableReport(
   return { code: stop.code, check: stop.check, request: stop.request, answeredBefore, notRun, message };
 }
 
+/** What a connection to a deployment is made of (a run's, or a replay's: har/replay.ts). */
+export type Connection = Pick<
+  ConformanceOptions,
+  'baseUrl' | 'username' | 'password' | 'username2' | 'password2' | 'contractPath' | 'rateLimit' | 'onWait'
+>;
+
+/**
+ * The Http a run or a replay sends through: the contract, its own pace (rateLimit), the waits for the deployment's
+ * rate limits, and the users' sessions.
+ */
+export function connect(options: Connection): Http {
+  const perSecond = rateOf(options);
+  const http = new Http(options.baseUrl, new Contract(options.contractPath), {
+    ...(perSecond ? { pace: pacer(perSecond) } : {}),
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+  });
+  http.tokenOf = sessions(http, options);
+  return http;
+}
+
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const started = Date.now();
   const profile = options.profile ?? 'full';
@@ -96,17 +122,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     throw new Error(
       `unknown check${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the checks are ${checkNames().join(', ')}`,
     );
-  const perSecond = rateOf(options);
   if (options.webhookListen !== undefined && !listenAddress(options.webhookListen))
     throw new Error(
       `webhookListen takes host:port, an address the deployment can reach; got "${options.webhookListen}"`,
     );
-  const http = new Http(options.baseUrl, new Contract(options.contractPath), {
-    ...(perSecond ? { pace: pacer(perSecond) } : {}),
-    ...(options.onWait ? { onWait: options.onWait } : {}),
-  });
+  const http = connect(options);
   const fixtures = new Fixtures();
-  http.tokenOf = sessions(http, options);
   const versions = await askVersions(http);
   const run = {
     options,
@@ -177,6 +198,22 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
   // The check the deployment went away in is an error too, but it was begun; the version request is no check.
   const notRun = count('error') - (stop?.check === versionsCheck ? 0 : 1);
+  const unreachable = stop ? unreachableReport(options.baseUrl, stop, http.answered, notRun) : undefined;
+  if (options.har !== undefined) {
+    const recorded: RecordedRun = {
+      baseUrl: http.baseUrl,
+      runId: run.runId,
+      profile,
+      seed,
+      runs,
+      ...(options.only?.length ? { only: options.only } : {}),
+      contract: versions.contract,
+      deployment: versions.deployment,
+      users: { user: options.username, ...(options.username2 !== undefined ? { user2: options.username2 } : {}) },
+      ...(unreachable ? { unreachable: unreachable.message } : {}),
+    };
+    writeHar(options.har, recordHar({ exchanges: http.exchanges, contract: http.contract, run: recorded, options }));
+  }
   return {
     baseUrl: options.baseUrl,
     versions,
@@ -188,7 +225,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     failed: count('failed'),
     skipped: count('skipped'),
     errors: count('error'),
-    ...(stop ? { unreachable: unreachableReport(options.baseUrl, stop, http.answered, notRun) } : {}),
+    ...(unreachable ? { unreachable } : {}),
     coverage: coverage(http.contract, http.exchanges),
     ms: Date.now() - started,
   };

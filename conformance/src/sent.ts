@@ -1,6 +1,8 @@
 // What each request carried in full, kept beside its Exchange (whose body is a shortened, password-free
-// preview) for the "Reproduce with: curl …" lines of failures: the whole body, the parts of a form, and whose
-// session token went in Authorization (a reproduction names it by a variable, never by its value).
+// preview) for the "Reproduce with: curl …" lines of failures and the HAR of a run (--har): the whole body, the
+// parts of a form, whose session token went in Authorization (a reproduction names it by a variable, never by its
+// value), and when it went out and was answered.
+import type { StreamEnd } from './event-stream.ts';
 import type { Exchange } from './types.ts';
 
 export type SentPart =
@@ -12,6 +14,16 @@ export interface Sent {
   /** The user whose token the request carried (a session token, or one the check says is that user's). */
   user?: 'user' | 'user2';
   body?: SentBody;
+  /** The headers as sent, secret values too (the HAR of a run redacts them itself: har/redact.ts). */
+  headers?: Record<string, string>;
+  timing?: Timing;
+}
+
+/** When the request went out and its answer's headers came (ms since the epoch), and how an event stream's reading ended. */
+export interface Timing {
+  started: number;
+  headers?: number;
+  stream?: StreamEnd;
 }
 
 const sent = new WeakMap<Exchange, Sent>();
