@@ -1,14 +1,17 @@
 // The jes-conformance command: options (or JES_CONFORMANCE_* variables) to runConformance, the contract versions
 // (the suite's and the deployment's, a warning when they may differ), one line per check as it ends (a line on
 // stderr for each wait for a rate limit), the coverage, the deprecated operations used and the closing line, the
-// JUnit and markdown files when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage or a deployment that
-// could not be reached.
+// JUnit and markdown files and the HAR (--har) when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage
+// or a deployment that could not be reached. `jes-conformance replay <file.har>` sends a recorded run again
+// (har/replay.ts): a line per difference, 0 none, 1 some, 2 usage or unreachable.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checks } from './checks/registry.ts';
+import type { RecordedHar } from './har/har.ts';
+import { readHar, replayHar, type ReplayReport } from './har/replay.ts';
 import { splitUser, variables } from './environment.ts';
 import { parseRate, rateText } from './pace.ts';
 import {
@@ -21,6 +24,7 @@ import {
   versionsLines,
 } from './report/console.ts';
 import { createReproducer, type ReproduceSetup, reproduceLines } from './report/curl.ts';
+import { differenceLine, replayClosing, replayHeading, replayJunit, replayMarkdown } from './report/replay.ts';
 import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
 import { checkNames, defaultRuns, defaultSeed, runConformance } from './run.ts';
@@ -41,7 +45,20 @@ interface Options {
   rateLimit?: string;
   contract?: string;
   webhookListen?: string;
+  har?: string;
   list?: boolean;
+}
+
+/** The options of `jes-conformance replay <file.har>`. */
+interface ReplayCommandOptions {
+  baseUrl: string;
+  username?: string;
+  password?: string;
+  secondUser?: string;
+  rateLimit?: string;
+  contract?: string;
+  report?: string;
+  junit?: string;
 }
 
 const defaultBaseUrl = 'http://localhost:3000';
@@ -75,8 +92,9 @@ function checkList(value: string, previous: string[]): string[] {
   return [...previous, ...names];
 }
 
-export function program(): Command {
-  return new Command('jes-conformance')
+/** The command; `onReplay` is told of `jes-conformance replay <file.har>` and its options when that is what was asked. */
+export function program(onReplay: (file: string, options: ReplayCommandOptions) => void = () => undefined): Command {
+  const command = new Command('jes-conformance')
     .description('Checks a deployment of the Job Execution Service against the contract (openapi.yaml).')
     .version(packageVersion(import.meta.dirname) ?? 'unknown', '-v, --version', 'print the version')
     .addOption(new Option('--base-url <url>', 'the deployment').env(variables.baseUrl).default(defaultBaseUrl))
@@ -115,6 +133,7 @@ export function program(): Command {
       '--contract <openapi.yaml>',
       'the contract to hold the deployment to (default: the one this package carries)',
     )
+    .option('--har <file.har>', 'also record every request and answer of the run in this HAR file (secrets redacted)')
     .option('--list', 'list the checks and what each means, then exit')
     .addHelpText(
       'after',
@@ -131,7 +150,47 @@ export function program(): Command {
       ].join('\n'),
     )
     .showHelpAfterError('(run jes-conformance --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    // The run's options come before `replay`, the replay's after it (both have --base-url).
+    .enablePositionalOptions()
+    .action(() => undefined);
+  command
+    .command('replay')
+    .description(
+      "send a recorded run's requests (--har) again, and report each answer that now differs in status, schema or semantics",
+    )
+    .argument('<file.har>', 'a HAR a run wrote with --har')
+    .addOption(new Option('--base-url <url>', 'the deployment').env(variables.baseUrl).default(defaultBaseUrl))
+    .addOption(new Option('--username <name>', "the user to run as (default: the recording's)").env(variables.username))
+    .addOption(new Option('--password <password>', 'its password').env(variables.password))
+    .addOption(
+      new Option('--second-user <name:password>', 'the second user, when the recording has one').env(
+        variables.secondUser,
+      ),
+    )
+    .option(
+      '--rate-limit <n/s>',
+      'send at most this many requests per second (10/s), minute (600/m) or hour (3600/h)',
+      rate,
+    )
+    .option('--contract <openapi.yaml>', 'the contract to judge the answers by (default: the one this package carries)')
+    .option('--report <file.md>', 'also write a markdown report')
+    .option('--junit <file>', 'also write a JUnit XML report (a testcase per check)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Each request goes again in the recorded order, with the ids the new deployment gives in place of those the',
+        "recording got, and the password given here in place of the recording's redacted one. A poll the recording",
+        'saw end is repeated (up to 30 s) until it ends now too. One line per difference: its entry in the HAR, the',
+        'check that sent it, the request, and whether the status, the schema or the semantics (problem code, the',
+        'status a job reached, a recomputed cut or energy, the keys and types of the body) differ.',
+        '',
+        'Exit codes: 0 nothing differs, 1 something does, 2 usage or the deployment could not be reached.',
+      ].join('\n'),
+    )
+    .action((file: string, options: ReplayCommandOptions) => onReplay(file, options));
+  return command;
 }
 
 function conformanceOptions(o: Options): ConformanceOptions {
@@ -160,6 +219,7 @@ function conformanceOptions(o: Options): ConformanceOptions {
     ...(o.contract ? { contractPath: o.contract } : {}),
     ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
     ...(o.webhookListen ? { webhookListen: o.webhookListen } : {}),
+    ...(o.har ? { har: o.har } : {}),
   };
 }
 
@@ -220,11 +280,13 @@ export async function run(
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
   err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<number> {
-  const command = program();
+  let replay: { file: string; options: ReplayCommandOptions } | undefined;
+  const command = program((file, options) => (replay = { file, options }));
   let options: ConformanceOptions;
   let o: Options;
   try {
     command.parse(args, { from: 'user' });
+    if (replay) return await replayCommand(replay.file, replay.options, out, err);
     o = command.opts<Options>();
     if (o.list) {
       for (const check of checks) out(`${check.name.padEnd(29)} ${check.description}`);
@@ -264,4 +326,51 @@ export async function run(
     return 2;
   }
   return report.failed ? 1 : 0;
+}
+
+/** `jes-conformance replay <file.har>`: the recorded requests sent again, a line per difference; resolves to the exit code. */
+async function replayCommand(
+  file: string,
+  o: ReplayCommandOptions,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  let har: RecordedHar;
+  const second = o.secondUser ? splitUser(o.secondUser) : undefined;
+  try {
+    if (o.secondUser && !second) throw new Error('--second-user takes name:password');
+    if (!/^https?:\/\/[^/]/i.test(o.baseUrl))
+      throw new Error(`--base-url takes an http:// or https:// URL; got "${o.baseUrl}"`);
+    har = readHar(file);
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 2;
+  }
+  out(replayHeading(file, har.log._jes, har.log.entries.length, o.baseUrl));
+  let report: ReplayReport;
+  try {
+    report = await replayHar({
+      baseUrl: o.baseUrl,
+      har,
+      // An empty variable counts as unset.
+      ...(o.username ? { username: o.username } : {}),
+      ...(o.password ? { password: o.password } : {}),
+      ...(second ? { username2: second.username, password2: second.password } : {}),
+      ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
+      ...(o.contract ? { contractPath: o.contract } : {}),
+      onDifference: (difference) => out(differenceLine(difference)),
+      onWait: (wait) => err(waitLine(wait)),
+    });
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 2;
+  }
+  out(replayClosing(report));
+  if (o.report) writeFileSync(o.report, replayMarkdown(file, report));
+  if (o.junit) writeFileSync(o.junit, replayJunit(file, report));
+  if (report.unreachable) {
+    err(`jes-conformance replay: ${report.unreachable}`);
+    return 2;
+  }
+  return report.differences.length ? 1 : 0;
 }

@@ -68,6 +68,11 @@ export class IdMap {
     return text.replace(this.pattern, (id) => this.ids.get(id) ?? id);
   }
 
+  /** The text with every new id that stands for a recorded one replaced by it (for messages about a new answer). */
+  back(text: string): string {
+    return text.replace(this.pattern, (id) => this.reverse.get(id) ?? id);
+  }
+
   /** The recorded id a new one stands for (the map read backwards), or the id itself. */
   recorded(id: string): string {
     return this.reverse.get(id) ?? id;

@@ -12,15 +12,7 @@ import { parseEventStream } from '../event-stream.ts';
 import { CheckAbort, type Reply, type StreamSpec, TargetUnreachable } from '../http.ts';
 import { contentTypeViolations, headerViolations, schemaViolations } from '../contract/responses.ts';
 import { connect, type Connection } from '../run.ts';
-import {
-  behind,
-  type Difference,
-  type DifferenceKind,
-  differences,
-  type Inputs,
-  recordedJson,
-  statusesIn,
-} from './compare.ts';
+import { behind, type Difference, type DifferenceKind, differences, type Inputs, recordedJson } from './compare.ts';
 import type { RecordedEntry, RecordedHar, RecordedRun } from './har.ts';
 import { IdMap } from './ids.ts';
 import { markers } from './redact.ts';
@@ -61,6 +53,8 @@ export interface ReplayReport {
   sent: number;
   /** Requests sent in all: polls repeated and logins for tokens count too. */
   requests: number;
+  /** The checks whose requests were sent again, in the order of their first. */
+  checks: string[];
   differences: ReplayDifference[];
   /** Set when the deployment stopped answering: the replay stopped there. */
   unreachable?: string;
@@ -179,21 +173,9 @@ export async function replayHar(options: ReplayOptions): Promise<ReplayReport> {
     let error: string | undefined;
     try {
       reply = await send();
-      const thenStatuses = statusesIn(then);
       const deadline = Date.now() + (options.pollSeconds ?? 30) * 1000;
-      for (
-        let wait = 100;
-        spec.method === 'GET' && reply.status === entry.response.status;
-        wait = Math.min(1000, wait * 2)
-      ) {
-        if (
-          !behind(
-            thenStatuses,
-            statusesIn(reply.json, (id) => ids.recorded(id)),
-          ) ||
-          Date.now() > deadline
-        )
-          break;
+      for (let wait = 100; spec.method === 'GET' && Date.now() < deadline; wait = Math.min(1000, wait * 2)) {
+        if (!behind(entry, then, reply, (id) => ids.recorded(id))) break;
         await sleep(wait);
         reply = await send();
       }
@@ -288,6 +270,7 @@ export async function replayHar(options: ReplayOptions): Promise<ReplayReport> {
     entries: entries.length,
     sent,
     requests: http.exchanges.length,
+    checks: [...new Set(http.exchanges.map((e) => e.check).filter((check) => check !== 'replay'))],
     differences: found,
     ...(stop ? { unreachable: `${http.baseUrl} stopped answering (${stop.code}) at ${stop.request}` } : {}),
     ms: Date.now() - started,

@@ -3,7 +3,7 @@
 // (`{id}`), the length of arrays (their items are merged, `[]`), and null (a value not there yet). An object that
 // says what it is (a job's or an execution's `status`, a problem's `code`, an event's `event`) is compared only with
 // objects that say the same: a RUNNING job then and a FINISHED one now differ in their status, which the status
-// rule judges, not in their keys.
+// rule judges, not in their keys; and one still moving (RUNNING) is compared by its status alone.
 
 /** Each path of an answer with the types found there (null leaves none). */
 export type Shape = Map<string, Set<string>>;
@@ -17,7 +17,11 @@ function discriminator(value: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-export function shapeOf(json: unknown, isId: (key: string) => boolean): Shape {
+/**
+ * `moving`: the statuses of something not ended yet (a RUNNING job, a PROCESSING data file), whose keys grow as it
+ * goes (an execution's progress comes with its first improvement): only its status is compared, not its keys.
+ */
+export function shapeOf(json: unknown, isId: (key: string) => boolean, moving: (status: string) => boolean): Shape {
   const shape: Shape = new Map();
   const walk = (value: unknown, path: string) => {
     const types = shape.get(path) ?? new Set<string>();
@@ -30,6 +34,7 @@ export function shapeOf(json: unknown, isId: (key: string) => boolean): Shape {
       const said = discriminator(object);
       const inner = said === undefined ? path : `${path}<${said}>`;
       if (said !== undefined) shape.set(inner, new Set(['object']));
+      if (said !== undefined && object.status === said && moving(said)) return;
       for (const [key, item] of Object.entries(object)) walk(item, `${inner}/${isId(key) ? '{id}' : key}`);
     }
   };
@@ -43,7 +48,7 @@ export function shapeOf(json: unknown, isId: (key: string) => boolean): Shape {
  */
 function anchor(path: string): string | undefined {
   const parts = path.split('/');
-  for (let i = parts.length - 1; i > 0; i--) {
+  for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i]!;
     if (part === '[]' || part.startsWith('{id}') || part.endsWith('>')) return parts.slice(0, i + 1).join('/');
   }
@@ -60,13 +65,22 @@ export function shapeDifferences(then: Shape, now: Shape): string[] {
     // An anchor itself (an array's items, a map's entries) may be there in one answer and not the other.
     return at === undefined || (at !== path && other.has(at));
   };
+  // A key gone (or new) is one difference, not one more for each key below it.
+  const reported: string[] = [];
+  const below = (path: string) => reported.some((r) => path.startsWith(`${r}/`) || path.startsWith(`${r}<`));
+  const onlyIn = (one: Shape, other: Shape, what: string) => {
+    for (const path of [...one.keys()].sort()) {
+      if (other.has(path) || !comparable(path, other) || below(path)) continue;
+      reported.push(path);
+      found.push(`${path || '/'}: ${what}`);
+    }
+  };
+  onlyIn(then, now, 'there then, missing now');
+  onlyIn(now, then, 'new now');
   for (const [path, types] of then) {
     const current = now.get(path);
-    if (current === undefined) {
-      if (comparable(path, now)) found.push(`${path || '/'}: there then, missing now`);
-    } else if (types.size && current.size && typesText(types) !== typesText(current))
+    if (current?.size && types.size && typesText(types) !== typesText(current))
       found.push(`${path || '/'}: ${typesText(types)} then, ${typesText(current)} now`);
   }
-  for (const path of now.keys()) if (!then.has(path) && comparable(path, then)) found.push(`${path || '/'}: new now`);
   return found;
 }
