@@ -148,6 +148,7 @@ export async function replayHar(options: ReplayOptions): Promise<ReplayReport> {
   const ids = new IdMap(http.contract);
   const inputs = recordedInputs(entries);
   const issued = new Map<number, string>();
+  const raced = new Set<string>();
   const translation = {
     ids,
     runId: { then: recorded.runId, now: newRunId(recorded.runId) },
@@ -229,7 +230,8 @@ export async function replayHar(options: ReplayOptions): Promise<ReplayReport> {
         ],
       };
     } else now = { error: error ?? 'no answer' };
-    for (const d of differences({ entry, then, now, ids, inputs }) satisfies Difference[]) report(d.kind, d.message);
+    for (const d of differences({ entry, then, now, ids, inputs, raced }) satisfies Difference[])
+      report(d.kind, d.message);
   }
 
   // Each entry waits for those that had ended before it began, and for the headers of those that had been answered.
