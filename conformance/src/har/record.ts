@@ -105,11 +105,12 @@ function entryOf(exchange: Exchange, index: number, all: readonly Exchange[], re
         ...schemaViolations(recording.contract, exchange),
       ].map((v) => redact.text(v))
     : [];
-  const next = all.slice(index + 1).find((e) => e.check === exchange.check && e.request.url === exchange.request.url);
+  // Http sends a request answered 429 with Retry-After again (up to three times): the next of the check to that URL.
   const retried =
     received?.status === 429 &&
     received.headers['retry-after'] !== undefined &&
-    next?.request.method === exchange.request.method;
+    all.slice(index + 1).find((e) => e.check === exchange.check && e.request.url === exchange.request.url)?.request
+      .method === exchange.request.method;
   const entry: RecordedEntry = {
     startedDateTime: new Date(started).toISOString(),
     time,

@@ -168,7 +168,7 @@ export async function replayHar(options: ReplayOptions): Promise<ReplayReport> {
     const then = recordedJson(entry);
     const spec = await requestOf(entry, recorded.baseUrl, translation);
     const stream = /^text\/event-stream/i.test(entry.response.content.mimeType);
-    if (stream) spec.stream = streamSpec(entry, opened);
+    if (stream) spec.stream = streamSpec(entry, opened, ids);
     const send = () => http.send(entry._check, spec);
     let reply: Reply | undefined;
     let error: string | undefined;
@@ -288,9 +288,24 @@ function jsonOr(data: string): unknown {
 }
 
 /** How long and how far to read a recorded stream again: as the check read it. */
-function streamSpec(entry: RecordedEntry, opened: () => void): StreamSpec {
-  const events = parseEventStream(entry.response.content.text ?? '').length;
-  if (entry._stream === 'stopped') return { opened, enough: (read) => read.length >= events, ms: 60_000 };
+function streamSpec(entry: RecordedEntry, opened: () => void, ids: IdMap): StreamSpec {
+  const recorded = parseEventStream(entry.response.content.text ?? '');
+  // The check closed it: after as many events, or once the last it read has come now (a job's status, say).
+  const last = recorded.at(-1);
+  const said = (e: { event: string; data: string }, id: (raw: string) => string) => {
+    const data = jsonOr(e.data) as { job_id?: unknown; status?: unknown } | undefined;
+    return `${e.event}|${typeof data?.job_id === 'string' ? id(data.job_id) : ''}|${String(data?.status ?? '')}`;
+  };
+  if (entry._stream === 'stopped')
+    return {
+      opened,
+      enough: (read) => {
+        if (read.length >= recorded.length) return true;
+        const wanted = last && said(last, (id) => ids.ids.get(id) ?? id);
+        return wanted !== undefined && read.some((e) => said(e, (id) => id) === wanted);
+      },
+      ms: 60_000,
+    };
   if (entry._stream === 'timed out') return { opened, ms: Math.min(60_000, Math.max(1000, entry.time)) };
   return { opened, ms: 60_000 };
 }
