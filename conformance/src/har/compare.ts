@@ -6,7 +6,7 @@
 // keys and types of the body (shape.ts). Values are not compared: ids, timestamps, request ids and durations vary.
 // Nor is what depends on the moment a request came, not on the deployment: a read answered `job_not_finished` then
 // and the output now (a poll behind the recording is repeated instead: replay.ts), a cancel accepted once and too
-// late once (and what that job ended as).
+// late once, or that found the job's executions elsewhere (and what that job ended as).
 import { cutValue, energy } from '@jes/contract';
 import { parseEventStream, eventsAsJson, isEventStream } from '../event-stream.ts';
 import type { Reply } from '../http.ts';
@@ -28,9 +28,19 @@ const terminal: Record<string, ReadonlySet<string>> = {
   execution: new Set(['SUCCESS', 'ERROR', 'CANCELLED']),
   'data file': new Set(['READY', 'INVALID']),
 };
-/** Statuses of what has not ended yet: jobs, executions, data files, webhook deliveries (`pending`). */
-const moving: ReadonlySet<string> = new Set(['PENDING', 'PREPARING', 'RUNNING', 'PROCESSING', 'pending']);
-const isMoving = (status: string) => moving.has(status);
+/**
+ * Statuses of what holds what it holds by the moment: not ended yet (jobs, executions, data files, webhook deliveries
+ * `pending`), or stopped wherever it was (CANCELLED: an execution keeps the progress it had made, if any).
+ */
+const unsettled: ReadonlySet<string> = new Set([
+  'PENDING',
+  'PREPARING',
+  'RUNNING',
+  'PROCESSING',
+  'pending',
+  'CANCELLED',
+]);
+const isUnsettled = (status: string) => unsettled.has(status);
 /** How far along a status is (the repeated polls wait for the new answer to get as far). */
 const stage = (kind: string, status: string) =>
   terminal[kind]!.has(status) ? 2 : status === 'RUNNING' ? 1 : status === 'PREPARING' ? 0.5 : 0;
@@ -180,7 +190,12 @@ export function differences({ entry, then, now, ids, inputs, raced }: Compared):
   if (codeOf(then) !== codeOf(json) && (typeof codeOf(then) === 'string' || typeof codeOf(json) === 'string'))
     semantics(`problem code ${String(codeOf(then) ?? 'none')} then, ${String(codeOf(json) ?? 'none')} now`);
   const reached = statusesIn(json, (id) => ids.recorded(id));
-  for (const [key, status] of statusesIn(then)) {
+  const told = statusesIn(then);
+  // A cancel that found the job further along now, or not as far (an execution SUCCESS then, RUNNING now): it raced
+  // the job's executions, so what the job ends as is the moment's.
+  if (entry._operationId === 'cancelJob' && [...told].some(([key, status]) => (reached.get(key) ?? status) !== status))
+    raced.add(new URL(entry.request.url).pathname.split('/')[2] ?? '');
+  for (const [key, status] of told) {
     const kind = key.slice(0, key.lastIndexOf(' '));
     const current = reached.get(key);
     const job = key.slice(kind.length + 1).split('/')[0]!;
@@ -191,7 +206,7 @@ export function differences({ entry, then, now, ids, inputs, raced }: Compared):
   for (const [key, message] of wrongAnswers(json, inputs, (id) => ids.recorded(id)))
     if (!wrongThen.has(key)) semantics(`job ${key}: ${message} (right then)`);
   const isId = (key: string) => ids.isId(key);
-  const shapes = shapeDifferences(shapeOf(then, isId, isMoving), shapeOf(json, isId, isMoving));
+  const shapes = shapeDifferences(shapeOf(then, isId, isUnsettled), shapeOf(json, isId, isUnsettled));
   for (const message of shapes.slice(0, 5)) semantics(`keys and types: ${message}`);
   if (shapes.length > 5) semantics(`keys and types: ${shapes.length - 5} more differences`);
   return found;

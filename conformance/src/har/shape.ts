@@ -3,7 +3,7 @@
 // (`{id}`), the length of arrays (their items are merged, `[]`), and null (a value not there yet). An object that
 // says what it is (a job's or an execution's `status`, a problem's `code`, an event's `event`) is compared only with
 // objects that say the same: a RUNNING job then and a FINISHED one now differ in their status, which the status
-// rule judges, not in their keys; and one still moving (RUNNING) is compared by its status alone.
+// rule judges, not in their keys; and one whose keys depend on the moment (RUNNING, CANCELLED) by its status alone.
 
 /** Each path of an answer with the types found there (null leaves none). */
 export type Shape = Map<string, Set<string>>;
@@ -18,10 +18,10 @@ function discriminator(value: Record<string, unknown>): string | undefined {
 }
 
 /**
- * `moving`: the statuses of something not ended yet (a RUNNING job, a PROCESSING data file), whose keys grow as it
- * goes (an execution's progress comes with its first improvement): only its status is compared, not its keys.
+ * `unsettled`: the statuses of something whose keys depend on the moment it was read (a RUNNING job, a PROCESSING
+ * data file, a CANCELLED execution that had or had not improved yet): only its status is compared, not its keys.
  */
-export function shapeOf(json: unknown, isId: (key: string) => boolean, moving: (status: string) => boolean): Shape {
+export function shapeOf(json: unknown, isId: (key: string) => boolean, unsettled: (status: string) => boolean): Shape {
   const shape: Shape = new Map();
   const walk = (value: unknown, path: string) => {
     const types = shape.get(path) ?? new Set<string>();
@@ -34,7 +34,7 @@ export function shapeOf(json: unknown, isId: (key: string) => boolean, moving: (
       const said = discriminator(object);
       const inner = said === undefined ? path : `${path}<${said}>`;
       if (said !== undefined) shape.set(inner, new Set(['object']));
-      if (said !== undefined && object.status === said && moving(said)) return;
+      if (said !== undefined && object.status === said && unsettled(said)) return;
       for (const [key, item] of Object.entries(object)) walk(item, `${inner}/${isId(key) ? '{id}' : key}`);
     }
   };
