@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RecordedHar, type ReplayDifference, replayHar, runConformance } from '../src/index.ts';
+import { type RecordedHar, runConformance } from '../src/index.ts';
 import { editJson, type Exchanged, startBrokenProxy } from './support/broken-proxy.ts';
 import { combined } from './support/breakages.ts';
 import { conformance } from './support/command.ts';
@@ -105,15 +105,17 @@ it('records the run as HAR 1.2 with every body whole and no password, token or c
     expect(e.response.content.size).toBe(Buffer.byteLength(e.response.content.text ?? ''));
 });
 
+/** The variables a replay reads its users from, as a run does. */
+const env = {
+  JES_CONFORMANCE_USERNAME: 'alice',
+  JES_CONFORMANCE_PASSWORD: users.alice,
+  JES_CONFORMANCE_SECOND_USER: `bob:${users.bob}`,
+};
+
 it.concurrent(
   'sent again to a fresh server by `jes-conformance replay`, nothing differs',
   { timeout: 120_000 },
   async () => {
-    const env = {
-      JES_CONFORMANCE_USERNAME: 'alice',
-      JES_CONFORMANCE_PASSWORD: users.alice,
-      JES_CONFORMANCE_SECOND_USER: `bob:${users.bob}`,
-    };
     const { url } = await starting;
     const run = await timed('the replay to a fresh server', () =>
       conformance(['replay', file, '--base-url', url, '--report', join(dir, 'replay.md')], env),
@@ -145,16 +147,32 @@ it.concurrent(
           : changed;
       },
     });
-    let found: ReplayDifference[];
+    let run: Awaited<ReturnType<typeof conformance>>;
     try {
-      const report = await timed('the replay through the broken proxy', () =>
-        replayHar({ baseUrl: proxy.url, ...credentials, har: file }),
+      run = await timed('the replay through the broken proxy', () =>
+        conformance(['replay', file, '--base-url', proxy.url, '--junit', join(dir, 'replay.xml')], env),
       );
-      expect(report.sent).toBe(har.log.entries.length);
-      found = report.differences;
     } finally {
       await proxy.close();
     }
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const out = run.stdout.trim().split('\n');
+    expect(out.at(-1)).toMatch(
+      new RegExp(
+        `^${har.log.entries.length} of ${har.log.entries.length} requests sent again: \\d+ differ \\(\\d+ status, \\d+ schema, \\d+ semantics\\)$`,
+      ),
+    );
+    // One line per difference: `#entry check METHOD path: kind: what`.
+    const found = out.slice(1, -1).map((line) => {
+      const [, entry, check, method, path, kind, message] =
+        /^#(\d+) (\w+) ([A-Z]+) (\S+): (status|schema|semantics): (.*)$/.exec(line) ?? [];
+      expect(message, line).toBeDefined();
+      expect(har.log.entries[Number(entry)]).toMatchObject({ _check: check, request: { method } });
+      return { path: path!, kind: kind!, message: message!, method: method! };
+    });
+    expect(readFileSync(join(dir, 'replay.xml'), 'utf8')).toMatch(
+      /<testsuites name="jes-conformance replay" tests="5" failures="[1-5]"/,
+    );
     const lines = (kind: string, path: RegExp, message: RegExp) =>
       found.filter((d) => d.kind === kind && path.test(`${d.method} ${d.path}`) && message.test(d.message));
     const status = lines('status', /^GET \/data_file(\?|$)/, /^(200|401) then, 500 internal_error now$/);
