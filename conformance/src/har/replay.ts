@@ -12,9 +12,10 @@ import { parseEventStream } from '../event-stream.ts';
 import { CheckAbort, type Reply, type StreamSpec, TargetUnreachable } from '../http.ts';
 import { contentTypeViolations, headerViolations, schemaViolations } from '../contract/responses.ts';
 import { connect, type Connection } from '../run.ts';
-import { behind, type Difference, type DifferenceKind, differences, type Inputs, recordedJson } from './compare.ts';
+import { behind, type Difference, type DifferenceKind, differences, recordedJson } from './compare.ts';
 import type { RecordedEntry, RecordedHar, RecordedRun } from './har.ts';
 import { IdMap } from './ids.ts';
+import { recordedInputs } from './inputs.ts';
 import { markers } from './redact.ts';
 import { requestOf } from './request.ts';
 
@@ -91,38 +92,6 @@ function usersNeeded(entries: RecordedEntry[]): Set<'user' | 'user2'> {
       }
   }
   return needed;
-}
-
-/** A job's input as its start request sent it, or the data file it names as uploaded (a JSON file). */
-function inputOf(
-  entry: RecordedEntry,
-  files: Map<string, unknown>,
-): { adj_matrix?: number[][]; q_matrix?: number[][] } | undefined {
-  let body: any;
-  try {
-    body = JSON.parse(entry.request.postData?.text ?? '');
-  } catch {
-    return undefined;
-  }
-  if (typeof body?.data_file_identifier === 'string') body = files.get(body.data_file_identifier);
-  return body && (Array.isArray(body.adj_matrix) || Array.isArray(body.q_matrix)) ? body : undefined;
-}
-
-/** The inputs of the recorded jobs, by recorded job id, and of the data files by identifier. */
-function recordedInputs(entries: RecordedEntry[]): Inputs {
-  const files = new Map<string, unknown>();
-  const inputs: Inputs = new Map();
-  for (const entry of entries) {
-    const then = recordedJson(entry) as { job?: unknown; data_file_identifier?: unknown } | undefined;
-    const file = entry.request.postData?.params?.find((p) => p.fileName !== undefined);
-    if (typeof then?.data_file_identifier === 'string' && file)
-      try {
-        files.set(then.data_file_identifier, JSON.parse(file.value ?? ''));
-      } catch {}
-    const input = typeof then?.job === 'string' ? inputOf(entry, files) : undefined;
-    if (input && typeof then?.job === 'string') inputs.set(then.job, input);
-  }
-  return inputs;
 }
 
 export async function replayHar(options: ReplayOptions): Promise<ReplayReport> {
@@ -253,7 +222,7 @@ export async function replayHar(options: ReplayOptions): Promise<ReplayReport> {
           entry: index,
           check: entry._check,
           method: entry.request.method,
-          path: entry.request.url,
+          path: `${new URL(entry.request.url).pathname}${new URL(entry.request.url).search}`,
           kind: 'status',
           message: `the replay itself failed: ${String(error)}`,
         });
