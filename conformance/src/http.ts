@@ -8,7 +8,7 @@ import type { Contract } from './contract/contract.ts';
 import { eventParser, eventsAsJson, isEventStream, parseEventStream, type StreamRead } from './event-stream.ts';
 import { recordedHeaders } from './given-headers.ts';
 import { type PolicyWait, RateLimits } from './rate-limits.ts';
-import { recordSent, sentBody } from './sent.ts';
+import { recordSent, sentBody, type Timing } from './sent.ts';
 import { connectionFailure, createTransport, type Transport } from './transport.ts';
 import type { Exchange, RateLimitWait } from './types.ts';
 
@@ -249,9 +249,10 @@ export class Http {
         },
       };
       this.exchanges.push(exchange);
-      recordSent(exchange, sent);
       const started = Date.now();
       const sentAt = performance.now();
+      const timing: Timing = { started };
+      recordSent(exchange, { ...sent, timing });
       let res: Response;
       let responseText: string;
       let stream: StreamRead | undefined;
@@ -264,8 +265,10 @@ export class Http {
           signal: AbortSignal.timeout(spec.timeoutMs ?? 30_000 + (spec.stream ? (spec.stream.ms ?? 30_000) : 0)),
         });
         this.answered = true;
+        timing.headers = Date.now();
         if (spec.stream && res.ok && isEventStream(Object.fromEntries(res.headers))) {
           ({ text: responseText, read: stream } = await readStream(res, spec.stream));
+          timing.stream = stream.ended;
         } else responseText = await res.text();
       } catch (error) {
         this.rateLimits.answered(kind, reserved, undefined);

@@ -8,6 +8,14 @@ export type { CheckContext } from './context.ts';
 export type { StreamRead } from './event-stream.ts';
 export type { FinishedJob, Fixtures, SharedDataFile, SolverInfo, UseCaseInfo } from './fixtures.ts';
 export { type Auth, CheckAbort, CheckSkip, type Reply, type RequestSpec, type StreamSpec } from './http.ts';
+export type { RecordedEntry, RecordedHar, RecordedRun } from './har/har.ts';
+export {
+  type DifferenceKind,
+  type ReplayDifference,
+  type ReplayOptions,
+  type ReplayReport,
+  replayHar,
+} from './har/replay.ts';
 export { checkNames, defaultRuns, defaultSeed, runConformance } from './run.ts';
 export type {
   CheckResult,

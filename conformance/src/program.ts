@@ -2,8 +2,9 @@
 // modules --checks names (check-modules.ts) and the operations --operation selects; the contract versions
 // (the suite's and the deployment's, a warning when they may differ), one line per check as it ends (a line on
 // stderr for each wait for a rate limit), the coverage, the deprecated operations used and the closing line, the
-// JUnit and markdown files when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage or a deployment that
-// could not be reached.
+// JUnit and markdown files and the HAR (--har) when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage
+// or a deployment that could not be reached. `jes-conformance replay <file.har>` sends a recorded run again
+// (har/replay.ts): a line per difference, 0 none, 1 some, 2 usage or unreachable.
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { loadChecks, moduleOf } from './check-modules.ts';
 import { type ConfigRead, defaultConfigFile, readConfig } from './config-file.ts';
 import { Contract } from './contract/contract.ts';
+import type { RecordedHar } from './har/har.ts';
+import { readHar, replayHar, type ReplayReport } from './har/replay.ts';
 import { splitUser, variables } from './environment.ts';
 import { replayPathPattern } from './generate/property.ts';
 import { headerLines } from './given-headers.ts';
@@ -32,6 +35,7 @@ import {
   unreachableAnnotation,
   versionsAnnotation,
 } from './report/github.ts';
+import { differenceLine, replayClosing, replayHeading, replayJunit, replayMarkdown } from './report/replay.ts';
 import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
 import { defaultRuns, defaultSeed, type PreparedRun, prepareRun, runPrepared } from './run.ts';
@@ -40,11 +44,8 @@ import { type FileNames, tlsSettings } from './transport.ts';
 import type { ConformanceOptions, Profile, RateLimitWait } from './types.ts';
 import { listenAddress } from './webhook-receiver.ts';
 
-interface Options {
-  baseUrl: string;
-  username?: string;
-  password?: string;
-  secondUser?: string;
+/** The flags of accessOptions(). */
+interface AccessFlags {
   token?: string;
   secondToken?: string;
   /** Each -H as given, or JES_CONFORMANCE_HEADERS (one a line). */
@@ -52,6 +53,13 @@ interface Options {
   caFile?: string;
   cert?: string;
   key?: string;
+}
+
+interface Options extends AccessFlags {
+  baseUrl: string;
+  username?: string;
+  password?: string;
+  secondUser?: string;
   profile: Profile;
   only: string[];
   checks: string[];
@@ -67,7 +75,20 @@ interface Options {
   replayPath?: string;
   config?: string;
   githubAnnotations?: boolean;
+  har?: string;
   list?: boolean;
+}
+
+/** The options of `jes-conformance replay <file.har>`. */
+interface ReplayCommandOptions extends AccessFlags {
+  baseUrl: string;
+  username?: string;
+  password?: string;
+  secondUser?: string;
+  rateLimit?: string;
+  contract?: string;
+  report?: string;
+  junit?: string;
 }
 
 const defaultBaseUrl = 'http://localhost:3000';
@@ -115,38 +136,41 @@ function list(value: string, previous: string[]): string[] {
 /** A repeated option's values as given (each -H checked with the others later, so that no error repeats a value, as commander's would). */
 const repeated = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
-export function program(): Command {
-  return new Command('jes-conformance')
+/** How the run reaches the deployment and as whom, beside a username and password: the main command's and replay's. */
+function accessOptions(): Option[] {
+  return [
+    new Option('--token <token>', 'a bearer token of the user, sent instead of logging in (issued elsewhere)').env(
+      variables.token,
+    ),
+    new Option('--second-token <token>', "the second user's bearer token").env(variables.secondToken),
+    new Option(
+      '-H, --header <"Name: value">',
+      "a header sent with every request, such as a gateway's API key (repeat it; the variable holds one a line)",
+    )
+      .env(variables.headers)
+      .argParser(repeated),
+    new Option(
+      '--ca-file <pem>',
+      "CA certificates to trust besides the default ones (the deployment's private CA)",
+    ).env(variables.caFile),
+    new Option('--cert <pem>', 'a client certificate, for a deployment that asks for one').env(variables.cert),
+    new Option('--key <pem>', "the client certificate's private key").env(variables.key),
+  ];
+}
+
+/** The command; `onReplay` is told of `jes-conformance replay <file.har>` and its options when that is what was asked. */
+export function program(
+  onReplay: (file: string, options: ReplayCommandOptions, sourceOf: SourceOf) => void = () => undefined,
+): Command {
+  const command = new Command('jes-conformance')
     .description('Checks a deployment of the Job Execution Service against the contract (openapi.yaml).')
     .version(packageVersion(import.meta.dirname) ?? 'unknown', '-v, --version', 'print the version')
     .addOption(new Option('--base-url <url>', 'the deployment').env(variables.baseUrl).default(defaultBaseUrl))
     .addOption(new Option('--username <name>', 'the user to run as').env(variables.username))
     .addOption(new Option('--password <password>', 'its password').env(variables.password))
-    .addOption(new Option('--second-user <name:password>', 'a second user, for isolation').env(variables.secondUser))
-    .addOption(
-      new Option('--token <token>', 'a bearer token of the user, sent instead of logging in (issued elsewhere)').env(
-        variables.token,
-      ),
-    )
-    .addOption(new Option('--second-token <token>', "the second user's bearer token").env(variables.secondToken))
-    .addOption(
-      new Option(
-        '-H, --header <"Name: value">',
-        "a header sent with every request, such as a gateway's API key (repeat it; the variable holds one a line)",
-      )
-        .env(variables.headers)
-        .argParser(repeated),
-    )
-    .addOption(
-      new Option(
-        '--ca-file <pem>',
-        "CA certificates to trust besides the default ones (the deployment's private CA)",
-      ).env(variables.caFile),
-    )
-    .addOption(
-      new Option('--cert <pem>', 'a client certificate, for a deployment that asks for one').env(variables.cert),
-    )
-    .addOption(new Option('--key <pem>', "the client certificate's private key").env(variables.key))
+    .addOption(new Option('--second-user <name:password>', 'a second user, for isolation').env(variables.secondUser));
+  for (const option of accessOptions()) command.addOption(option);
+  command
     .addOption(
       new Option('--profile <profile>', 'full: every check; sandbox: what a stateless mock can pass')
         .choices(['full', 'sandbox'])
@@ -213,6 +237,7 @@ export function program(): Command {
       ),
     )
     .addOption(new Option('--no-github-annotations', 'none of that, even under GitHub Actions'))
+    .option('--har <file.har>', 'also record every request and answer of the run in this HAR file (secrets redacted)')
     .option('--list', 'list the checks (those --only, --operation and --checks select) and what each means, then exit')
     .addHelpText(
       'after',
@@ -242,24 +267,63 @@ export function program(): Command {
       ].join('\n'),
     )
     .showHelpAfterError('(run jes-conformance --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    // The run's options come before `replay`, the replay's after it (both have --base-url).
+    .enablePositionalOptions()
+    .action(() => undefined);
+  const replay = command
+    .command('replay')
+    .description(
+      "send a recorded run's requests (--har) again, and report each answer that now differs in status, schema or semantics",
+    )
+    .argument('<file.har>', 'a HAR a run wrote with --har')
+    .addOption(new Option('--base-url <url>', 'the deployment').env(variables.baseUrl).default(defaultBaseUrl))
+    .addOption(new Option('--username <name>', "the user to run as (default: the recording's)").env(variables.username))
+    .addOption(new Option('--password <password>', 'its password').env(variables.password))
+    .addOption(
+      new Option('--second-user <name:password>', 'the second user, when the recording has one').env(
+        variables.secondUser,
+      ),
+    );
+  for (const option of accessOptions()) replay.addOption(option);
+  replay
+    .option(
+      '--rate-limit <n/s>',
+      'send at most this many requests per second (10/s), minute (600/m) or hour (3600/h)',
+      rate,
+    )
+    .option('--contract <openapi.yaml>', 'the contract to judge the answers by (default: the one this package carries)')
+    .option('--report <file.md>', 'also write a markdown report')
+    .option('--junit <file>', 'also write a JUnit XML report (a testcase per check)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Each request goes again in the recorded order, with the ids the new deployment gives in place of those the',
+        "recording got, and the password given here in place of the recording's redacted one. A poll the recording",
+        'saw end is repeated (up to 30 s) until it ends now too. One line per difference: its entry in the HAR, the',
+        'check that sent it, the request, and whether the status, the schema or the semantics (problem code, the',
+        'status a job reached, a recomputed cut or energy, the keys and types of the body) differ.',
+        '',
+        'Exit codes: 0 nothing differs, 1 something does, 2 usage or the deployment could not be reached.',
+      ].join('\n'),
+    )
+    .action((file: string, options: ReplayCommandOptions, replay: Command) =>
+      onReplay(file, options, (option) => replay.getOptionValueSource(option)),
+    );
+  return command;
 }
 
 /** Where an option's value came from: `cli` (its flag), `env` (its variable), `default`, or undefined (unset). */
-type SourceOf = (option: keyof Options) => string | undefined;
+type SourceOf = (option: string) => string | undefined;
 
-function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions {
-  const sandbox = o.profile === 'sandbox';
-  // An empty variable counts as unset.
-  const token = o.token || undefined;
-  const username = o.username || (sandbox && !token ? 'sandbox' : undefined);
-  const password = o.password || (sandbox && !token ? 'sandbox' : undefined);
-  if (!token && (username === undefined || password === undefined))
-    throw new Error(
-      `--username and --password are required (or ${variables.username} and ${variables.password}), or --token (${variables.token})`,
-    );
+/** accessOptions' values checked (each error names the variable a value came from, else the flag). */
+function access(
+  o: AccessFlags,
+  sourceOf: SourceOf,
+): Pick<ConformanceOptions, 'token' | 'token2' | 'headers' | 'caFile' | 'certFile' | 'keyFile'> {
   // An error names the variable a value came from, else the flag.
-  const named = (option: keyof Options, flag: string, variable: string) =>
+  const named = (option: keyof AccessFlags, flag: string, variable: string) =>
     sourceOf(option) === 'env' ? variable : flag;
   const names: FileNames = {
     caFile: named('caFile', '--ca-file', variables.caFile),
@@ -274,6 +338,26 @@ function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions 
   } catch (error) {
     throw new Error(`${named('header', '-H', variables.headers)}: ${(error as Error).message}`);
   }
+  // An empty variable counts as unset.
+  return {
+    ...(o.token ? { token: o.token } : {}),
+    ...(o.secondToken ? { token2: o.secondToken } : {}),
+    ...(Object.keys(given).length ? { headers: given } : {}),
+    ...(files.caFile ? { caFile: files.caFile } : {}),
+    ...(files.certFile ? { certFile: files.certFile, keyFile: files.keyFile! } : {}),
+  };
+}
+
+function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions {
+  const sandbox = o.profile === 'sandbox';
+  // An empty variable counts as unset.
+  const token = o.token || undefined;
+  const username = o.username || (sandbox && !token ? 'sandbox' : undefined);
+  const password = o.password || (sandbox && !token ? 'sandbox' : undefined);
+  if (!token && (username === undefined || password === undefined))
+    throw new Error(
+      `--username and --password are required (or ${variables.username} and ${variables.password}), or --token (${variables.token})`,
+    );
   const baseUrl = o.baseUrl || defaultBaseUrl;
   if (!/^https?:\/\/[^/]/i.test(baseUrl))
     throw new Error(
@@ -287,11 +371,7 @@ function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions 
     baseUrl,
     ...(username !== undefined ? { username } : {}),
     ...(password !== undefined ? { password } : {}),
-    ...(token ? { token } : {}),
-    ...(o.secondToken ? { token2: o.secondToken } : {}),
-    ...(Object.keys(given).length ? { headers: given } : {}),
-    ...(files.caFile ? { caFile: files.caFile } : {}),
-    ...(files.certFile ? { certFile: files.certFile, keyFile: files.keyFile! } : {}),
+    ...access(o, sourceOf),
     profile: o.profile,
     only: o.only,
     ...(o.operation.length ? { operations: o.operation } : {}),
@@ -303,6 +383,7 @@ function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions 
     ...(o.webhookListen ? { webhookListen: o.webhookListen } : {}),
     ...(o.maxResponseTime !== undefined ? { maxResponseTimeMs: o.maxResponseTime } : {}),
     ...(o.replayPath ? { replayPath: o.replayPath } : {}),
+    ...(o.har ? { har: o.har } : {}),
   };
 }
 
@@ -375,7 +456,8 @@ export async function run(
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
   err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<number> {
-  const command = program();
+  let replay: { file: string; options: ReplayCommandOptions; sourceOf: SourceOf } | undefined;
+  const command = program((file, options, sourceOf) => (replay = { file, options, sourceOf }));
   let options: ConformanceOptions;
   let o: Options;
   let sourceOf: SourceOf;
@@ -386,6 +468,7 @@ export async function run(
   const annotate = (line: string | undefined) => github && line !== undefined && out(line);
   try {
     command.parse(args, { from: 'user' });
+    if (replay) return await replayCommand(replay.file, replay.options, replay.sourceOf, out, err);
     config = readConfig(command, command.opts<Options>().config);
     for (const warning of config?.warnings ?? []) err(`warning: ${warning}`);
     o = command.opts<Options>();
@@ -449,4 +532,55 @@ export async function run(
     return 2;
   }
   return report.failed ? 1 : 0;
+}
+
+/** `jes-conformance replay <file.har>`: the recorded requests sent again, a line per difference; resolves to the exit code. */
+async function replayCommand(
+  file: string,
+  o: ReplayCommandOptions,
+  sourceOf: SourceOf,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  let har: RecordedHar;
+  let given: ReturnType<typeof access>;
+  const second = o.secondUser ? splitUser(o.secondUser) : undefined;
+  try {
+    given = access(o, sourceOf);
+    if (o.secondUser && !second) throw new Error('--second-user takes name:password');
+    if (!/^https?:\/\/[^/]/i.test(o.baseUrl))
+      throw new Error(`--base-url takes an http:// or https:// URL; got "${o.baseUrl}"`);
+    har = readHar(file);
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 2;
+  }
+  out(replayHeading(file, har.log._jes, har.log.entries.length, o.baseUrl));
+  let report: ReplayReport;
+  try {
+    report = await replayHar({
+      baseUrl: o.baseUrl,
+      har,
+      ...given,
+      // An empty variable counts as unset.
+      ...(o.username ? { username: o.username } : {}),
+      ...(o.password ? { password: o.password } : {}),
+      ...(second ? { username2: second.username, password2: second.password } : {}),
+      ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
+      ...(o.contract ? { contractPath: o.contract } : {}),
+      onDifference: (difference) => out(differenceLine(difference)),
+      onWait: (wait) => err(waitLine(wait)),
+    });
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 2;
+  }
+  out(replayClosing(report));
+  if (o.report) writeFileSync(o.report, replayMarkdown(file, report));
+  if (o.junit) writeFileSync(o.junit, replayJunit(file, report));
+  if (report.unreachable) {
+    err(`jes-conformance replay: ${report.unreachable}`);
+    return 2;
+  }
+  return report.differences.length ? 1 : 0;
 }

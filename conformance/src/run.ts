@@ -14,6 +14,8 @@ import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
 import { replayMissed, replayPathPattern } from './generate/property.ts';
 import { givenHeaders } from './given-headers.ts';
+import type { RecordedRun } from './har/har.ts';
+import { recordHar, writeHar } from './har/record.ts';
 import { CheckAbort, CheckSkip, Http, TargetUnreachable, type Waited } from './http.ts';
 import { pacer, parseRate } from './pace.ts';
 import { runChecks, selectChecks } from './selection.ts';
@@ -31,7 +33,7 @@ export const defaultRuns = 8;
 
 export const checkNames = (): string[] => checks.map((c) => c.name);
 
-function rateOf(options: ConformanceOptions): number | undefined {
+function rateOf(options: Pick<ConformanceOptions, 'rateLimit'>): number | undefined {
   if (options.rateLimit === undefined) return undefined;
   const perSecond = parseRate(options.rateLimit);
   if (perSecond === undefined)
@@ -71,13 +73,48 @@ function unreachableReport(
   };
 }
 
+/** What a connection to a deployment is made of (a run's, or a replay's: har/replay.ts). */
+export type Connection = Pick<
+  ConformanceOptions,
+  | 'baseUrl'
+  | 'username'
+  | 'password'
+  | 'username2'
+  | 'password2'
+  | 'token'
+  | 'token2'
+  | 'headers'
+  | 'caFile'
+  | 'certFile'
+  | 'keyFile'
+  | 'contractPath'
+  | 'rateLimit'
+  | 'onWait'
+>;
+
+/**
+ * The Http a run or a replay sends through: the contract, its own pace (rateLimit), the waits for the deployment's
+ * rate limits, the transport (proxies, a private CA, a client certificate), the headers given (-H) and the users'
+ * sessions.
+ */
+export function connect(options: Connection, contract = new Contract(options.contractPath)): Http {
+  const perSecond = rateOf(options);
+  const http = new Http(options.baseUrl, contract, {
+    ...(perSecond ? { pace: pacer(perSecond) } : {}),
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+    transport: createTransport(options),
+    headers: givenHeaders(options.headers),
+  });
+  startSessions(http, options);
+  return http;
+}
+
 /** A run's options validated, with the contract and the checks it takes (prepareRun). */
 export interface PreparedRun {
   options: ConformanceOptions;
   contract: Contract;
   /** The checks to run, in order. */
   checks: readonly Check[];
-  perSecond: number | undefined;
 }
 
 /**
@@ -98,7 +135,7 @@ export function prepareRun(options: ConformanceOptions): PreparedRun {
     !(Number.isFinite(options.maxResponseTimeMs) && options.maxResponseTimeMs > 0)
   )
     throw new Error(`maxResponseTimeMs is a number of milliseconds above 0; got ${options.maxResponseTimeMs}`);
-  const perSecond = rateOf(options);
+  rateOf(options);
   if (options.webhookListen !== undefined && !listenAddress(options.webhookListen))
     throw new Error(
       `webhookListen takes host:port, an address the deployment can reach; got "${options.webhookListen}"`,
@@ -106,7 +143,7 @@ export function prepareRun(options: ConformanceOptions): PreparedRun {
   if (options.token === undefined && (options.username === undefined || options.password === undefined))
     throw new Error('the run needs a username and password, or a token');
   const contract = new Contract(options.contractPath);
-  return { options, contract, checks: selectChecks(runChecks(contract, options.checks), options, contract), perSecond };
+  return { options, contract, checks: selectChecks(runChecks(contract, options.checks), options, contract) };
 }
 
 /** Holds the deployment at `options.baseUrl` to the contract: the options validated (prepareRun), then the run. */
@@ -115,19 +152,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
 }
 
 /** Runs what prepareRun validated. */
-export async function runPrepared({ options, contract, checks: selected, perSecond }: PreparedRun): Promise<Report> {
+export async function runPrepared({ options, contract, checks: selected }: PreparedRun): Promise<Report> {
   const started = Date.now();
   const profile = options.profile ?? 'full';
   const seed = options.seed ?? defaultSeed;
   const runs = options.runs ?? defaultRuns;
-  const http = new Http(options.baseUrl, contract, {
-    ...(perSecond ? { pace: pacer(perSecond) } : {}),
-    ...(options.onWait ? { onWait: options.onWait } : {}),
-    transport: createTransport(options),
-    headers: givenHeaders(options.headers),
-  });
+  const http = connect(options, contract);
   const fixtures = new Fixtures();
-  startSessions(http, options);
   const versions = await askVersions(http);
   // Every answer from here on is watched for ended jobs and deletions, when terminal_states is to run.
   const terminals =
@@ -227,6 +258,25 @@ export async function runPrepared({ options, contract, checks: selected, perSeco
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
   // The check the deployment went away in is an error too, but it was begun; the version request is no check.
   const notRun = count('error') - (stop?.check === versionsCheck ? 0 : 1);
+  const unreachable = stop ? unreachableReport(options.baseUrl, stop, http.answered, notRun) : undefined;
+  if (options.har !== undefined) {
+    const recorded: RecordedRun = {
+      baseUrl: http.baseUrl,
+      runId: run.runId,
+      profile,
+      seed,
+      runs,
+      ...(options.only?.length ? { only: options.only } : {}),
+      contract: versions.contract,
+      deployment: versions.deployment,
+      users: {
+        ...(options.username !== undefined ? { user: options.username } : {}),
+        ...(options.username2 !== undefined ? { user2: options.username2 } : {}),
+      },
+      ...(unreachable ? { unreachable: unreachable.message } : {}),
+    };
+    writeHar(options.har, recordHar({ exchanges: http.exchanges, contract: http.contract, run: recorded, options }));
+  }
   return {
     baseUrl: options.baseUrl,
     versions,
@@ -239,7 +289,7 @@ export async function runPrepared({ options, contract, checks: selected, perSeco
     failed: count('failed'),
     skipped: count('skipped'),
     errors: count('error'),
-    ...(stop ? { unreachable: unreachableReport(options.baseUrl, stop, http.answered, notRun) } : {}),
+    ...(unreachable ? { unreachable } : {}),
     coverage: coverage(http.contract, http.exchanges),
     ms: Date.now() - started,
   };

@@ -1,7 +1,8 @@
 // What each request carried in full, kept beside its Exchange (whose body is a shortened, password-free
-// preview and whose secret headers are hidden) for the "Reproduce with: curl …" lines of failures: the headers as
-// sent, the whole body, the parts of a form, and whose session token went in Authorization (a reproduction names
-// secrets by variables, never by their values).
+// preview and whose secret headers are hidden) for the "Reproduce with: curl …" lines of failures and the HAR of a
+// run (--har): the headers as sent, the whole body, the parts of a form, whose session token went in Authorization
+// (a reproduction names secrets by variables, never by their values), and when it went out and was answered.
+import type { StreamEnd } from './event-stream.ts';
 import type { Exchange } from './types.ts';
 
 export type SentPart =
@@ -10,11 +11,19 @@ export type SentPart =
 export type SentBody = { text: string } | { form: SentPart[] } | { bytes: Uint8Array };
 
 export interface Sent {
-  /** The headers as sent, secrets included (the exchange records them hidden: given-headers.ts). */
+  /** The headers as sent, secrets included (the exchange records them hidden: given-headers.ts; the HAR redacts them: har/redact.ts). */
   headers: Record<string, string>;
   /** The user whose token the request carried (a session token, or one the check says is that user's). */
   user?: 'user' | 'user2';
   body?: SentBody;
+  timing?: Timing;
+}
+
+/** When the request went out and its answer's headers came (ms since the epoch), and how an event stream's reading ended. */
+export interface Timing {
+  started: number;
+  headers?: number;
+  stream?: StreamEnd;
 }
 
 const sent = new WeakMap<Exchange, Sent>();

@@ -32,7 +32,10 @@ export function refusedLine(user: User, token: string, exchange: Exchange): stri
 }
 
 /** Sets `http.tokenOf` (and watches the answers to a given token) for the users of `options`. */
-export function startSessions(http: Http, options: ConformanceOptions): void {
+export function startSessions(
+  http: Http,
+  options: Pick<ConformanceOptions, 'username' | 'password' | 'username2' | 'password2' | 'token' | 'token2'>,
+): void {
   const given: Record<User, string | undefined> = { user: options.token, user2: options.token2 };
   const logins = new Map<User, Promise<string>>();
   const accepted = new Set<User>();

@@ -73,6 +73,11 @@ export interface ConformanceOptions {
    * reach: the webhook checks set the user's webhook to it for the run (put back after). Without it they are skipped.
    */
   webhookListen?: string;
+  /**
+   * Write every exchange of the run to this file as HAR 1.2 when it ends (also when the deployment stopped answering),
+   * secrets redacted: `jes-conformance replay` (replayHar) sends it again, to this deployment or another.
+   */
+  har?: string;
   /** Called once the deployment has said its versions, before the first check (for live output). */
   onVersions?: (versions: Versions) => void;
   /** Called as each check ends (for live output). */

@@ -1,11 +1,13 @@
 // A deployment that stops answering stops the run: the check it happened in and the checks after it are errors
 // (not failures) on the console, in JUnit (<error>) and in the markdown report, one line on stderr says so, and
-// the command exits 2. A deployment that never answered is reported the same way, from the first request.
+// the command exits 2; the HAR (--har) is written all the same, ending with the request no one answered. A deployment
+// that never answered is reported the same way, from the first request.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RecordedHar } from '../src/index.ts';
 import { startBrokenProxy } from './support/broken-proxy.ts';
 import { conformance } from './support/command.ts';
 import { type Started, startSandboxTarget } from './support/targets.ts';
@@ -41,6 +43,8 @@ it('stops when the deployment stops answering mid-run: exit 2, the rest errors i
       join(dir, 'junit.xml'),
       '--report',
       join(dir, 'report.md'),
+      '--har',
+      join(dir, 'run.har'),
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(2);
     const message = `target ${proxy.url} stopped answering (ECONNREFUSED) during unsupported_method; 11 checks not run`;
@@ -71,6 +75,13 @@ it('stops when the deployment stops answering mid-run: exit 2, the rest errors i
     expect(report).toMatch(
       /^\| `limits` \| .* \| error \| not run: the deployment stopped answering during unsupported_method \|$/m,
     );
+
+    const har = JSON.parse(readFileSync(join(dir, 'run.har'), 'utf8')) as RecordedHar;
+    expect(har.log._jes.unreachable).toBe(message);
+    const [answered, unanswered] = har.log.entries.slice(-2);
+    expect(answered).toMatchObject({ _check: 'unsupported_method', request: { method: 'PROPFIND' } });
+    expect(unanswered).toMatchObject({ _check: 'unsupported_method', response: { status: 0 } });
+    expect(unanswered!._error).toMatch(/ECONNREFUSED/);
   } finally {
     await proxy.close();
   }
