@@ -237,7 +237,10 @@ export function program(
       ),
     )
     .addOption(new Option('--no-github-annotations', 'none of that, even under GitHub Actions'))
-    .option('--har <file.har>', 'also record every request and answer of the run in this HAR file (secrets redacted)')
+    .option(
+      '--har <file.har>',
+      'also record every request and answer of the run in this HAR file (secrets redacted; gzipped when it ends in .gz)',
+    )
     .option('--list', 'list the checks (those --only, --operation and --checks select) and what each means, then exit')
     .addHelpText(
       'after',

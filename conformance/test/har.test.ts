@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { writeHar } from '../src/har/record.ts';
 import { type RecordedHar, runConformance } from '../src/index.ts';
 import { editJson, type Exchanged, startBrokenProxy } from './support/broken-proxy.ts';
 import { combined } from './support/breakages.ts';
@@ -113,17 +114,20 @@ const env = {
 };
 
 it.concurrent(
-  'sent again to a fresh server by `jes-conformance replay`, nothing differs',
+  'sent again to a fresh server by `jes-conformance replay`, gzipped (run.har.gz), nothing differs',
   { timeout: 120_000 },
   async () => {
     const { url } = await starting;
+    const gzipped = join(dir, 'run.har.gz');
+    writeHar(gzipped, har);
+    expect(readFileSync(gzipped).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
     const run = await timed('the replay to a fresh server', () =>
-      conformance(['replay', file, '--base-url', url, '--report', join(dir, 'replay.md')], env),
+      conformance(['replay', gzipped, '--base-url', url, '--report', join(dir, 'replay.md')], env),
     );
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toMatch(
-      /^jes-conformance replay: .*run\.har \(\d+ requests of a run against http:\/\/127\.0\.0\.1:\d+: profile full/,
+      /^jes-conformance replay: .*run\.har\.gz \(\d+ requests of a run against http:\/\/127\.0\.0\.1:\d+: profile full/,
     );
     expect(lines.at(-1)).toBe(
       `${har.log.entries.length} of ${har.log.entries.length} requests sent again: no difference`,

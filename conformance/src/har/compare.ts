@@ -2,7 +2,7 @@
 // and none now. Schema: it conformed to the contract then (as the run judged it) and does not now, or the other
 // way. Semantics, when the status is the same: another problem `code`; a job, execution or data file that had
 // reached a terminal status then and another one now; a max-cut or QUBO answer whose cut or energy is not its
-// partition's or assignment's now (recomputed as maxcut_semantics and qubo_semantics do) while it was then; and the
+// partition's or assignment's now (recomputed as the semantics checks do) while it was then; and the
 // keys and types of the body (shape.ts). Values are not compared: ids, timestamps, request ids and durations vary.
 // Nor is what depends on the moment a request came, not on the deployment: a read answered `job_not_finished` then
 // and the output now (a poll behind the recording is repeated instead: replay.ts), a cancel accepted once and too

@@ -3,6 +3,7 @@
 // operation, whose token it carried and how its answer broke the contract, judged before redaction (a redacted
 // webhook secret no longer matches its pattern). Secrets are redacted (redact.ts).
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { STATUS_CODES } from 'node:http';
 import { packageVersion } from '@jes/contract/package-version';
 import type { Header, PostData } from 'har-format';
@@ -181,6 +182,8 @@ export function recordHar(recording: Recording): RecordedHar {
   };
 }
 
+/** Writes the HAR, gzipped when the path ends in `.gz` (a default run's 24 MB is mostly three padded 4 MiB bodies: 0.2 MB gzipped). */
 export function writeHar(path: string, har: RecordedHar): void {
-  writeFileSync(path, `${JSON.stringify(har, null, 2)}\n`);
+  const text = `${JSON.stringify(har, null, 2)}\n`;
+  writeFileSync(path, /\.gz$/i.test(path) ? gzipSync(text) : text);
 }

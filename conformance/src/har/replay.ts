@@ -8,6 +8,7 @@
 // until as many events as the check read before closing it.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { parseEventStream } from '../event-stream.ts';
 import { CheckAbort, type Reply, type StreamSpec, TargetUnreachable } from '../http.ts';
 import { contentTypeViolations, headerViolations, schemaViolations } from '../contract/responses.ts';
@@ -66,7 +67,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Reads a HAR file a run wrote, or says why it is not one. */
 export function readHar(path: string): RecordedHar {
-  const har = JSON.parse(readFileSync(path, 'utf8')) as RecordedHar;
+  const bytes = readFileSync(path);
+  // Gzipped (written as run.har.gz) whatever its name: gzip's magic number.
+  const text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
+  let har: RecordedHar;
+  try {
+    har = JSON.parse(text) as RecordedHar;
+  } catch (error) {
+    throw new Error(`${path} is not JSON (${(error as Error).message}): a HAR a run wrote with --har`);
+  }
   if (!Array.isArray(har?.log?.entries) || !har.log._jes)
     throw new Error(`${path} is not a HAR of a jes-conformance run (no log._jes: record one with --har)`);
   return har;
