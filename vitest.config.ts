@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The thirty longest files of a whole run (npm test at af6276c, three workers), started first, longest first. A fresh
+ * The longest files of a whole run (npm test at af6276c, three workers; the conformance suite's auth and HAR tests of issue 32 added by their own times), started first, longest first. A fresh
  * clone has no durations cached, and vitest then starts the larger files first: the clock set's runs at other dates
  * (a small file, 90 s) and the fuzz campaign started late and ran on alone at the end of a 14-minute run; with ten
  * files listed, half-minute files still started in the last minutes (the three workers' ideal, 808 s of 911 s).
@@ -24,12 +24,14 @@ const longest = [
   'server/test/sigkill.test.ts',
   'conformance/test/sandbox.test.ts',
   'conformance/test/cli.test.ts',
+  'conformance/test/auth.test.ts',
   'test/app/dashboard.test.ts',
   'server/test/space.test.ts',
   'server/test/database-outage.test.ts',
   'test/docs/code-samples.test.ts',
   'server/test/data-dir.test.ts',
   'conformance/test/rate-limit.test.ts',
+  'conformance/test/har.test.ts',
   'server/test/outage-outcome.test.ts',
   'server/test/webhook-durability.test.ts',
   'server/test/errors.test.ts',
