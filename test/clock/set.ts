@@ -41,6 +41,13 @@ export const clockFree: Record<string, string> = {
   'client/test/suites/retries.ts': 'Date.now makes an upload and a key unique',
   'client/test/event-stream.test.ts': "a fixed instant in the hostile server's events, only passed through: no clock",
   'client/test/support/fetches.ts': "a token forged at this process's now for a client on the same clock",
+  'conformance/test/auth.test.ts':
+    "a token expired an hour before this process's now, refused by a server on the same clock; performance.now times the file",
+  'conformance/test/har.test.ts': 'performance.now times its runs; no verdict reads a clock',
+  'conformance/test/support/tls.ts':
+    "certificates valid for a day from this process's now, for a proxy and a client on the same clock",
+  'conformance/test/terminal-watch.test.ts':
+    'fixed instants compared with each other and with their RFC 3339 twins, never with the clock',
   'conformance/test/broken.test.ts':
     'shifts fixed timestamps by hours across a day, month, leap day and year: no clock',
   'conformance/test/support/breakages.ts': "shifts the server's own timestamps by hours with Date arithmetic",
