@@ -25,7 +25,8 @@ function instead(answer: Answer): string {
  */
 export function answered(answer: Answer): string {
   const code = (answer.json as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string') return `${answer.status} ${code}`;
+  // A code of the contract's shape as it is; any other string quoted, so that it cannot break the line.
+  if (typeof code === 'string') return `${answer.status} ${/^[\w.-]+$/.test(code) ? code : JSON.stringify(code)}`;
   if (code !== undefined) return `${answer.status} with code ${JSON.stringify(code)}`;
   return answer.status >= 400 ? `${answer.status} with ${instead(answer)}` : String(answer.status);
 }

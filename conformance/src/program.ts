@@ -5,6 +5,7 @@
 // JUnit and markdown files and the HAR (--har) when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage
 // or a deployment that could not be reached. `jes-conformance replay <file.har>` sends a recorded run again
 // (har/replay.ts): a line per difference, 0 none, 1 some, 2 usage or unreachable.
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -468,7 +469,15 @@ export async function run(
   let prepared: PreparedRun;
   let config: ConfigRead | undefined;
   let github = false;
-  const annotate = (line: string | undefined) => github && line !== undefined && out(line);
+  // The runner reads a workflow command on any line of the step's output, the deployment's words included: commands
+  // are stopped for the whole run (a token no one else knows), and started again only for each annotation of ours.
+  const stopToken = randomBytes(16).toString('hex');
+  const annotate = (line: string | undefined) => {
+    if (!github || line === undefined) return;
+    out(`::${stopToken}::`);
+    out(line);
+    out(`::stop-commands::${stopToken}`);
+  };
   try {
     command.parse(args, { from: 'user' });
     if (replay) return await replayCommand(replay.file, replay.options, replay.sourceOf, out, err);
@@ -508,6 +517,7 @@ export async function run(
     err(`error: ${(error as Error).message}`);
     return 2;
   }
+  if (github) out(`::stop-commands::${stopToken}`);
   out(
     heading({
       baseUrl: options.baseUrl,
@@ -526,6 +536,8 @@ export async function run(
   annotate(deprecatedAnnotation(report.coverage));
   annotate(unreachableAnnotation(report));
   out(closingLine(report));
+  // Commands run again after the run, for the steps' own lines that follow.
+  if (github) out(`::${stopToken}::`);
   if (o.junit) writeFileSync(o.junit, junitXml(report, reproduce));
   if (o.report) writeFileSync(o.report, markdownReport(report, reproduce));
   if (github && process.env.GITHUB_STEP_SUMMARY)

@@ -12,6 +12,7 @@ import { deprecatedContract } from '../../test/support/deprecated-contract.ts';
 import { Contract } from '../src/contract/contract.ts';
 import { checkNames } from '../src/index.ts';
 import { run } from '../src/program.ts';
+import { printable } from '../src/report/printable.ts';
 import { workflowCommand as githubCommand } from '../src/report/github.ts';
 import { startBrokenProxy } from './support/broken-proxy.ts';
 import { brokenBehaviours } from './support/breakages.ts';
@@ -300,6 +301,10 @@ describe('under GitHub Actions', () => {
     return { command: match[1], properties, message: unescape(match[3]!) };
   }
 
+  it("prints a deployment's words on one line: newlines, escape sequences and other control characters escaped", () => {
+    expect(printable('a\nb\r\u001b[31mc\u0000\td\u2028')).toBe('a\\nb\\r\\u001b[31mc\\u0000\td\\u2028');
+  });
+
   it('escapes a workflow command as GitHub documents: %, CR, LF in the message, and : , in properties too', () => {
     expect(githubCommand('error', '100% sure\r\nnext: a, b', { title: 'check: one, two' })).toBe(
       '::error title=check%3A one%2C two::100%25 sure%0D%0Anext: a, b',
@@ -311,12 +316,37 @@ describe('under GitHub Actions', () => {
     });
   });
 
+  /** The lines the runner takes as workflow commands: none between `::stop-commands::<token>` and `::<token>::`. */
+  function processed(stdout: string): string[] {
+    let stopped: string | undefined;
+    const commands: string[] = [];
+    for (const line of stdout.split('\n')) {
+      if (stopped !== undefined) {
+        if (line === `::${stopped}::`) stopped = undefined;
+        continue;
+      }
+      const stop = /^::stop-commands::(.+)$/.exec(line);
+      if (stop) stopped = stop[1];
+      else if (line.startsWith('::')) commands.push(line);
+    }
+    return commands;
+  }
+
   it('annotates each failure, the version warning and the deprecated operations used, and writes the job summary', async () => {
     const summary = join(mkdtempSync(join(tmpdir(), 'jes-conformance-summary-')), 'summary.md');
     writeFileSync(summary, '# Earlier steps\n');
     // A deployment that answers GET /problem with 203, held to a contract of another version that deprecates it.
     const breakage = brokenBehaviours.find((b) => b.what === 'answers GET /problem with 203')!;
-    const proxy = await startBrokenProxy(sandbox.url, breakage.breakage);
+    // Its answers open with lines of their own: a workflow command the runner must not take as one.
+    const forged = '\n::warning title=forged::from the deployment\n';
+    const proxy = await startBrokenProxy(sandbox.url, {
+      ...breakage.breakage,
+      response: async (request, answer, tools) => {
+        const changed = await breakage.breakage.response!(request, answer, tools);
+        if (request.url.split('?')[0] !== '/problem') return changed;
+        return { ...changed, body: Buffer.concat([Buffer.from(forged), changed.body]) };
+      },
+    });
     try {
       const args = ['--base-url', proxy.url, '--profile', 'sandbox', '--only', breakage.check];
       const ran = await conformance([...args, '--contract', otherContract()], {
@@ -324,7 +354,15 @@ describe('under GitHub Actions', () => {
         GITHUB_STEP_SUMMARY: summary,
       });
       expect(ran.code, ran.stdout + ran.stderr).toBe(1);
-      const commands = ran.stdout.split('\n').filter((l) => l.startsWith('::'));
+      // The deployment's words are printed on one line each (its newlines escaped), and the run's output is read
+      // with commands stopped but for the suite's own annotations, which the runner reads after their own token.
+      expect(ran.stdout).not.toMatch(/^::warning title=forged/m);
+      expect(ran.stdout).toMatch(/^::stop-commands::[0-9a-f]{32}$/m);
+      const commands = processed(ran.stdout);
+      expect(commands.join('\n')).not.toMatch(/forged/);
+      expect(processed(`${ran.stdout}\n::notice::after the run`).at(-1), 'commands run again after it').toBe(
+        '::notice::after the run',
+      );
       const parsed = commands.map(workflowCommand);
       expect(parsed.every(Boolean), commands.join('\n')).toBe(true);
       const failures = Number(

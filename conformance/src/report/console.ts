@@ -8,6 +8,7 @@ import { deprecationText } from '../contract/deprecation.ts';
 import { deprecatedUsed } from '../coverage.ts';
 import type { CheckResult, Coverage, Exchange, Report, Versions } from '../types.ts';
 import { exchangeLines, seconds } from './exchange-text.ts';
+import { printable } from './printable.ts';
 
 export const maxFailuresShown = 5;
 
@@ -65,15 +66,17 @@ export function deprecatedLine(coverage: Coverage): string | undefined {
 /** A check's lines; `reproduce` adds a command to each failure shown, `given` the login lines printed so far. */
 export function resultText(result: CheckResult, reproduce?: Reproduce, given: Set<string> = new Set()): string {
   const operations = result.operations.includes('*') ? 'every operation' : result.operations.join(', ');
-  if (result.status === 'skipped') return `skipped  ${result.name}: ${result.reason}`;
-  if (result.status === 'error' && !result.requests) return `error    ${result.name}: ${result.reason}`;
+  // A reason, note or failure is one line, whatever the deployment's words in it hold (printable.ts).
+  const reason = printable(result.reason ?? '');
+  if (result.status === 'skipped') return `skipped  ${result.name}: ${reason}`;
+  if (result.status === 'error' && !result.requests) return `error    ${result.name}: ${reason}`;
   const counts = `${seconds(result.ms)}, ${result.requests} requests${result.failures.length ? `, ${result.failures.length} failure${result.failures.length > 1 ? 's' : ''}` : ''}`;
   const lines = [
-    `${result.status.padEnd(7)}  ${result.name} [${operations}] (${counts})${result.status === 'error' ? `: ${result.reason}` : ''}`,
+    `${result.status.padEnd(7)}  ${result.name} [${operations}] (${counts})${result.status === 'error' ? `: ${reason}` : ''}`,
   ];
-  for (const note of result.notes) lines.push(`           · ${note}`);
+  for (const note of result.notes) lines.push(`           · ${printable(note)}`);
   for (const failure of result.failures.slice(0, maxFailuresShown)) {
-    lines.push(`           ✗ ${failure.message}`);
+    lines.push(`           ✗ ${printable(failure.message)}`);
     if (!failure.exchange) continue;
     lines.push(...exchangeLines(failure.exchange, 400).map((line) => `               ${line}`));
     if (reproduce) lines.push(...reproduce(failure.exchange, given).map((line) => `               ${line}`));
