@@ -6,10 +6,11 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The longest files of a whole run (npm test at af6276c, three workers; the conformance suite's auth and HAR tests of issue 32 added by their own times), started first, longest first. A fresh
- * clone has no durations cached, and vitest then starts the larger files first: the clock set's runs at other dates
- * (a small file, 90 s) and the fuzz campaign started late and ran on alone at the end of a 14-minute run; with ten
- * files listed, half-minute files still started in the last minutes (the three workers' ideal, 808 s of 911 s).
+ * The longest files of a whole run (npm test at af6276c, three workers; issue 32's conformance auth and HAR tests
+ * placed by their own times), started first, longest first. A fresh clone has no durations cached, and vitest then
+ * starts the larger files first: the clock set's runs at other dates (a small file, 90 s) and the fuzz campaign
+ * started late and ran on alone at the end of a 14-minute run; with ten files listed, half-minute files still started
+ * in the last minutes (the three workers' ideal, 808 s of 911 s).
  */
 const longest = [
   'test/packages/packages.test.ts',
