@@ -25,7 +25,8 @@ function ended(span: Span, req: Request, res: Response): void {
   const route = routeOf(req);
   if (route) span.updateName(`${req.method} ${route}`).setAttribute('http.route', route);
   if (req.operation?.id) span.setAttribute('jes.operation_id', req.operation.id);
-  span.setAttribute('http.response.status_code', res.statusCode);
+  // The request's id is given after this span began (requestId): with it, one id finds the trace.
+  span.setAttributes({ 'http.response.status_code': res.statusCode, 'jes.request_id': req.id });
   // A server span is failed by a 5xx only: a 4xx is the client's (OpenTelemetry's HTTP conventions).
   if (res.statusCode >= 500) {
     span.setAttribute('error.type', String(res.statusCode));
@@ -51,7 +52,6 @@ export function traceRequest(req: Request, res: Response, next: NextFunction): v
       'client.address': req.ip,
       'network.peer.address': req.socket.remoteAddress,
       'user_agent.original': req.get('user-agent'),
-      'jes.request_id': req.id,
     });
   req.traceId = spanContext.traceId;
   const active = trace.setSpan(parent, span);
