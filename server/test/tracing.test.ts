@@ -13,6 +13,7 @@ import { type ChildServer, node, serverCli, startChild } from '../../test/suppor
 import { readConfig } from '../src/config/config.ts';
 import { startServer } from '../src/start/main.ts';
 import { tracingSettings } from '../src/tracing/settings.ts';
+import { logFields } from '../src/tracing/spans.ts';
 import { Client, freshPostgres, sixNodes, sixNodesEdgeList, testEnv } from './support/server.ts';
 
 const database = await freshPostgres();
@@ -192,7 +193,11 @@ describe.skipIf('skip' in database)('traces of an API process and a worker proce
   // In this process, on the same database: the OTEL variables are the children's alone.
   it('traces nothing without the OTEL variables: no trace id in problems or log lines', async () => {
     const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    // As createLogger makes it (start/logger.ts), into an array.
+    const logger = pino(
+      { level: 'info', mixin: logFields },
+      { write: (line: string) => void lines.push(JSON.parse(line)) },
+    );
     const url = (database as { url: string }).url;
     const server = await startServer(readConfig(testEnv({ JES_WORKERS: '0', DATABASE_URL: url })), logger);
     try {
@@ -202,6 +207,9 @@ describe.skipIf('skip' in database)('traces of an API process and a worker proce
       expect(missing.body.request_id).toEqual(expect.any(String));
       expect(missing.body).not.toHaveProperty('trace_id');
       expect(lines.some((l) => l.msg === 'request')).toBe(true);
+      // A line with fields of its own, outside any span (pino merges them into what the mixin returns).
+      logger.warn({ what: 'a probe' }, 'probe');
+      expect(lines.at(-1)).toMatchObject({ what: 'a probe', msg: 'probe' });
       expect(lines.filter((l) => 'trace_id' in l)).toEqual([]);
       // No tracer provider was registered: spans are the API's no-ops.
       expect(trace.getTracer('probe').startSpan('probe').isRecording()).toBe(false);

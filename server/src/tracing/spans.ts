@@ -71,10 +71,11 @@ export function activeTraceId(): string | undefined {
   return found && isSpanContextValid(found) ? found.traceId : undefined;
 }
 
-const none = Object.freeze({});
-
-/** The fields a log line gets while a span is active (pino's mixin, start/logger.ts): trace_id and span_id. */
+/**
+ * The fields a log line gets while a span is active (pino's mixin, start/logger.ts): trace_id and span_id. A new
+ * object each time, even empty: pino merges the line's own fields into it.
+ */
 export function logFields(): { trace_id?: string; span_id?: string } {
   const found = trace.getActiveSpan()?.spanContext();
-  return found && isSpanContextValid(found) ? { trace_id: found.traceId, span_id: found.spanId } : none;
+  return found && isSpanContextValid(found) ? { trace_id: found.traceId, span_id: found.spanId } : {};
 }
