@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, node, serverCli, startChild } from '../../test/support/child-server.ts';
 import { readConfig } from '../src/config/config.ts';
-import { startServer } from '../src/start/main.ts';
+import { type Running, startServer } from '../src/start/main.ts';
 import { tracingSettings } from '../src/tracing/settings.ts';
 import { logFields } from '../src/tracing/spans.ts';
 import { otlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.ts';
@@ -28,6 +28,14 @@ describe.skipIf('skip' in database)('traces of an API process and a worker proce
   let receiver: OtlpReceiver;
   let api: ChildServer;
   let client: Client;
+  // A server in this process, on the same database, without the OTEL variables (they are the children's alone), and
+  // its log lines: its logger made as createLogger makes it (start/logger.ts), into an array.
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'info', mixin: logFields },
+    { write: (line: string) => void lines.push(JSON.parse(line)) },
+  );
+  let untraced: Running;
 
   beforeAll(async () => {
     receiver = await otlpReceiver();
@@ -39,10 +47,14 @@ describe.skipIf('skip' in database)('traces of an API process and a worker proce
         LOG_LEVEL: 'info',
         ...overrides,
       });
-    const started = await Promise.all([
-      // The API process sends JSON, the worker process protobuf (the default): both exporters are used.
-      startChild(node(serverCli), { env: env({ JES_WORKERS: '0', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }) }),
-      startChild(node(serverCli, 'worker'), { env: env({ JES_WORKERS: '1' }), ready: /worker running/ }),
+    const config = readConfig(testEnv({ JES_WORKERS: '0', DATABASE_URL: (database as { url: string }).url }));
+    const [started] = await Promise.all([
+      Promise.all([
+        // The API process sends JSON, the worker process protobuf (the default): both exporters are used.
+        startChild(node(serverCli), { env: env({ JES_WORKERS: '0', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }) }),
+        startChild(node(serverCli, 'worker'), { env: env({ JES_WORKERS: '1' }), ready: /worker running/ }),
+      ]),
+      startServer(config, logger).then((server) => (untraced = server)),
     ]);
     children.push(...started);
     api = started[0];
@@ -50,7 +62,7 @@ describe.skipIf('skip' in database)('traces of an API process and a worker proce
   });
 
   afterAll(async () => {
-    await Promise.all(children.map((child) => child.stop()));
+    await Promise.all([...children.map((child) => child.stop()), untraced?.close()]);
     await receiver?.close();
     await (database as { drop?: () => Promise<void> }).drop?.();
   });
@@ -155,32 +167,20 @@ describe.skipIf('skip' in database)('traces of an API process and a worker proce
     expect(spans.find((s) => s.name === 'db.query')).toMatchObject({ parentSpanId: span.spanId });
   });
 
-  // In this process, on the same database: the OTEL variables are the children's alone.
   it('traces nothing without the OTEL variables: no trace id in problems or log lines', async () => {
-    const lines: Record<string, unknown>[] = [];
-    // As createLogger makes it (start/logger.ts), into an array.
-    const logger = pino(
-      { level: 'info', mixin: logFields },
-      { write: (line: string) => void lines.push(JSON.parse(line)) },
-    );
-    const url = (database as { url: string }).url;
-    const server = await startServer(readConfig(testEnv({ JES_WORKERS: '0', DATABASE_URL: url })), logger);
-    try {
-      const client = await new Client(server.url).login('alice');
-      const missing = await client.get('/job/AAAAAAAAAAAA', { traceparent: `00-${hex(16)}-${hex(8)}-01` });
-      expect(missing.status).toBe(404);
-      expect(missing.body.request_id).toEqual(expect.any(String));
-      expect(missing.body).not.toHaveProperty('trace_id');
-      expect(lines.some((l) => l.msg === 'request')).toBe(true);
-      // A line with fields of its own, outside any span (pino merges them into what the mixin returns).
-      logger.warn({ what: 'a probe' }, 'probe');
-      expect(lines.at(-1)).toMatchObject({ what: 'a probe', msg: 'probe' });
-      expect(lines.filter((l) => 'trace_id' in l)).toEqual([]);
-      // No tracer provider was registered: spans are the API's no-ops.
-      expect(trace.getTracer('probe').startSpan('probe').isRecording()).toBe(false);
-    } finally {
-      await server.close();
-    }
+    const missing = await (
+      await new Client(untraced.url).login('alice')
+    ).get('/job/AAAAAAAAAAAA', { traceparent: `00-${hex(16)}-${hex(8)}-01` });
+    expect(missing.status).toBe(404);
+    expect(missing.body.request_id).toEqual(expect.any(String));
+    expect(missing.body).not.toHaveProperty('trace_id');
+    expect(lines.some((l) => l.msg === 'request')).toBe(true);
+    // A line with fields of its own, outside any span (pino merges them into what the mixin returns).
+    logger.warn({ what: 'a probe' }, 'probe');
+    expect(lines.at(-1)).toMatchObject({ what: 'a probe', msg: 'probe' });
+    expect(lines.filter((l) => 'trace_id' in l)).toEqual([]);
+    // No tracer provider was registered: spans are the API's no-ops.
+    expect(trace.getTracer('probe').startSpan('probe').isRecording()).toBe(false);
   });
 });
 
