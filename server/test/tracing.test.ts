@@ -1,9 +1,10 @@
 // Tracing across processes (issue 33, 2): an API process (no workers) and a worker process on one fresh PostgreSQL,
-// exporting OTLP/HTTP (the API in JSON, the worker in protobuf) to a receiver in this test. A job started and a data file uploaded over HTTP with
-// a caller's traceparent are one trace each: the request's span continues the caller's, its statements are its
-// children, and the worker process's spans (the queue wait, the execution and its solve, the validation) name the
-// request's span as their parent, the trace context having travelled through the database. A problem carries the
-// trace id its spans carry; log lines carry the trace id and span id. Without the OTEL variables nothing traces.
+// exporting OTLP/HTTP (the API in JSON, the worker in protobuf) to a receiver in this test. A job started and a data
+// file uploaded over HTTP with a caller's traceparent are one trace each: the request's span continues the caller's,
+// its statements are its children, and the worker process's spans (the queue wait, the execution and its solve, the
+// validation) name the request's span as their parent, the trace context having travelled through the database. A
+// problem carries the trace id its spans carry; log lines carry the trace id and span id. Without the OTEL variables
+// nothing traces.
 import { randomBytes } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import { pino } from 'pino';

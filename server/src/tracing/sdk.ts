@@ -61,8 +61,9 @@ async function register(settings: NonNullable<ReturnType<typeof tracingSettings>
 let registered: { users: number; provider: Promise<Awaited<ReturnType<typeof register>>> } | undefined;
 
 /**
- * Starts tracing when the environment asks for it (an invalid OTEL variable is a ConfigError naming it); undefined when it
- * does not. The first start in a process registers the SDK; later ones share it (its service name is the first's).
+ * Starts tracing when the environment asks for it (an invalid OTEL variable is a ConfigError naming it); undefined
+ * when it does not. The first start in a process registers the SDK; later ones share it (its service name is the
+ * first's).
  */
 export async function startTracing(role: 'api' | 'worker', logger: Logger): Promise<Tracing | undefined> {
   // The process's environment, as the SDK reads it itself.

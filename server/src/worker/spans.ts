@@ -6,7 +6,8 @@
 import { type Attributes, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Claimed } from '../store/queue.ts';
 import type { ClaimedValidation } from '../store/validations.ts';
-import { contextOf, inSpan, tracer } from '../tracing/spans.ts';
+import { contextOf, failed, inSpan, tracer } from '../tracing/spans.ts';
+import { RunCancelledError } from './errors.ts';
 
 const executionAttributes = (execution: Claimed): Attributes => ({
   'jes.job_id': execution.job_id,
@@ -44,12 +45,25 @@ export function executionEnded(outcome: string, detail?: string): void {
   if (outcome === 'ERROR') span?.setStatus({ code: SpanStatusCode.ERROR, ...(detail ? { message: detail } : {}) });
 }
 
-/** Runs the solve itself (`solve`: from handing it to a thread to its result) in its span. */
+/**
+ * Runs the solve itself (`solve`: from handing it to a thread to its result) in its span; a run stopped by a cancel
+ * (RunCancelledError) is no failure of the span.
+ */
 export const traceSolve = <T>(execution: Claimed, solve: () => Promise<T>): Promise<T> =>
-  inSpan(
+  tracer.startActiveSpan(
     `solve ${execution.solver}`,
     { attributes: { 'jes.time_limit_seconds': execution.time_limit_seconds } },
-    solve,
+    async (span) => {
+      try {
+        return await solve();
+      } catch (error) {
+        if (error instanceof RunCancelledError) span.setAttribute('jes.cancelled', true);
+        else failed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
   );
 
 /** Runs a data file's validation (`validate`) in its span, in the trace of the upload. */
