@@ -7,6 +7,7 @@
 // or the streamed upload); the contract validator (requests, and responses unless switched off); the routes; the one error handler.
 // So a request without a token never has its body read, and an unknown use case is 401 without a token (its path
 // has an operation), 404 with one. What every request passes through runs as one layer of Express's router (series).
+// Before it all, when tracing is on, the request's span (http/trace-request.ts).
 import express, { type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './auth/authenticate.ts';
@@ -26,6 +27,7 @@ import { requireHost } from './http/request-target.ts';
 import { routeFirst } from './http/route-first.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { series } from './http/series.ts';
+import { traceRequest } from './http/trace-request.ts';
 import { streamUpload } from './http/upload.ts';
 import { docsDir } from './config/paths.ts';
 import { dataFileRoutes } from './routes/data-files.ts';
@@ -65,7 +67,13 @@ export function createApp(options: AppOptions): express.Express {
   app.set('trust proxy', deps.config.trustProxy);
   serializeFrozenOnce(app);
   app.use(
-    series(requestId, withRequestContext, requestLog(app, deps.logger), securityHeaders(deps.config.dashboardOrigins)),
+    series(
+      traceRequest,
+      requestId,
+      withRequestContext,
+      requestLog(app, deps.logger),
+      securityHeaders(deps.config.dashboardOrigins),
+    ),
   );
   // Unset, nothing is mounted: no CORS headers at all, and OPTIONS is routed like any other method (405).
   if (deps.config.corsOrigins) app.use(crossOrigin(deps.config.corsOrigins, contract.paths));

@@ -1179,6 +1179,11 @@ export interface components {
             code: string;
             /** @description The request's id, the same as the `X-Request-Id` response header. */
             request_id?: string;
+            /**
+             * @description The W3C trace id (32 lowercase hex digits) of the request's trace, when the deployment traces requests
+             *     with OpenTelemetry: the caller's own when it sent a `traceparent` header. Absent when tracing is off.
+             */
+            trace_id?: string;
             /** @description For validation problems, each mismatch with a JSON pointer into the request. */
             errors?: components["schemas"]["ProblemFieldError"][];
             /** @description For `payload_too_large`, the limit in bytes; for `storage_quota_exceeded`, the user's quota. */

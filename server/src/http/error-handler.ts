@@ -1,5 +1,6 @@
 // The one error handler: our problems, express-openapi-validator's errors and body-parser's errors all
-// become RFC 9457 problems from the catalogue, with request_id, instance and the headers that go with them.
+// become RFC 9457 problems from the catalogue, with request_id (and trace_id when tracing is on), instance and the
+// headers that go with them.
 // A database failure worth another try (a dropped connection, a lock conflict) is answered 503 with
 // Retry-After. Nothing else reaches the client: an unexpected error is logged and answered as internal_error.
 import { uriReference } from '@jes/contract';
@@ -194,6 +195,7 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     ...errorBody(problem.code, problem.message, problem.extras),
     instance: uriReference(req.originalUrl.split('?')[0]!),
     request_id: req.id,
+    ...(req.traceId ? { trace_id: req.traceId } : {}),
   };
   res
     .status(problem.status)

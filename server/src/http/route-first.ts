@@ -7,6 +7,13 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ContractDocument } from '../core/contract.ts';
 import { ApiError } from '../core/api-error.ts';
 
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The contract's operation the request was routed to: its path template and operationId. */
+    operation?: { readonly path: string; readonly id: string | undefined };
+  }
+}
+
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** `notices`: operationId → the headers each answer of that operation carries (deprecation.ts). */
@@ -16,6 +23,13 @@ export function routeFirst(paths: ContractDocument['paths'], notices: ReadonlyMa
     // {param} matches one segment; the validator checks its shape afterwards.
     pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
     allow: methods.filter((m) => m in item).map((m) => m.toUpperCase()),
+    // Made once: what each request routed here is told (req.operation).
+    operations: new Map(
+      methods.map((m) => {
+        const id = (item[m] as { operationId?: string } | undefined)?.operationId;
+        return [m.toUpperCase(), Object.freeze({ path: template, id })] as const;
+      }),
+    ),
     headers: new Map(
       methods.flatMap((m) => {
         const found = notices.get((item[m] as { operationId?: string } | undefined)?.operationId ?? '');
@@ -35,6 +49,7 @@ export function routeFirst(paths: ContractDocument['paths'], notices: ReadonlyMa
         }),
       );
     }
+    req.operation = route.operations.get(req.method)!;
     const headers = route.headers.get(req.method);
     if (headers) res.set(headers);
     next();

@@ -10,6 +10,7 @@ import type { Database } from '../store/database.ts';
 import type { NewExecution, NewJob } from '../store/jobs.ts';
 import type { CheckedInline, InputSize, UseCase } from '../core/use-case.ts';
 import { findSolver } from '../use-cases.ts';
+import { activeTraceparent } from '../tracing/spans.ts';
 
 type Body = operations['startJob']['requestBody']['content']['application/json'];
 type DataFileRequest = Extract<Body, { data_file_identifier: string }>;
@@ -62,7 +63,13 @@ function executionsFor(
 export async function newJob(db: Database, request: StartJobRequest): Promise<NewJob> {
   const { owner, useCase, body, query } = request;
   const querySolvers: SolverChoice[] | undefined = query.solver?.map((name) => ({ name }));
-  const common = { owner, problemId: useCase.id, maxActiveJobs: request.maxActiveJobs };
+  // The request's trace (tracing on) travels with the job to the worker that runs it.
+  const common = {
+    owner,
+    problemId: useCase.id,
+    maxActiveJobs: request.maxActiveJobs,
+    traceparent: activeTraceparent(),
+  };
   if ('data_file_identifier' in body) {
     const id = body.data_file_identifier;
     const bodyLimit = body.time_limit_seconds;

@@ -9,6 +9,7 @@ import { renderDataFile } from '../jobs/render.ts';
 import * as dataFiles from '../store/data-files.ts';
 import { KeyInUse } from '../store/idempotency-keys.ts';
 import { useCase } from '../http/known-use-case.ts';
+import { activeTraceparent } from '../tracing/spans.ts';
 
 export function dataFileRoutes({ db, config }: AppDeps): Router {
   const router = Router();
@@ -46,6 +47,7 @@ export function dataFileRoutes({ db, config }: AppDeps): Router {
           description: fields.description,
           bytes: upload.bytes,
           quotaBytes: config.storageQuotaBytes,
+          traceparent: activeTraceparent(),
         },
         idempotent && { request: idempotent, answer },
       );

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import { logFields } from '../tracing/spans.ts';
 
 /** The fields of the request line (http/request-log.ts), written into its message instead of after it. */
 const requestFields = ['method', 'url', 'status', 'ms'];
@@ -21,16 +22,18 @@ export function createLogger(
   stdout: { isTTY?: boolean } = process.stdout,
 ): Logger {
   const format = config.logFormat === 'auto' ? (stdout.isTTY ? 'pretty' : 'json') : config.logFormat;
-  if (format === 'json') return pino({ level: config.logLevel });
+  // While a span is active (tracing on), each line names it: trace_id and span_id.
+  const options = { level: config.logLevel, mixin: logFields };
+  if (format === 'json') return pino(options);
   // Loaded only here (20 ms). In this thread and synchronous, as pino's JSON is: a line logged just before an
   // exit is not lost.
   const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   const stream = pretty({
     sync: true,
     translateTime: 'SYS:HH:MM:ss.l',
-    ignore: ['pid', 'hostname', 'reqId', ...requestFields].join(','),
+    ignore: ['pid', 'hostname', 'reqId', 'span_id', ...requestFields].join(','),
     messageFormat: message,
     singleLine: true,
   });
-  return pino({ level: config.logLevel }, stream);
+  return pino(options, stream);
 }

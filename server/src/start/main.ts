@@ -1,6 +1,6 @@
-// Starting and stopping the reference server: claim the data folder, listen, open the database, migrate,
-// ensure users, serve HTTP, and (unless JES_WORKERS=0) run solver workers in this process. Used by
-// `jes-server` and by the tests.
+// Starting and stopping the reference server: claim the data folder, listen, start tracing (when the OTEL variables
+// ask for it), open the database, migrate, ensure users, serve HTTP, and (unless JES_WORKERS=0) run solver workers in
+// this process. Used by `jes-server` and by the tests.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { createApp } from '../app.ts';
@@ -23,6 +23,8 @@ import { startWebhookSender } from '../webhooks/sender.ts';
 import { WorkerLoop } from '../worker/loop.ts';
 import { SolverPool } from '../worker/pool.ts';
 import { type DiskSpace, watchDiskSpace } from '../store/disk-space.ts';
+import { traceQueries } from '../tracing/database.ts';
+import { startTracing, type Tracing } from '../tracing/sdk.ts';
 
 export interface Running {
   /** A URL that reaches the server from this machine (listening.url). */
@@ -36,10 +38,14 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** `claimed`: the release of the data folder's lock when the caller took it (claimDataDir) before. */
-async function openStore(config: Config, logger: Logger, claimed?: () => void): Promise<Database> {
+/**
+ * `claimed`: the release of the data folder's lock when the caller took it (claimDataDir) before. `traced`: its
+ * statements get spans (tracing/database.ts).
+ */
+async function openStore(config: Config, logger: Logger, traced: boolean, claimed?: () => void): Promise<Database> {
   const started = performance.now();
-  const db = await openDatabase(config, logger, claimed);
+  const opened = await openDatabase(config, logger, claimed);
+  const db = traced ? traceQueries(opened) : opened;
   await migrate(db);
   const where = config.databaseUrl
     ? `PostgreSQL at ${config.databaseUrl.replace(/\/\/[^@]*@/, '//')}`
@@ -141,8 +147,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     throw error;
   }
   let db: Database | undefined;
+  let tracing: Tracing | undefined;
   try {
-    db = await openStore(config, logger, release);
+    // An OTEL variable it cannot follow stops start-up, as an invalid setting does: the data folder is let go.
+    tracing = await startTracing('api', logger).catch((error) => {
+      release?.();
+      throw error;
+    });
+    db = await openStore(config, logger, tracing !== undefined, release);
     const started = await startServing(db, config, logger);
     const trustedProxy: (address: string, hop: number) => boolean = started.app.get('trust proxy fn');
     capConnectionsPerAddress(server, config.http.maxConnectionsPerAddress, (address) => trustedProxy(address, 0));
@@ -154,13 +166,15 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       db,
       logger,
       demoPassword: started.demoPassword,
-      close: () => started.close(server),
+      // The spans of the last requests are sent before it stops.
+      close: () => started.close(server).finally(() => tracing?.shutdown()),
     };
   } catch (error) {
     ready.reject(error);
     server.close();
     server.closeAllConnections();
     await db?.close().catch(() => {});
+    await tracing?.shutdown().catch(() => {});
     throw error;
   }
 }
@@ -219,16 +233,28 @@ export async function startWorker(
       'DATABASE_URL must be set for a worker process (the embedded database belongs to one process)',
     );
   if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
-  const db = await openStore(config, logger);
+  const tracing = await startTracing('worker', logger);
+  let db: Database;
+  try {
+    db = await openStore(config, logger, tracing !== undefined);
+  } catch (error) {
+    await tracing?.shutdown().catch(() => {});
+    throw error;
+  }
   const workers = startWorkers(db, config, logger)!;
   // Its jobs' ends queue webhook messages too: every process sends its share.
   const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
   return {
     threads: config.workers,
     async close() {
-      await sender.stop();
-      await workers.stop();
-      await db.close();
+      try {
+        await sender.stop();
+        await workers.stop();
+        await db.close();
+      } finally {
+        // The spans of the last executions are sent before it stops.
+        await tracing?.shutdown();
+      }
     },
   };
 }

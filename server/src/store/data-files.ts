@@ -119,6 +119,8 @@ export interface NewDataFile {
   bytes: number;
   /** The bytes the owner's data files may hold in all; undefined for no quota. */
   quotaBytes?: number | undefined;
+  /** The W3C traceparent of the upload's request (tracing on): the validation's span continues that trace. */
+  traceparent?: string | null;
 }
 
 export interface Filed {
@@ -212,8 +214,8 @@ async function fileUpload(tx: Queryable, file: NewDataFile): Promise<Filed> {
     file.id,
   ]);
   const [row] = await tx.query<DataFileRow>(
-    `INSERT INTO data_files (owner, id, problem_id, name, description, bytes, status) VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING') RETURNING ${columns}`,
-    [file.owner, file.id, file.problemId, file.name, file.description ?? null, file.bytes],
+    `INSERT INTO data_files (owner, id, problem_id, name, description, bytes, status, traceparent) VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING', $7) RETURNING ${columns}`,
+    [file.owner, file.id, file.problemId, file.name, file.description ?? null, file.bytes, file.traceparent ?? null],
   );
   // A validation task: a worker claims it (validations.ts).
   await tx.query('SELECT pg_notify($1, $2)', [workChannel, validationAnnouncement(file.id)]);

@@ -74,6 +74,8 @@ export interface NewJob {
   inputPrepared: boolean;
   executions: NewExecution[];
   maxActiveJobs: number;
+  /** The W3C traceparent of the request that starts it (tracing on): its executions' spans continue that trace. */
+  traceparent?: string | null;
 }
 
 export const workChannel = 'jes_work';
@@ -128,8 +130,8 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
     // cap refuses.
     const inserted = await tx.query(
       `WITH j AS (
-         INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared, event_seq)
-         SELECT $1, $2, $3, 'PENDING', $4, $5, $6, $7, $8, 1
+         INSERT INTO jobs (id, owner, problem_id, status, input_mode, data_file_id, input_bytes, input, input_prepared, event_seq, traceparent)
+         SELECT $1, $2, $3, 'PENDING', $4, $5, $6, $7, $8, 1, $11
           WHERE (${activeJobsOf('$2')}) < $9
          RETURNING id, owner)
        ${firstEvent('j')}
@@ -145,6 +147,7 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
         job.inputPrepared,
         job.maxActiveJobs,
         workChannel,
+        job.traceparent ?? null,
       ],
     );
     if (inserted.length === 0) {

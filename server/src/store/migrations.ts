@@ -229,6 +229,12 @@ const migrations: string[] = [
   CREATE INDEX webhook_deliveries_listing ON webhook_deliveries (owner, seq DESC);
   CREATE INDEX webhook_deliveries_by_job ON webhook_deliveries (job_id)
   `,
+  `
+  -- Tracing (issue 33): the W3C traceparent of the request that started a job or uploaded a data file (NULL when it
+  -- was not traced). The worker that claims the job's executions, or validates the file, continues that trace.
+  ALTER TABLE jobs ADD COLUMN traceparent text;
+  ALTER TABLE data_files ADD COLUMN traceparent text
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -31,6 +31,10 @@ export interface Claimed {
   input: Uint8Array | null;
   input_prepared: boolean;
   status: 'PREPARING' | 'RUNNING';
+  /** The W3C traceparent of the request that started the job, when it was traced. */
+  traceparent: string | null;
+  /** Milliseconds from the execution's creation to this claim, by the database's clock. */
+  queued_ms: number;
 }
 
 /** Inline inputs up to this size (the body's bytes) come with the claim: one round trip less for most jobs. */
@@ -74,7 +78,8 @@ export async function claim(
          FROM unnest($3::text[], $4::text[]) AS t(job_id, solver), jobs j
         WHERE e.job_id = t.job_id AND e.solver = t.solver AND j.id = e.job_id
        RETURNING e.job_id, j.problem_id, e.solver, e.params, e.time_limit_seconds, e.seed, j.owner, j.input_mode, j.data_file_id, e.suspect,
-                 CASE WHEN ${small} THEN j.input END AS input, j.input_prepared, e.status`,
+                 CASE WHEN ${small} THEN j.input END AS input, j.input_prepared, e.status, j.traceparent,
+                 (extract(epoch FROM now() - e.created_at) * 1000)::float8 AS queued_ms`,
       [worker, leaseSeconds, take.map((e) => e.job_id), take.map((e) => e.solver)],
     );
     await markJobsRunning(

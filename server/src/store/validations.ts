@@ -22,6 +22,8 @@ export interface ClaimedValidation {
   bytes: number;
   /** This claim's number: 1 the first time the file is claimed. A handback at shutdown does not count. */
   attempt: number;
+  /** The W3C traceparent of the upload's request, when it was traced. */
+  traceparent: string | null;
 }
 
 /** Claims the oldest PROCESSING file no live lease holds, or none; each claim counts as an attempt. */
@@ -36,7 +38,7 @@ export async function claimValidation(
       WHERE (owner, id) = (SELECT owner, id FROM data_files
                             WHERE status = 'PROCESSING' AND (lease_expires_at IS NULL OR lease_expires_at < now())
                             ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING owner, id, problem_id, bytes, validation_attempts AS attempt`,
+     RETURNING owner, id, problem_id, bytes, validation_attempts AS attempt, traceparent`,
     [worker, leaseSeconds],
   );
   return claimed;

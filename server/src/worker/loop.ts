@@ -23,6 +23,7 @@ import { RunCancelledError, SolverCrashedError, SolverFailedError } from './erro
 import { JobInputs } from './inputs.ts';
 import { Outcomes } from './outcomes.ts';
 import type { SolverPool } from './pool.ts';
+import { executionEnded, traceExecution, traceSolve } from './spans.ts';
 import { ValidationTasks } from './validation.ts';
 
 export interface WorkerLoopOptions {
@@ -135,7 +136,7 @@ export class WorkerLoop {
         const free = runs.some((r) => r.suspect) ? 0 : this.options.pool.size - runs.length;
         const claimed =
           free > 0 ? await claim(this.options.db, this.id, free, this.lease, { idle: runs.length === 0 }) : [];
-        for (const execution of claimed) this.track(this.execute(execution));
+        for (const execution of claimed) this.track(traceExecution(execution, () => this.execute(execution)));
         const validation = await this.validations.claim();
         if (validation) this.track(validation);
         if (claimed.length > 0 && claimed.length === free) continue;
@@ -245,23 +246,25 @@ export class WorkerLoop {
         const changed = event && { points: history, event };
         void recordProgress(db, this.id, execution.job_id, execution.solver, progress, best, changed).catch(() => {});
       }, progressEveryMs);
-      const handle = pool.run(
-        {
-          problemId: execution.problem_id,
-          solver: execution.solver,
-          input,
-          timeLimitSeconds: execution.time_limit_seconds,
-          seed: execution.seed,
-          params: execution.params,
-        },
-        (p) => {
-          best = p.bestValue;
-          history = withProgress(history, { seconds: p.foundAtSeconds, best_value: p.bestValue });
-        },
-      );
-      state.cancel = () => handle.cancel();
-      if (state.stopped) handle.cancel();
-      const result = await handle.result.finally(() => clearInterval(ticker));
+      const result = await traceSolve(execution, () => {
+        const handle = pool.run(
+          {
+            problemId: execution.problem_id,
+            solver: execution.solver,
+            input,
+            timeLimitSeconds: execution.time_limit_seconds,
+            seed: execution.seed,
+            params: execution.params,
+          },
+          (p) => {
+            best = p.bestValue;
+            history = withProgress(history, { seconds: p.foundAtSeconds, best_value: p.bestValue });
+          },
+        );
+        state.cancel = () => handle.cancel();
+        if (state.stopped) handle.cancel();
+        return handle.result.finally(() => clearInterval(ticker));
+      });
       // Inputs are refused when their weights could overflow; should an objective still not be finite, it is no
       // answer (stored as JSON it would read back as null, and the job could no longer be shown).
       if (!Number.isFinite(result.objective))
@@ -295,6 +298,14 @@ export class WorkerLoop {
       this.running.delete(key);
       this.inputs.release(execution.job_id);
     }
+    executionEnded(
+      state.stopped === 'handed back' || state.stopped === 'lease lost'
+        ? state.stopped
+        : outcome === 'hand back'
+          ? 'handed back'
+          : outcome.status,
+      outcome !== 'hand back' && outcome.status === 'ERROR' ? outcome.error.detail : undefined,
+    );
     // This worker is stopping and gave it back (stop()): another run picks it up.
     if (state.stopped === 'handed back')
       return void log.info('handed back to the queue as this worker stops; it will run again');

@@ -21,6 +21,7 @@ import {
 } from '../store/validations.ts';
 import { type ChunkMessage, validate, type VerdictMessage } from './validation-thread.ts';
 import { threadModule } from './thread-module.ts';
+import { traceValidation } from './spans.ts';
 
 const threadStart = threadModule('validation-thread');
 
@@ -170,7 +171,7 @@ export class ValidationTasks {
       return undefined;
     }
     const log = this.logger.child({ dataFile: file.id });
-    const validating = validateDataFile(this.db, file, log, this.space)
+    const validating = traceValidation(file, () => validateDataFile(this.db, file, log, this.space))
       .then(async (done) => {
         // No room for its prepared input: given back (the try does not count), taken again once space is freed.
         if (done !== 'postponed') return;
