@@ -6,9 +6,11 @@ import { DockerfileParser, type Env } from 'dockerfile-ast';
 import { parse } from 'yaml';
 import { repoRoot } from '../support/child-server.ts';
 
-/** The ENV of deploy/Dockerfile's last stage (the image that runs), `$PATH` and the like left as written. */
-export function imageEnvironment(): Record<string, string> {
-  const dockerfile = DockerfileParser.parse(readFileSync(join(repoRoot, 'deploy/Dockerfile'), 'utf8'));
+/** The ENV of deploy/Dockerfile's last stage (the image that runs), or of `source`'s; `$PATH` and the like as written. */
+export function imageEnvironment(
+  source = readFileSync(join(repoRoot, 'deploy/Dockerfile'), 'utf8'),
+): Record<string, string> {
+  const dockerfile = DockerfileParser.parse(source);
   const instructions = dockerfile.getInstructions();
   const final = instructions.slice(instructions.lastIndexOf(dockerfile.getFROMs().at(-1)!));
   return Object.fromEntries(
