@@ -18,6 +18,7 @@ export const guideLabels = {
   solvers: 'Solvers',
   security: 'Security',
   performance: 'Performance',
+  deployment: 'Deployment',
   changelog: 'Changelog',
 } as const;
 export const guideNames = Object.keys(guideLabels) as (keyof typeof guideLabels)[];
