@@ -82,16 +82,17 @@ function expectNotReady(answer: Answer, detail: RegExp): void {
  */
 async function stallingProxy(
   target: string,
-): Promise<{ url: string; stalled: boolean; held(text: string): number; close(): Promise<void> }> {
+): Promise<{ url: string; stalled: boolean; attempts(text: string): number; close(): Promise<void> }> {
   const to = new URL(target);
   const sockets = new Set<Socket>();
   const held: [Socket, Buffer][] = [];
-  const state = { stalled: false };
+  const state = { stalled: false, opened: 0 };
   const forward = (from: Socket, into: Socket) =>
     from.on('data', (chunk: Buffer) => (state.stalled ? held.push([into, chunk]) : into.write(chunk)));
   const clients = new Set<Socket>();
   const server = createServer((client) => {
     clients.add(client);
+    if (state.stalled) state.opened++;
     const upstream = connect(Number(to.port || 5432), to.hostname);
     for (const [a, b] of [
       [client, upstream],
@@ -111,15 +112,21 @@ async function stallingProxy(
     get stalled() {
       return state.stalled;
     },
-    /** How many times `text` occurs in what clients sent that is held now (the statements a stall holds). */
-    held: (text: string) =>
+    /**
+     * What the stall holds back: connections opened since it began, and statements `text` sent on those already open.
+     * (A statement for a new connection waits for its handshake, which the stall holds.)
+     */
+    attempts: (text: string) =>
+      state.opened +
       held
         .filter(([into]) => !clients.has(into))
         .map(([, chunk]) => chunk.toString('latin1'))
         .join('')
-        .split(text).length - 1,
+        .split(text).length -
+      1,
     set stalled(value: boolean) {
       state.stalled = value;
+      state.opened = 0;
       if (!value) for (const [into, chunk] of held.splice(0)) if (!into.destroyed) into.write(chunk);
     },
     async close() {
@@ -178,7 +185,7 @@ describe('readiness and draining', () => {
     if (worker) expect(await exit(worker)).toBe('exit code 0');
     expect(performance.now() - signalled).toBeGreaterThanOrEqual(4900);
     expect(server.output()).toMatch(/^SIGTERM: shutting down$/m);
-  }, 20_000);
+  }, 60_000);
 
   it.skipIf('skip' in probe)(
     'on PostgreSQL: 503 while the database stalls or refuses, 200 once back; SIGINT stops at once',
@@ -195,10 +202,12 @@ describe('readiness and draining', () => {
       const stalled = await Promise.all(Array.from({ length: 8 }, () => get(api.url, '/readyz')));
       for (const answer of stalled) {
         expectNotReady(answer, /^The database did not answer within 2 s\.$/);
-        expect(answer.ms).toBeLessThan(3500);
+        expect(answer.ms).toBeLessThan(4000);
       }
-      // One statement for the eight probes: the rest waited for its answer.
-      expect(proxy.held('SELECT 1')).toBe(1);
+      // One check for the eight probes (a statement, or the connection it waits for): the rest waited for its answer.
+      // (One more connection may be another part of the process, a webhook sender's poll, finding no idle one.)
+      expect(proxy.attempts('SELECT 1')).toBeGreaterThanOrEqual(1);
+      expect(proxy.attempts('SELECT 1')).toBeLessThanOrEqual(2);
       proxy.stalled = false;
       await readyzUntil(api.url, 200, 5);
 
@@ -217,6 +226,6 @@ describe('readiness and draining', () => {
       expect(api.output()).toMatch(/^SIGINT: shutting down$/m);
       expect(api.output()).not.toMatch(/draining/);
     },
-    20_000,
+    60_000,
   );
 });

@@ -142,5 +142,5 @@ describe.skipIf('skip' in database)("compose.yaml's jes services, run without co
     } finally {
       await db.end();
     }
-  }, 20_000);
+  }, 60_000);
 });

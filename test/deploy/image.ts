@@ -6,7 +6,7 @@ import { DockerfileParser, type Env } from 'dockerfile-ast';
 import { parse } from 'yaml';
 import { repoRoot } from '../support/child-server.ts';
 
-/** The ENV of deploy/Dockerfile's last stage (the image that runs), or of `source`'s; `$PATH` and the like as written. */
+/** The ENV of the last stage (the image that runs) of deploy/Dockerfile or `source`; `$PATH` and such as written. */
 export function imageEnvironment(
   source = readFileSync(join(repoRoot, 'deploy/Dockerfile'), 'utf8'),
 ): Record<string, string> {

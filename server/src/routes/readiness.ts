@@ -18,7 +18,7 @@ export interface ReadinessDeps {
 /** Seconds a prober is asked to wait (a balancer probes on its own schedule; a person's script reads it). */
 const retryAfterSeconds = 5;
 
-/** A check still unanswered after this long is given up for a new one (a connection lost without a word may never answer). */
+/** A check unanswered after this long is given up for a new one (a connection lost without a word may never answer). */
 const abandonAfterMs = 15_000;
 
 const drainingDetail = 'This process is draining before it stops: it finishes what it was sent; send it nothing new.';

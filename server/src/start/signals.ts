@@ -1,6 +1,6 @@
-// How a `jes-server` process stops. SIGTERM (what an orchestrator sends): with JES_DRAIN_SECONDS, drain first, readiness
-// 503 while requests are still served (a worker: claims go on), so a load balancer takes the process out before its
-// connections are cut; then close. SIGINT (Ctrl-C), or a second signal during the drain: close at once.
+// How a `jes-server` process stops. SIGTERM (what an orchestrator sends): with JES_DRAIN_SECONDS, drain first,
+// readiness 503 while requests are still served (a worker: claims go on), so a load balancer takes the process out
+// before its connections are cut; then close. SIGINT (Ctrl-C), or a second signal during the drain: close at once.
 // Exit 0 once closed, 1 if closing failed.
 
 export interface Stoppable {
