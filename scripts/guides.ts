@@ -18,6 +18,7 @@ export const guideLabels = {
   solvers: 'Solvers',
   security: 'Security',
   performance: 'Performance',
+  deployment: 'Deployment',
   tracing: 'Tracing',
   changelog: 'Changelog',
 } as const;

@@ -1,13 +1,14 @@
 // The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
-// context and log line, the security headers (so every page, file and problem carries them); CORS when origins are
-// configured (a preflight is answered there, before anything else); routing (404 and 405 need no token; from there
-// on, the answers of a deprecated operation carry its deprecation headers); bearer authentication; the rate-limit
+// context and log line, the security headers (so every page, file and problem carries them), Connection: close while
+// the process drains; CORS when origins are configured (a preflight is answered there, before anything else); what
+// lies outside the contract (/openapi.yaml, the docs, /readyz); routing (404 and 405 need no token; from there on,
+// the answers of a deprecated operation carry its deprecation headers); bearer authentication; the rate-limit
 // policy; the use case of /problem/{problem_id} (404 problem_not_found, whatever the body); only then the body (the
 // login's, before its own rate limits, which count per username; JSON counted before it is parsed, as a webhook's;
-// or the streamed upload); the contract validator (requests, and responses unless switched off); the routes; the one error handler.
-// So a request without a token never has its body read, and an unknown use case is 401 without a token (its path
-// has an operation), 404 with one. What every request passes through runs as one layer of Express's router (series).
-// Before it all, when tracing is on, the request's span (http/trace-request.ts).
+// or the streamed upload); the contract validator (requests, and responses unless switched off); the routes; the one
+// error handler. So a request without a token never has its body read, and an unknown use case is 401 without a
+// token (its path has an operation), 404 with one. What every request passes through runs as one layer of Express's
+// router (series). Before it all, when tracing is on, the request's span (http/trace-request.ts).
 import express, { type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './auth/authenticate.ts';
@@ -22,6 +23,7 @@ import { useCaseFirst } from './http/known-use-case.ts';
 import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts';
 import { withRequestContext } from './http/request-context.ts';
 import { requestId } from './http/request-id.ts';
+import { closeWhileDraining } from './http/draining.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireHost } from './http/request-target.ts';
 import { routeFirst } from './http/route-first.ts';
@@ -37,6 +39,7 @@ import { eventRoutes } from './routes/events.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { loginRoutes } from './routes/login.ts';
 import { problemRoutes } from './routes/problems.ts';
+import { readinessRoutes } from './routes/readiness.ts';
 import { webhookRoutes } from './routes/webhook.ts';
 import { largestInlineBytes } from './use-cases.ts';
 import type { AppDeps } from './routes/deps.ts';
@@ -66,6 +69,7 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   serializeFrozenOnce(app);
+  const draining = deps.draining ?? (() => false);
   app.use(
     series(
       traceRequest,
@@ -73,14 +77,16 @@ export function createApp(options: AppOptions): express.Express {
       withRequestContext,
       requestLog(app, deps.logger),
       securityHeaders(deps.config.dashboardOrigins),
+      closeWhileDraining(draining),
     ),
   );
   // Unset, nothing is mounted: no CORS headers at all, and OPTIONS is routed like any other method (405).
   if (deps.config.corsOrigins) app.use(crossOrigin(deps.config.corsOrigins, contract.paths));
 
-  // Outside the contract: the contract itself, its rendered reference and the guides.
+  // Outside the contract: the contract itself, its rendered reference and the guides; readiness (no token, no limit).
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));
   app.use(docsRoutes(docsDir));
+  app.use(readinessRoutes({ db: deps.db, draining }));
 
   app.use(
     series(

@@ -31,6 +31,11 @@ export interface Config {
   validateResponses: boolean;
   /** Seconds a worker's claim on an execution lasts without renewal (a dead worker's work is retried after it). */
   leaseSeconds: number;
+  /**
+   * Seconds between SIGTERM and the stop: /readyz answers 503 at once so a balancer stops sending, while requests
+   * (and a worker's claims) go on; SIGINT stops at once.
+   */
+  drainSeconds: number;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client's address. */
   trustProxy: boolean | number | string;
   /** Free bytes the embedded database's disk keeps in reserve: below, new jobs and uploads are refused (507). */
@@ -286,6 +291,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat,
     validateResponses: validate === 'on',
     leaseSeconds: integer('JES_LEASE_SECONDS', env.JES_LEASE_SECONDS, 15, 2, 3600),
+    drainSeconds: integer('JES_DRAIN_SECONDS', env.JES_DRAIN_SECONDS, 0, 0, 3600),
     trustProxy: parseTrustProxy(env.JES_TRUST_PROXY),
     storageQuotaBytes: parseStorageQuota(env.JES_STORAGE_QUOTA_MIB),
     minFreeDiskBytes: integer('JES_MIN_FREE_DISK_MIB', env.JES_MIN_FREE_DISK_MIB, 256, 0, 1_000_000) * 1024 * 1024,

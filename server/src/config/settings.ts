@@ -49,6 +49,11 @@ export const settings: readonly Setting[] = [
     '15',
     "a worker's claim on an execution without renewal; a dead worker's work is retried after it",
   ),
+  valued(
+    'JES_DRAIN_SECONDS',
+    '0',
+    'on SIGTERM, seconds /readyz answers 503 while requests are still served, before the process stops (SIGINT: none)',
+  ),
   valued('JES_HEADERS_TIMEOUT_SECONDS', '20', "time to receive a request's headers (then 408)"),
   valued('JES_REQUEST_TIMEOUT_SECONDS', '600', 'time to receive a whole request, body included'),
   valued('JES_KEEP_ALIVE_TIMEOUT_SECONDS', '65', 'how long an idle connection is kept open'),

@@ -18,6 +18,8 @@ export interface AppDeps {
   streams: EventStreams;
   logger: Logger;
   limiters: Limiters;
+  /** Whether the process is draining before it stops (GET /readyz answers 503); never, unless given. */
+  draining?: (() => boolean) | undefined;
   /** The embedded database's disk, watched for its floor of free space; undefined on PostgreSQL and in memory. */
   space?: DiskSpace | undefined;
 }

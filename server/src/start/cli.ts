@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `jes-server` (or `jes-server serve`): the API server with solver workers. `jes-server worker`: solver workers
 // only, against DATABASE_URL. Settings come from the environment (settings.ts lists them; --help prints them).
-// Exit codes: 0 stopped by SIGTERM or SIGINT, 1 an invalid setting or a failure while running, 2 usage.
+// Exit codes: 0 stopped by SIGTERM (after JES_DRAIN_SECONDS) or SIGINT, 1 an invalid setting or a failure while
+// running, 2 usage.
 import { Command, CommanderError } from 'commander';
 import { ConfigError, readConfig } from '../config/config.ts';
 import type { Listening } from './listen.ts';
 import { createLogger } from './logger.ts';
 import { startServer, startWorker } from './main.ts';
 import { guardProcess } from './process-guard.ts';
+import { type Stoppable, stopOnSignals } from './signals.ts';
 import { settingsTable } from '../config/settings.ts';
 import { contractVersion, serverVersion } from '../core/version.ts';
 
@@ -28,7 +30,7 @@ async function run(command: 'serve' | 'worker'): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config);
   guardProcess(logger);
-  let running: { close(): Promise<void> };
+  let running: Stoppable;
   if (command === 'serve') {
     const server = await startServer(config, logger);
     console.log(
@@ -41,21 +43,7 @@ async function run(command: 'serve' | 'worker'): Promise<void> {
     console.log(`jes worker running ${worker.threads} solver threads`);
     running = worker;
   }
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: shutting down`);
-    running.close().then(
-      () => process.exit(0),
-      (err) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  stopOnSignals(running, config.drainSeconds);
 }
 
 function program(): Command {

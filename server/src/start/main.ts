@@ -35,7 +35,15 @@ export interface Running {
   logger: Logger;
   /** The demo user's password when start-up created it (printed once). */
   demoPassword: string | undefined;
+  /** Starts draining: GET /readyz answers 503 and every answer closes its connection; requests are still served. */
+  drain(): void;
   close(): Promise<void>;
+}
+
+/** Whether a process drains (after SIGTERM, for JES_DRAIN_SECONDS), and the switch that starts it. */
+function drainSwitch(): { draining: () => boolean; drain(): void } {
+  let draining = false;
+  return { draining: () => draining, drain: () => void (draining = true) };
 }
 
 /**
@@ -148,6 +156,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   }
   let db: Database | undefined;
   let tracing: Tracing | undefined;
+  const drain = drainSwitch();
   try {
     // An OTEL variable it cannot follow stops start-up, as an invalid setting does: the data folder is let go.
     tracing = await startTracing('api', logger).catch((error) => {
@@ -155,7 +164,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       throw error;
     });
     db = await openStore(config, logger, tracing !== undefined, release);
-    const started = await startServing(db, config, logger);
+    const started = await startServing(db, config, logger, drain.draining);
     const trustedProxy: (address: string, hop: number) => boolean = started.app.get('trust proxy fn');
     capConnectionsPerAddress(server, config.http.maxConnectionsPerAddress, (address) => trustedProxy(address, 0));
     handle = started.app;
@@ -166,6 +175,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       db,
       logger,
       demoPassword: started.demoPassword,
+      drain: drain.drain,
       // The spans of the last requests are sent before it stops.
       close: () => started.close(server).finally(() => tracing?.shutdown()),
     };
@@ -180,7 +190,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 }
 
 /** Everything behind the HTTP server: users, tokens, the app, retention, workers, webhooks, maintenance; their stop. */
-async function startServing(db: Database, config: Config, logger: Logger) {
+async function startServing(db: Database, config: Config, logger: Logger, draining: () => boolean) {
   const demo = await ensureUsers(db, config.users);
   const users = await userStates(db);
   const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env, {
@@ -193,7 +203,7 @@ async function startServing(db: Database, config: Config, logger: Logger) {
   await streams.start();
   // The embedded database's disk, watched for its floor of free space (PostgreSQL's is its own).
   const space = config.databaseUrl ? undefined : await watchDiskSpace(config.dataDir, config.minFreeDiskBytes);
-  const app = createApp({ db, config, tokens, events, streams, logger, space });
+  const app = createApp({ db, config, tokens, events, streams, logger, space, draining });
   const retention = await startRetention(db, config, logger);
   const workers = startWorkers(db, config, logger, space);
   const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
@@ -227,7 +237,7 @@ async function startServing(db: Database, config: Config, logger: Logger) {
 export async function startWorker(
   config: Config,
   logger: Logger = createLogger(config),
-): Promise<{ threads: number; close(): Promise<void> }> {
+): Promise<{ threads: number; drain(): void; close(): Promise<void> }> {
   if (!config.databaseUrl)
     throw new ConfigError(
       'DATABASE_URL must be set for a worker process (the embedded database belongs to one process)',
@@ -244,8 +254,11 @@ export async function startWorker(
   const workers = startWorkers(db, config, logger)!;
   // Its jobs' ends queue webhook messages too: every process sends its share.
   const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
+  // It serves no readiness of its own (yet): draining changes nothing but the wait before close, in which it claims on.
+  const drain = drainSwitch();
   return {
     threads: config.workers,
+    drain: drain.drain,
     async close() {
       try {
         await sender.stop();
