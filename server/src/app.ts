@@ -1,4 +1,5 @@
-// The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
+// The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: the request's metrics
+// (counted when it ends, whatever answers it), request id, its
 // context and log line, the security headers (so every page, file and problem carries them); CORS when origins are
 // configured (a preflight is answered there, before anything else); routing (404 and 405 need no token; from there
 // on, the answers of a deprecated operation carry its deprecation headers); bearer authentication; the rate-limit
@@ -22,6 +23,7 @@ import { type Limiters, passThrough, rateLimiters } from './http/rate-limits.ts'
 import { withRequestContext } from './http/request-context.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
+import { requestMetrics } from './http/request-metrics.ts';
 import { requireHost } from './http/request-target.ts';
 import { routeFirst } from './http/route-first.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -34,6 +36,7 @@ import { healthRoutes } from './routes/health.ts';
 import { eventRoutes } from './routes/events.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { loginRoutes } from './routes/login.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { problemRoutes } from './routes/problems.ts';
 import { webhookRoutes } from './routes/webhook.ts';
 import { largestInlineBytes } from './use-cases.ts';
@@ -56,7 +59,8 @@ function policies(limiters: Limiters): (req: Request) => RequestHandler {
 }
 
 export function createApp(options: AppOptions): express.Express {
-  const deps: AppDeps = { ...options, limiters: rateLimiters(options.config.rateLimits) };
+  const deps: AppDeps = { ...options, limiters: rateLimiters(options.config.rateLimits, options.metrics?.http) };
+  const { metrics } = deps;
   const policyOf = policies(deps.limiters);
   // The contract's deprecated operations and the headers of their answers, worked out once.
   const deprecations = deprecationHeaders(contract);
@@ -65,13 +69,21 @@ export function createApp(options: AppOptions): express.Express {
   app.set('trust proxy', deps.config.trustProxy);
   serializeFrozenOnce(app);
   app.use(
-    series(requestId, withRequestContext, requestLog(app, deps.logger), securityHeaders(deps.config.dashboardOrigins)),
+    series(
+      ...(metrics ? [requestMetrics(metrics.http)] : []),
+      requestId,
+      withRequestContext,
+      requestLog(app, deps.logger),
+      securityHeaders(deps.config.dashboardOrigins),
+    ),
   );
   // Unset, nothing is mounted: no CORS headers at all, and OPTIONS is routed like any other method (405).
   if (deps.config.corsOrigins) app.use(crossOrigin(deps.config.corsOrigins, contract.paths));
 
-  // Outside the contract: the contract itself, its rendered reference and the guides.
+  // Outside the contract: the contract itself, its rendered reference and the guides; the metrics, unless the ops
+  // listener (JES_METRICS_PORT) serves them.
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));
+  if (metrics && deps.config.metrics.port === undefined) app.use(metricsRoutes(metrics, deps.config.metrics.token));
   app.use(docsRoutes(docsDir));
 
   app.use(

@@ -24,6 +24,9 @@ const demoLines = (password: string) =>
   `it with the guides' commands and jes, paste this line into the shell you run them from:\n` +
   `  export JES_USERNAME=demo JES_PASSWORD='${password}'`;
 
+/** Where the ops listener (JES_METRICS_PORT) is: a test or a scraper's set-up reads the URL from this line. */
+const opsLine = (url: string, metrics: boolean) => (metrics ? `metrics at ${url}/metrics` : `ops listener at ${url}`);
+
 async function run(command: 'serve' | 'worker'): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config);
@@ -35,10 +38,12 @@ async function run(command: 'serve' | 'worker'): Promise<void> {
       `jes server listening on ${where(server.listening)}\nAPI reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml\nDashboard at ${server.url}/app`,
     );
     if (server.demoPassword) console.log(demoLines(server.demoPassword));
+    if (server.opsUrl) console.log(opsLine(server.opsUrl, config.metrics.enabled));
     running = server;
   } else {
     const worker = await startWorker(config, logger);
     console.log(`jes worker running ${worker.threads} solver threads`);
+    if (worker.opsUrl) console.log(opsLine(worker.opsUrl, config.metrics.enabled));
     running = worker;
   }
   let stopping = false;

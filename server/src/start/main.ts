@@ -15,6 +15,11 @@ import { JobEvents } from '../jobs/events.ts';
 import { EventStreams } from '../jobs/streams.ts';
 import { type Listening, listen } from './listen.ts';
 import { createLogger } from './logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { metricsRoutes } from '../routes/metrics.ts';
+import { type OpsListener, startOpsListener } from './ops-listener.ts';
+import { processMetrics } from './process-metrics.ts';
+import { storeState } from '../store/gauges.ts';
 import { claimDataDir, type Database, openDatabase } from '../store/database.ts';
 import { maintainTables } from '../store/maintenance.ts';
 import { migrate } from '../store/migrations.ts';
@@ -33,14 +38,20 @@ export interface Running {
   logger: Logger;
   /** The demo user's password when start-up created it (printed once). */
   demoPassword: string | undefined;
+  /** The ops listener's URL (JES_METRICS_PORT set): /metrics is there, not at `url`. */
+  opsUrl: string | undefined;
   close(): Promise<void>;
 }
 
-/** `claimed`: the release of the data folder's lock when the caller took it (claimDataDir) before. */
-async function openStore(config: Config, logger: Logger, claimed?: () => void): Promise<Database> {
+/**
+ * `claimed`: the release of the data folder's lock when the caller took it (claimDataDir) before. `metrics`: this
+ * process's, which then count its statements and read the store's gauges from it.
+ */
+async function openStore(config: Config, logger: Logger, claimed?: () => void, metrics?: Metrics): Promise<Database> {
   const started = performance.now();
-  const db = await openDatabase(config, logger, claimed);
+  const db = await openDatabase(config, logger, claimed, metrics);
   await migrate(db);
+  metrics?.watchStore({ state: () => storeState(db), pool: db.pool });
   const where = config.databaseUrl
     ? `PostgreSQL at ${config.databaseUrl.replace(/\/\/[^@]*@/, '//')}`
     : config.dataDir === 'memory:'
@@ -102,6 +113,12 @@ function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefi
   }, 5000).unref();
 }
 
+/** The ops listener when JES_METRICS_PORT is set, serving /metrics when metrics are on. */
+function startOps(config: Config, logger: Logger, metrics: Metrics | undefined): Promise<OpsListener | undefined> {
+  if (config.metrics.port === undefined) return Promise.resolve(undefined);
+  return startOpsListener(config, logger, metrics ? [metricsRoutes(metrics, config.metrics.token)] : [], metrics);
+}
+
 export async function startServer(config: Config, logger: Logger = createLogger(config)): Promise<Running> {
   // The cheap checks first, so a clash is told within a second, not after the database's start: the data folder's
   // lock (naming the process that holds it), then the port, kept from now on. A request that comes meanwhile
@@ -141,9 +158,12 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     throw error;
   }
   let db: Database | undefined;
+  let ops: OpsListener | undefined;
+  const metrics = processMetrics(config, 'api');
   try {
-    db = await openStore(config, logger, release);
-    const started = await startServing(db, config, logger);
+    db = await openStore(config, logger, release, metrics);
+    ops = await startOps(config, logger, metrics);
+    const started = await startServing(db, config, logger, metrics);
     const trustedProxy: (address: string, hop: number) => boolean = started.app.get('trust proxy fn');
     capConnectionsPerAddress(server, config.http.maxConnectionsPerAddress, (address) => trustedProxy(address, 0));
     handle = started.app;
@@ -154,19 +174,24 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       db,
       logger,
       demoPassword: started.demoPassword,
-      close: () => started.close(server),
+      opsUrl: ops?.listening.url,
+      async close() {
+        await started.close(server);
+        await ops?.close();
+      },
     };
   } catch (error) {
     ready.reject(error);
     server.close();
     server.closeAllConnections();
+    await ops?.close();
     await db?.close().catch(() => {});
     throw error;
   }
 }
 
 /** Everything behind the HTTP server: users, tokens, the app, retention, workers, webhooks, maintenance; their stop. */
-async function startServing(db: Database, config: Config, logger: Logger) {
+async function startServing(db: Database, config: Config, logger: Logger, metrics: Metrics | undefined) {
   const demo = await ensureUsers(db, config.users);
   const users = await userStates(db);
   const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env, {
@@ -177,9 +202,10 @@ async function startServing(db: Database, config: Config, logger: Logger) {
   await events.start(db);
   const streams = new EventStreams(db, logger.child({ component: 'streams' }));
   await streams.start();
+  metrics?.events.watchStreams(() => streams.size);
   // The embedded database's disk, watched for its floor of free space (PostgreSQL's is its own).
   const space = config.databaseUrl ? undefined : await watchDiskSpace(config.dataDir, config.minFreeDiskBytes);
-  const app = createApp({ db, config, tokens, events, streams, logger, space });
+  const app = createApp({ db, config, tokens, events, streams, logger, space, metrics });
   const retention = await startRetention(db, config, logger);
   const workers = startWorkers(db, config, logger, space);
   const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
@@ -213,21 +239,28 @@ async function startServing(db: Database, config: Config, logger: Logger) {
 export async function startWorker(
   config: Config,
   logger: Logger = createLogger(config),
-): Promise<{ threads: number; close(): Promise<void> }> {
+): Promise<{ threads: number; opsUrl: string | undefined; close(): Promise<void> }> {
   if (!config.databaseUrl)
     throw new ConfigError(
       'DATABASE_URL must be set for a worker process (the embedded database belongs to one process)',
     );
   if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
-  const db = await openStore(config, logger);
+  const metrics = processMetrics(config, 'worker');
+  const db = await openStore(config, logger, undefined, metrics);
+  const ops = await startOps(config, logger, metrics).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
   const workers = startWorkers(db, config, logger)!;
   // Its jobs' ends queue webhook messages too: every process sends its share.
   const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
   return {
     threads: config.workers,
+    opsUrl: ops?.listening.url,
     async close() {
       await sender.stop();
       await workers.stop();
+      await ops?.close();
       await db.close();
     },
   };

@@ -212,6 +212,7 @@ export class WorkerLoop {
       cancel: () => {},
     };
     this.running.set(key, state);
+    const claimedAt = performance.now();
     let outcome: Outcome | 'hand back';
     // The best value the solver has reported: kept by a cancelled execution (with the result's, when it returns one).
     let best: number | undefined;
@@ -295,6 +296,15 @@ export class WorkerLoop {
       this.running.delete(key);
       this.inputs.release(execution.job_id);
     }
+    db.metrics?.jobs.executed(
+      execution.solver,
+      state.stopped === 'handed back' || outcome === 'hand back'
+        ? 'handed_back'
+        : state.stopped === 'lease lost'
+          ? 'lease_lost'
+          : outcome.status.toLowerCase(),
+      (performance.now() - claimedAt) / 1000,
+    );
     // This worker is stopping and gave it back (stop()): another run picks it up.
     if (state.stopped === 'handed back')
       return void log.info('handed back to the queue as this worker stops; it will run again');
