@@ -52,7 +52,11 @@ async function flood(url: string, from: number, to: number, connections = 8): Pr
         socket.setEncoding('latin1');
         socket.on('data', (chunk: string) => {
           const text = carried + chunk;
-          for (let at = text.indexOf('HTTP/1.1 '); at >= 0 && at + 9 < text.length; at = text.indexOf('HTTP/1.1 ', at + 9)) {
+          for (
+            let at = text.indexOf('HTTP/1.1 ');
+            at >= 0 && at + 9 < text.length;
+            at = text.indexOf('HTTP/1.1 ', at + 9)
+          ) {
             const key = `${text[at + 9]}xx`;
             statuses[key] = (statuses[key] ?? 0) + 1;
           }
@@ -71,7 +75,10 @@ async function flood(url: string, from: number, to: number, connections = 8): Pr
 async function series(url: string): Promise<{ jes: string[]; all: number }> {
   const { text } = await scrape(url);
   const lines = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
-  return { jes: lines.filter((line) => line.startsWith('jes_')).map((line) => line.slice(0, line.lastIndexOf(' '))), all: lines.length };
+  return {
+    jes: lines.filter((line) => line.startsWith('jes_')).map((line) => line.slice(0, line.lastIndexOf(' '))),
+    all: lines.length,
+  };
 }
 
 const cpuSeconds = async (url: string) =>

@@ -93,7 +93,8 @@ describe('metrics on the embedded database', () => {
     expect((await alice.waitFor(id)).status).toBe('CANCELLED');
     // Two logins are allowed per window; alice used one in beforeAll.
     const logins = [];
-    for (let i = 0; i < 2; i++) logins.push((await new Client(server.url).login('alice').catch((e: Error) => e)) instanceof Error);
+    for (let i = 0; i < 2; i++)
+      logins.push((await new Client(server.url).login('alice').catch((e: Error) => e)) instanceof Error);
     expect(logins).toEqual([false, true]);
     const after = (await metrics()).samples;
     const moved = (name: string, labels?: Record<string, string>) =>

@@ -268,7 +268,9 @@ function metricsSettings(env: NodeJS.ProcessEnv): MetricsSettings {
   const token = env.JES_METRICS_TOKEN || undefined;
   // What a header can carry as a bearer token (RFC 6750's b64token), so that the right one can be sent at all.
   if (token !== undefined && !/^[A-Za-z0-9._~+/-]+=*$/.test(token))
-    throw new ConfigError('JES_METRICS_TOKEN must be letters, digits and -._~+/ (a bearer token), with = at the end only');
+    throw new ConfigError(
+      'JES_METRICS_TOKEN must be letters, digits and -._~+/ (a bearer token), with = at the end only',
+    );
   return {
     enabled: enabled === 'on',
     port: env.JES_METRICS_PORT ? integer('JES_METRICS_PORT', env.JES_METRICS_PORT, 0, 0, 65535) : undefined,

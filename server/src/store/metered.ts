@@ -18,7 +18,10 @@ export function metered(db: Database, metrics: Metrics): Database {
       store.query((performance.now() - started) / 1000);
     }
   };
-  const wrap = (q: Queryable): Queryable['query'] => (sql, params) => timed(() => q.query(sql, params));
+  const wrap =
+    (q: Queryable): Queryable['query'] =>
+    (sql, params) =>
+      timed(() => q.query(sql, params));
   return {
     kind: db.kind,
     pool: db.pool,
