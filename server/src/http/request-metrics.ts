@@ -1,4 +1,5 @@
-// Every request counted by operation, method and status, and timed, when it ends (answered or cut off). The
+// Every request counted by operation, method and status, and timed, when it ends (answered, or cut off: then with
+// the status set so far, 200 unless an error had set another). The
 // operation is the contract's operationId that routing found (route-first.ts), or a fixed word for what lies
 // outside the contract; never the path, so a flood of made-up paths adds no series.
 import type { NextFunction, Request, Response } from 'express';

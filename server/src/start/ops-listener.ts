@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from '../config/config.ts';
+import { type Config, ConfigError } from '../config/config.ts';
 import { ApiError } from '../core/api-error.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import { requestId } from '../http/request-id.ts';
@@ -37,7 +37,10 @@ export async function startOpsListener(
   );
   // A scraper's few connections; not the API's thousand.
   server.maxConnections = 64;
-  const listening = await listen(server, config.host, config.metrics.port ?? 0);
+  // A clash names this listener's setting, not PORT.
+  const listening = await listen(server, config.host, config.metrics.port ?? 0).catch((error: unknown) => {
+    throw error instanceof ConfigError ? new ConfigError(error.message.replaceAll('PORT', 'JES_METRICS_PORT')) : error;
+  });
   logger.debug(`ops listener on ${listening.url}`);
   return {
     listening,
