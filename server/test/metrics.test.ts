@@ -7,20 +7,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/start/main.ts';
 import { sample, scrape } from './support/metrics-text.ts';
 import { Client, sixNodes, sixNodesEdgeList, startTestServer } from './support/server.ts';
+import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
 
 const token = 'scrape-token-0123456789';
 
 describe('metrics on the embedded database', () => {
   let server: Running;
   let alice: Client;
+  let receiver: Receiver;
   const metrics = () => scrape(`${server.url}/metrics`, token);
 
   beforeAll(async () => {
     // Logins limited to two per address and name, so that a third is a refusal to count.
-    server = await startTestServer({ JES_WORKERS: '1', JES_METRICS_TOKEN: token, JES_RATE_LIMITS: 'login=2/60' });
+    receiver = await startReceiver();
+    server = await startTestServer({
+      JES_WORKERS: '1',
+      JES_METRICS_TOKEN: token,
+      JES_RATE_LIMITS: 'login=2/60',
+      JES_WEBHOOK_ALLOW_HOSTS: 'localhost',
+    });
     alice = await new Client(server.url).login('alice');
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
 
   it('asks for the token: none, a wrong one and a malformed header are 401 problems', async () => {
     const none = await new Client(server.url).get('/metrics');
@@ -45,9 +56,17 @@ describe('metrics on the embedded database', () => {
 
   it('counts a job through to its end, its requests, statements and execution', async () => {
     const before = (await metrics()).samples;
+    expect((await alice.request('PUT', '/webhook', { json: { url: `${receiver.url}/hook` } })).status).toBe(200);
     const id = await alice.start(sixNodes, '?solver=exact');
+    // Its event stream, read to its end (the job's).
+    const stream = await fetch(`${server.url}/job/${id}/events`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(stream.status).toBe(200);
+    await stream.text();
     const job = await alice.waitFor(id);
     expect(job.status).toBe('FINISHED');
+    await receiver.received((request) => request.body.includes(id) && request.body.includes('job.ended'));
     expect((await alice.get('/no/such/path')).status).toBe(404);
     // The gauges are read at most once a second: the next scrape is a fresh read.
     await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -63,6 +82,13 @@ describe('metrics on the embedded database', () => {
     expect(moved('jes_http_requests_total', { operation: 'startMaxCutJob', method: 'POST', status: '200' })).toBe(1);
     expect(moved('jes_http_requests_total', { operation: 'getJob', method: 'GET', status: '200' })).toBeGreaterThan(0);
     expect(moved('jes_http_requests_total', { operation: 'unmatched', method: 'GET', status: '404' })).toBe(1);
+    expect(moved('jes_http_requests_total', { operation: 'streamJobEvents', method: 'GET', status: '200' })).toBe(1);
+    expect(moved('jes_event_stream_events_total')).toBeGreaterThan(0);
+    expect(sample(after, 'jes_event_streams_open')).toBe(0);
+    expect(moved('jes_webhook_deliveries_total', { outcome: 'delivered' })).toBeGreaterThan(0);
+    expect(moved('jes_webhook_delivery_duration_seconds_count')).toBe(
+      moved('jes_webhook_deliveries_total', { outcome: 'delivered' }),
+    );
     expect(moved('jes_http_request_duration_seconds_count', { operation: 'startMaxCutJob', method: 'POST' })).toBe(1);
     // The scrape before was counted once it ended; this one is not yet.
     expect(moved('jes_http_requests_total', { operation: 'metrics', method: 'GET', status: '200' })).toBe(1);

@@ -83,7 +83,9 @@ function program(): Command {
     .action(() => run('serve'));
   program
     .command('worker')
-    .description('solver threads only, taking work from the PostgreSQL at DATABASE_URL (no HTTP)')
+    .description(
+      "solver threads only, taking work from the PostgreSQL at DATABASE_URL (no HTTP but JES_METRICS_PORT's /metrics)",
+    )
     .action(() => run('worker'));
   program
     .command('help')
