@@ -250,7 +250,7 @@ export async function settleJob(tx: Queryable, jobId: string, before: NewJobEven
   const error = status === 'ERROR' ? jobError(executions) : null;
   await settleStatus(tx, jobId, [...before, statusEvent(jobId, status)], [status, error && jsonText(error)]);
   if (job.webhook) await enqueueWebhooks(tx, jobId, status);
-  // Counted in the transaction: one that then fails to commit (and is tried again) may count its job twice.
+  // Counted once the transaction commits (store/metered.ts).
   if (terminalJob.has(status)) tx.metrics?.jobs.ended(job.problem_id, status);
   return status;
 }
