@@ -151,18 +151,20 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   server.maxConnections = maxConnections;
   answerClientErrors(server, 'this server');
   let listening: Listening;
+  // The ops listener's port too (JES_METRICS_PORT), with the API's.
+  const metrics = processMetrics(config, 'api');
+  let ops: OpsListener | undefined;
   try {
     listening = await listen(server, config.host, config.port);
+    ops = await startOps(config, logger, metrics);
   } catch (error) {
+    server.close();
     release?.();
     throw error;
   }
   let db: Database | undefined;
-  let ops: OpsListener | undefined;
-  const metrics = processMetrics(config, 'api');
   try {
     db = await openStore(config, logger, release, metrics);
-    ops = await startOps(config, logger, metrics);
     const started = await startServing(db, config, logger, metrics);
     const trustedProxy: (address: string, hop: number) => boolean = started.app.get('trust proxy fn');
     capConnectionsPerAddress(server, config.http.maxConnectionsPerAddress, (address) => trustedProxy(address, 0));
@@ -246,9 +248,10 @@ export async function startWorker(
     );
   if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
   const metrics = processMetrics(config, 'worker');
-  const db = await openStore(config, logger, undefined, metrics);
-  const ops = await startOps(config, logger, metrics).catch(async (error: unknown) => {
-    await db.close();
+  // Its port first: a clash is told at once, not after the database's start.
+  const ops = await startOps(config, logger, metrics);
+  const db = await openStore(config, logger, undefined, metrics).catch(async (error: unknown) => {
+    await ops?.close();
     throw error;
   });
   const workers = startWorkers(db, config, logger)!;
