@@ -84,6 +84,13 @@ describe.skipIf('skip' in database)('metrics of an API process and a worker proc
     ]);
   });
 
+  it('a port in use for the ops listener stops start-up in a line naming JES_METRICS_PORT', async () => {
+    const taken = new URL(apiMetrics).port;
+    const env = { DATABASE_URL: (database as { url: string }).url, JES_WORKERS: '0', JES_METRICS_PORT: taken };
+    await expect(startTestServer(env)).rejects.toThrow(`port ${taken} on 127.0.0.1 is in use`);
+    await expect(startTestServer(env)).rejects.toThrow(/set JES_METRICS_PORT$/);
+  });
+
   it('JES_METRICS=off serves no /metrics', async () => {
     const reply = await new Client(off.url).get('/metrics');
     expect([reply.status, reply.body.code]).toEqual([404, 'not_found']);
