@@ -62,8 +62,10 @@ class LongestFirst extends BaseSequencer {
 }
 
 export default defineConfig({
-  // A @jes package imported by name resolves to its TypeScript sources, as `node --conditions=jes-source` does.
-  ssr: { resolve: { conditions: ['jes-source', ...defaultServerConditions] } },
+  // A @jes package imported by name resolves to its TypeScript sources, as `node --conditions=jes-source` does. Not
+  // under `module`, a bundlers' condition Node does not know: @opentelemetry/api's build for it imports files without
+  // their extensions, and Node failed to load it when prom-client (externalized, as Node runs it) required it.
+  ssr: { resolve: { conditions: ['jes-source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
     include: ['test/**/*.test.ts', '{contract,server,client,conformance,sandbox}/test/**/*.test.ts'],
     reporters: ['default', './test/summary-reporter.ts'],

@@ -17,6 +17,7 @@ export const guideLabels = {
   sandbox: 'Sandbox',
   solvers: 'Solvers',
   security: 'Security',
+  metrics: 'Metrics',
   performance: 'Performance',
   deployment: 'Deployment',
   tracing: 'Tracing',

@@ -1,7 +1,8 @@
-// The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: request id, its
-// context and log line, the security headers (so every page, file and problem carries them), Connection: close while
-// the process drains; CORS when origins are configured (a preflight is answered there, before anything else); what
-// lies outside the contract (/openapi.yaml, the docs, /readyz); routing (404 and 405 need no token; from there on,
+// The HTTP application: createApp(deps) builds it and never listens. Order of the pipeline: the request's metrics
+// (counted when it ends, whatever answers it), request id, its context and log line, the security headers (so every
+// page, file and problem carries them), Connection: close while the process drains; CORS when origins are configured
+// (a preflight is answered there, before anything else); what lies outside the contract (/openapi.yaml, the docs,
+// /readyz, /metrics unless the ops listener serves them); routing (404 and 405 need no token; from there on,
 // the answers of a deprecated operation carry its deprecation headers); bearer authentication; the rate-limit
 // policy; the use case of /problem/{problem_id} (404 problem_not_found, whatever the body); only then the body (the
 // login's, before its own rate limits, which count per username; JSON counted before it is parsed, as a webhook's;
@@ -25,6 +26,7 @@ import { withRequestContext } from './http/request-context.ts';
 import { requestId } from './http/request-id.ts';
 import { closeWhileDraining } from './http/draining.ts';
 import { requestLog } from './http/request-log.ts';
+import { requestMetrics } from './http/request-metrics.ts';
 import { requireHost } from './http/request-target.ts';
 import { routeFirst } from './http/route-first.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -38,6 +40,7 @@ import { healthRoutes } from './routes/health.ts';
 import { eventRoutes } from './routes/events.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { loginRoutes } from './routes/login.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { problemRoutes } from './routes/problems.ts';
 import { readinessRoutes } from './routes/readiness.ts';
 import { webhookRoutes } from './routes/webhook.ts';
@@ -61,7 +64,8 @@ function policies(limiters: Limiters): (req: Request) => RequestHandler {
 }
 
 export function createApp(options: AppOptions): express.Express {
-  const deps: AppDeps = { ...options, limiters: rateLimiters(options.config.rateLimits) };
+  const deps: AppDeps = { ...options, limiters: rateLimiters(options.config.rateLimits, options.metrics?.http) };
+  const { metrics } = deps;
   const policyOf = policies(deps.limiters);
   // The contract's deprecated operations and the headers of their answers, worked out once.
   const deprecations = deprecationHeaders(contract);
@@ -73,6 +77,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(
     series(
       traceRequest,
+      ...(metrics ? [requestMetrics(metrics.http)] : []),
       requestId,
       withRequestContext,
       requestLog(app, deps.logger),
@@ -83,8 +88,10 @@ export function createApp(options: AppOptions): express.Express {
   // Unset, nothing is mounted: no CORS headers at all, and OPTIONS is routed like any other method (405).
   if (deps.config.corsOrigins) app.use(crossOrigin(deps.config.corsOrigins, contract.paths));
 
-  // Outside the contract: the contract itself, its rendered reference and the guides; readiness (no token, no limit).
+  // Outside the contract: the contract itself, its rendered reference and the guides; readiness (no token, no limit);
+  // the metrics, unless the ops listener (JES_METRICS_PORT) serves them.
   app.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(contractPath));
+  if (metrics && deps.config.metrics.port === undefined) app.use(metricsRoutes(metrics, deps.config.metrics.token));
   app.use(docsRoutes(docsDir));
   app.use(readinessRoutes({ db: deps.db, draining }));
 

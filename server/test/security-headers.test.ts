@@ -46,6 +46,7 @@ describe('security headers', () => {
     ['the reference', (c) => c.anonymous.get('/docs/')],
     ['a guide', (c) => c.anonymous.get('/docs/guides/security.html')],
     ['the contract', (c) => c.anonymous.get('/openapi.yaml')],
+    ['the metrics', (c) => c.anonymous.get('/metrics')],
     ['health', (c) => c.anonymous.get('/healthz')],
     ['a login', (c) => c.anonymous.post('/login', { username: 'alice', password: 'wrong' })],
     ['a listing', (c) => c.alice.get('/job')],

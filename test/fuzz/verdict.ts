@@ -22,9 +22,13 @@ function conventions(contract: Contract, path: string): Record<number, string[]>
   return known ? { 405: ['method_not_allowed'], ...first } : { 404: ['not_found'], ...first };
 }
 
-/** Outside the contract on purpose, with their answer to GET: the contract, its rendered reference (/docs redirects). */
+/**
+ * Outside the contract on purpose, with their answer to GET: the contract, its rendered reference (/docs redirects),
+ * the metrics (open unless JES_METRICS_TOKEN is set).
+ */
 const outsideTheContract = new Map([
   ['/openapi.yaml', 200],
+  ['/metrics', 200],
   ['/docs', 301],
   ['/docs/', 200],
 ]);

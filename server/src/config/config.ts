@@ -66,6 +66,16 @@ export interface Config {
   };
   /** The webhook sender (webhooks/sender.ts). */
   webhooks: WebhookSettings;
+  metrics: MetricsSettings;
+}
+
+export interface MetricsSettings {
+  /** JES_METRICS: whether metrics are kept and served at all. */
+  enabled: boolean;
+  /** JES_METRICS_PORT: the ops listener's port (0: any free one); undefined: /metrics on the API's own port. */
+  port: number | undefined;
+  /** JES_METRICS_TOKEN: the bearer token GET /metrics needs; undefined: open. */
+  token: string | undefined;
 }
 
 export interface WebhookSettings {
@@ -257,6 +267,22 @@ function allowHosts(raw: string | undefined): ReadonlySet<string> {
   return hosts;
 }
 
+function metricsSettings(env: NodeJS.ProcessEnv): MetricsSettings {
+  const enabled = env.JES_METRICS || 'on';
+  if (enabled !== 'on' && enabled !== 'off') throw new ConfigError(`JES_METRICS must be on or off, got "${enabled}"`);
+  const token = env.JES_METRICS_TOKEN || undefined;
+  // What a header can carry as a bearer token (RFC 6750's b64token), so that the right one can be sent at all.
+  if (token !== undefined && !/^[A-Za-z0-9._~+/-]+=*$/.test(token))
+    throw new ConfigError(
+      'JES_METRICS_TOKEN must be letters, digits and -._~+/ (a bearer token), with = at the end only',
+    );
+  return {
+    enabled: enabled === 'on',
+    port: env.JES_METRICS_PORT ? integer('JES_METRICS_PORT', env.JES_METRICS_PORT, 0, 0, 65535) : undefined,
+    token,
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
@@ -305,5 +331,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: webhookRetryDelaysMs,
       attemptTimeoutMs,
     },
+    metrics: metricsSettings(env),
   };
 }

@@ -85,6 +85,13 @@ export const settings: readonly Setting[] = [
     'hosts or addresses (127.0.0.1,hooks.internal,…) webhooks may call although private, loopback or link-local',
   ),
   valued('JES_WEBHOOK_CONCURRENCY', '16', 'webhook attempts in flight at once per process'),
+  valued('JES_METRICS', 'on', 'Prometheus metrics at GET /metrics (docs/metrics.md); off: none are kept'),
+  described(
+    'JES_METRICS_PORT',
+    'unset',
+    'a second listener on HOST:this port (0: any free port) serving /metrics, in API and worker processes alike',
+  ),
+  described('JES_METRICS_TOKEN', 'unset', 'GET /metrics then needs Authorization: Bearer <this token>'),
   valued('JES_VALIDATE_RESPONSES', 'on', 'validate every response against the contract; off skips the cost'),
   valued('LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace, silent'),
   valued('JES_LOG_FORMAT', 'auto', 'json, pretty, or auto: pretty on a terminal, else json'),

@@ -8,6 +8,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config, RateLimit, RatePolicy } from '../config/config.ts';
 import { ApiError } from '../core/api-error.ts';
+import type { HttpMetrics } from '../metrics/http.ts';
 import { type KnownAddresses, knownAddresses } from './known-addresses.ts';
 
 /** Which requests a policy counts: all, failed ones only (logins), or those that started or stored something. */
@@ -27,6 +28,7 @@ function limiter(
   key: (req: Request) => string,
   counted: Counted = 'all',
   exempt?: (req: Request) => boolean,
+  metrics?: HttpMetrics,
 ) {
   return rateLimit({
     ...(exempt ? { skip: exempt } : {}),
@@ -41,6 +43,7 @@ function limiter(
     skipFailedRequests: counted === 'starts',
     ...(counted === 'starts' ? { requestWasSuccessful: startedSomething } : {}),
     handler: (req: Request, _res: Response, next: NextFunction) => {
+      metrics?.refused(name);
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const retryAfter = Math.max(
         1,
@@ -74,20 +77,26 @@ export const address = (req: Request) => ipKeyGenerator(req.ip ?? '');
 /** The username as sent, when it is one: anything else (a number, a 5,000-deep array) counts as no name. */
 const username = (req: Request) => (typeof req.body?.username === 'string' ? req.body.username.slice(0, 128) : '');
 
-export function rateLimiters(limits: Config['rateLimits']): Limiters {
+/** `metrics`: where refusals are counted, by policy. */
+export function rateLimiters(limits: Config['rateLimits'], metrics?: HttpMetrics): Limiters {
   const known = knownAddresses();
   if (!limits) return { login: [], known, submit: passThrough, default: passThrough };
   return {
     known,
     // By address first: a flood of names from one address stops there, before a key is kept per name.
     login: [
-      limiter('login_address', limits.login_address, address, 'failures'),
-      limiter('login_account', limits.login_account, username, 'failures', (req) =>
-        known.knows(username(req), address(req)),
+      limiter('login_address', limits.login_address, address, 'failures', undefined, metrics),
+      limiter(
+        'login_account',
+        limits.login_account,
+        username,
+        'failures',
+        (req) => known.knows(username(req), address(req)),
+        metrics,
       ),
-      limiter('login', limits.login, (req) => `${address(req)}:${username(req)}`),
+      limiter('login', limits.login, (req) => `${address(req)}:${username(req)}`, 'all', undefined, metrics),
     ],
-    submit: limiter('submit', limits.submit, (req) => req.user, 'starts'),
-    default: limiter('default', limits.default, (req) => req.user),
+    submit: limiter('submit', limits.submit, (req) => req.user, 'starts', undefined, metrics),
+    default: limiter('default', limits.default, (req) => req.user, 'all', undefined, metrics),
   };
 }

@@ -2,7 +2,8 @@
 // answers 405 with `Allow`, before authentication and before any body is read, as the contract's
 // conventions say. The contract's path templates decide, so nothing here can drift from it. Once a request is
 // routed its operation is known, so the operation's deprecation headers go on here: every answer it gives from
-// then on carries them, problems (401, 404, 413, 429, 503…) included.
+// then on carries them, problems (401, 404, 413, 429, 503…) included; and its operationId is left in
+// res.locals.operation, for the request's metrics (request-metrics.ts).
 import type { NextFunction, Request, Response } from 'express';
 import type { ContractDocument } from '../core/contract.ts';
 import { ApiError } from '../core/api-error.ts';

@@ -216,5 +216,6 @@ export class EventStreams {
     }
     res.write(frame);
     stream.lastWrite = performance.now();
+    if (frame !== keepAliveFrame) this.db.metrics?.events.streamEvent();
   }
 }

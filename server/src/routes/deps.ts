@@ -5,6 +5,7 @@ import type { TokenIssuer } from '../auth/tokens.ts';
 import type { Config } from '../config/config.ts';
 import type { Limiters } from '../http/rate-limits.ts';
 import type { JobEvents } from '../jobs/events.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { EventStreams } from '../jobs/streams.ts';
 import type { Database } from '../store/database.ts';
 import type { DiskSpace } from '../store/disk-space.ts';
@@ -22,4 +23,6 @@ export interface AppDeps {
   draining?: (() => boolean) | undefined;
   /** The embedded database's disk, watched for its floor of free space; undefined on PostgreSQL and in memory. */
   space?: DiskSpace | undefined;
+  /** The process's metrics; undefined when JES_METRICS=off. */
+  metrics?: Metrics | undefined;
 }

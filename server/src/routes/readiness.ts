@@ -74,3 +74,13 @@ export function readinessRoutes({ db, draining, timeoutMs = 2000 }: ReadinessDep
       .use(errorHandler)
   );
 }
+
+/**
+ * GET /healthz where the contract's is not served (the ops listener, JES_METRICS_PORT; a worker process's only
+ * HTTP): the process is alive and its event loop turns. Readiness, not this, asks the database.
+ */
+export function livenessRoutes(): Router {
+  return Router().get('/healthz', function getLiveness(_req, res) {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+}

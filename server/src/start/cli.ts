@@ -26,6 +26,9 @@ const demoLines = (password: string) =>
   `it with the guides' commands and jes, paste this line into the shell you run them from:\n` +
   `  export JES_USERNAME=demo JES_PASSWORD='${password}'`;
 
+/** Where the ops listener (JES_METRICS_PORT) is: a test or a scraper's set-up reads the URL from this line. */
+const opsLine = (url: string, metrics: boolean) => (metrics ? `metrics at ${url}/metrics` : `ops listener at ${url}`);
+
 async function run(command: 'serve' | 'worker'): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config);
@@ -37,10 +40,12 @@ async function run(command: 'serve' | 'worker'): Promise<void> {
       `jes server listening on ${where(server.listening)}\nAPI reference at ${server.url}/docs, contract at ${server.url}/openapi.yaml\nDashboard at ${server.url}/app`,
     );
     if (server.demoPassword) console.log(demoLines(server.demoPassword));
+    if (server.opsUrl) console.log(opsLine(server.opsUrl, config.metrics.enabled));
     running = server;
   } else {
     const worker = await startWorker(config, logger);
     console.log(`jes worker running ${worker.threads} solver threads`);
+    if (worker.opsUrl) console.log(opsLine(worker.opsUrl, config.metrics.enabled));
     running = worker;
   }
   stopOnSignals(running, config.drainSeconds);
@@ -66,7 +71,9 @@ function program(): Command {
     .action(() => run('serve'));
   program
     .command('worker')
-    .description('solver threads only, taking work from the PostgreSQL at DATABASE_URL (no HTTP)')
+    .description(
+      "solver threads only, taking work from the PostgreSQL at DATABASE_URL (no HTTP but JES_METRICS_PORT's /metrics)",
+    )
     .action(() => run('worker'));
   program
     .command('help')

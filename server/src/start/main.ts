@@ -15,7 +15,13 @@ import { JobEvents } from '../jobs/events.ts';
 import { EventStreams } from '../jobs/streams.ts';
 import { type Listening, listen } from './listen.ts';
 import { createLogger } from './logger.ts';
-import { claimDataDir, type Database, openDatabase } from '../store/database.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { metricsRoutes } from '../routes/metrics.ts';
+import { type OpsListener, startOpsListener } from './ops-listener.ts';
+import { processMetrics } from './process-metrics.ts';
+import { storeState } from '../store/gauges.ts';
+import { claimDataDir, type Database, openDatabase, type Queryable } from '../store/database.ts';
+import { livenessRoutes, type ReadinessDeps, readinessRoutes } from '../routes/readiness.ts';
 import { maintainTables } from '../store/maintenance.ts';
 import { migrate } from '../store/migrations.ts';
 import { startRetention } from './retention.ts';
@@ -37,6 +43,8 @@ export interface Running {
   demoPassword: string | undefined;
   /** Starts draining: GET /readyz answers 503 and every answer closes its connection; requests are still served. */
   drain(): void;
+  /** The ops listener's URL (JES_METRICS_PORT set): /metrics is there, not at `url`. */
+  opsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -48,13 +56,19 @@ function drainSwitch(): { draining: () => boolean; drain(): void } {
 
 /**
  * `claimed`: the release of the data folder's lock when the caller took it (claimDataDir) before. `traced`: its
- * statements get spans (tracing/database.ts).
+ * statements get spans (tracing/database.ts). `metrics`: this process's, which then count its statements and read the
+ * store's gauges from it.
  */
-async function openStore(config: Config, logger: Logger, traced: boolean, claimed?: () => void): Promise<Database> {
+async function openStore(
+  config: Config,
+  logger: Logger,
+  { traced, claimed, metrics }: { traced: boolean; claimed?: (() => void) | undefined; metrics?: Metrics | undefined },
+): Promise<Database> {
   const started = performance.now();
-  const opened = await openDatabase(config, logger, claimed);
+  const opened = await openDatabase(config, logger, claimed, metrics);
   const db = traced ? traceQueries(opened) : opened;
   await migrate(db);
+  metrics?.watchStore({ state: () => storeState(db), pool: db.pool });
   const where = config.databaseUrl
     ? `PostgreSQL at ${config.databaseUrl.replace(/\/\/[^@]*@/, '//')}`
     : config.dataDir === 'memory:'
@@ -116,6 +130,33 @@ function maintainEmbedded(db: Database, logger: Logger): NodeJS.Timeout | undefi
   }, 5000).unref();
 }
 
+/**
+ * The ops listener when JES_METRICS_PORT is set: liveness, readiness and, when metrics are on, /metrics. It listens
+ * before the database is open (a port clash is told at once): readiness answers 503 until it is.
+ */
+function startOps(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics | undefined,
+  readiness: ReadinessDeps,
+): Promise<OpsListener | undefined> {
+  if (config.metrics.port === undefined) return Promise.resolve(undefined);
+  const routers = [livenessRoutes(), readinessRoutes(readiness)];
+  if (metrics) routers.push(metricsRoutes(metrics, config.metrics.token));
+  return startOpsListener(config, logger, routers, metrics);
+}
+
+/** The database as readiness asks it before it is open: not yet reachable, then the database itself. */
+function storeOpenedLater(): Queryable & { opened(db: Database): void } {
+  let db: Database | undefined;
+  return {
+    opened: (opened) => void (db = opened),
+    query<T>(text: string, values?: unknown[]) {
+      return db ? db.query<T>(text, values) : Promise.reject(new Error('the database is not open yet'));
+    },
+  };
+}
+
 export async function startServer(config: Config, logger: Logger = createLogger(config)): Promise<Running> {
   // The cheap checks first, so a clash is told within a second, not after the database's start: the data folder's
   // lock (naming the process that holds it), then the port, kept from now on. A request that comes meanwhile
@@ -148,23 +189,30 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   server.maxConnections = maxConnections;
   answerClientErrors(server, 'this server');
   let listening: Listening;
+  // The ops listener's port too (JES_METRICS_PORT), with the API's.
+  const metrics = processMetrics(config, 'api');
+  const drain = drainSwitch();
+  const store = storeOpenedLater();
+  let ops: OpsListener | undefined;
   try {
     listening = await listen(server, config.host, config.port);
+    ops = await startOps(config, logger, metrics, { db: store, draining: drain.draining });
   } catch (error) {
+    server.close();
     release?.();
     throw error;
   }
   let db: Database | undefined;
   let tracing: Tracing | undefined;
-  const drain = drainSwitch();
   try {
     // An OTEL variable it cannot follow stops start-up, as an invalid setting does: the data folder is let go.
     tracing = await startTracing('api', logger).catch((error) => {
       release?.();
       throw error;
     });
-    db = await openStore(config, logger, tracing !== undefined, release);
-    const started = await startServing(db, config, logger, drain.draining);
+    db = await openStore(config, logger, { traced: tracing !== undefined, claimed: release, metrics });
+    store.opened(db);
+    const started = await startServing(db, config, logger, metrics, drain.draining);
     const trustedProxy: (address: string, hop: number) => boolean = started.app.get('trust proxy fn');
     capConnectionsPerAddress(server, config.http.maxConnectionsPerAddress, (address) => trustedProxy(address, 0));
     handle = started.app;
@@ -176,13 +224,22 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       logger,
       demoPassword: started.demoPassword,
       drain: drain.drain,
-      // The spans of the last requests are sent before it stops.
-      close: () => started.close(server).finally(() => tracing?.shutdown()),
+      opsUrl: ops?.listening.url,
+      async close() {
+        try {
+          await started.close(server);
+          await ops?.close();
+        } finally {
+          // The spans of the last requests are sent before it stops.
+          await tracing?.shutdown();
+        }
+      },
     };
   } catch (error) {
     ready.reject(error);
     server.close();
     server.closeAllConnections();
+    await ops?.close();
     await db?.close().catch(() => {});
     await tracing?.shutdown().catch(() => {});
     throw error;
@@ -190,7 +247,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 }
 
 /** Everything behind the HTTP server: users, tokens, the app, retention, workers, webhooks, maintenance; their stop. */
-async function startServing(db: Database, config: Config, logger: Logger, draining: () => boolean) {
+async function startServing(
+  db: Database,
+  config: Config,
+  logger: Logger,
+  metrics: Metrics | undefined,
+  draining: () => boolean,
+) {
   const demo = await ensureUsers(db, config.users);
   const users = await userStates(db);
   const tokens = tokenIssuer(await signingKey(db, config.jwtSecret), config.env, {
@@ -201,9 +264,10 @@ async function startServing(db: Database, config: Config, logger: Logger, draini
   await events.start(db);
   const streams = new EventStreams(db, logger.child({ component: 'streams' }));
   await streams.start();
+  metrics?.events.watchStreams(() => streams.size);
   // The embedded database's disk, watched for its floor of free space (PostgreSQL's is its own).
   const space = config.databaseUrl ? undefined : await watchDiskSpace(config.dataDir, config.minFreeDiskBytes);
-  const app = createApp({ db, config, tokens, events, streams, logger, space, draining });
+  const app = createApp({ db, config, tokens, events, streams, logger, space, metrics, draining });
   const retention = await startRetention(db, config, logger);
   const workers = startWorkers(db, config, logger, space);
   const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
@@ -237,32 +301,40 @@ async function startServing(db: Database, config: Config, logger: Logger, draini
 export async function startWorker(
   config: Config,
   logger: Logger = createLogger(config),
-): Promise<{ threads: number; drain(): void; close(): Promise<void> }> {
+): Promise<{ threads: number; opsUrl: string | undefined; drain(): void; close(): Promise<void> }> {
   if (!config.databaseUrl)
     throw new ConfigError(
       'DATABASE_URL must be set for a worker process (the embedded database belongs to one process)',
     );
   if (config.workers === 0) throw new ConfigError('JES_WORKERS must be at least 1 for a worker process');
-  const tracing = await startTracing('worker', logger);
+  const metrics = processMetrics(config, 'worker');
+  const drain = drainSwitch();
+  const store = storeOpenedLater();
+  // Its port first: a clash is told at once, not after the database's start.
+  const ops = await startOps(config, logger, metrics, { db: store, draining: drain.draining });
+  let tracing: Tracing | undefined;
   let db: Database;
   try {
-    db = await openStore(config, logger, tracing !== undefined);
+    tracing = await startTracing('worker', logger);
+    db = await openStore(config, logger, { traced: tracing !== undefined, metrics });
+    store.opened(db);
   } catch (error) {
+    await ops?.close();
     await tracing?.shutdown().catch(() => {});
     throw error;
   }
   const workers = startWorkers(db, config, logger)!;
   // Its jobs' ends queue webhook messages too: every process sends its share.
   const sender = await startWebhookSender(db, config.webhooks, logger.child({ component: 'webhooks' }));
-  // It serves no readiness of its own (yet): draining changes nothing but the wait before close, in which it claims on.
-  const drain = drainSwitch();
   return {
     threads: config.workers,
     drain: drain.drain,
+    opsUrl: ops?.listening.url,
     async close() {
       try {
         await sender.stop();
         await workers.stop();
+        await ops?.close();
         await db.close();
       } finally {
         // The spans of the last executions are sent before it stops.

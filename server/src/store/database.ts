@@ -4,12 +4,17 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/config.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { PoolState } from '../metrics/store.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { metered } from './metered.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { openPostgres } from './postgres.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** The process's metrics, when they are on: what the store's functions count (a job's end) goes there. */
+  readonly metrics?: Metrics | undefined;
 }
 
 export interface Database extends Queryable {
@@ -26,6 +31,8 @@ export interface Database extends Queryable {
   listen(channel: string, fn: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
   /** Whether notifications are heard now: `down` while their connection reconnects (never, embedded). */
   readonly notifications: () => 'ok' | 'down';
+  /** PostgreSQL's pool in this process, now; none on the embedded database. */
+  readonly pool?: (() => PoolState) | undefined;
   close(): Promise<void>;
 }
 
@@ -95,13 +102,18 @@ export async function openEmbedded(dataDir: string, claimed?: () => void): Promi
   };
 }
 
-/** `claimed`: for the embedded database, the release of its folder's lock when the caller took it (claimDataDir). */
-export function openDatabase(
+/**
+ * `claimed`: for the embedded database, the release of its folder's lock when the caller took it (claimDataDir).
+ * `metrics`: the process's, when they are on: every statement is then counted and timed (metered.ts).
+ */
+export async function openDatabase(
   config: { databaseUrl: string | undefined; dataDir: string },
   logger?: Logger,
   claimed?: () => void,
+  metrics?: Metrics,
 ): Promise<Database> {
-  return config.databaseUrl
-    ? openPostgres(config.databaseUrl, logger ? { logger } : {})
-    : openEmbedded(config.dataDir, claimed);
+  const db = config.databaseUrl
+    ? await openPostgres(config.databaseUrl, { ...(logger ? { logger } : {}), metrics })
+    : await openEmbedded(config.dataDir, claimed);
+  return metrics ? metered(db, metrics) : db;
 }

@@ -168,6 +168,7 @@ export async function createJob(db: Database, job: NewJob, remembered?: Remember
       );
     }
   });
+  db.metrics?.jobs.started(job.problemId);
   return id;
 }
 
@@ -227,11 +228,12 @@ export async function settleJob(tx: Queryable, jobId: string, before: NewJobEven
   // With whether the owner has a webhook: a change then queues its messages (a user without one pays nothing).
   const [job] = await tx.query<{
     status: string;
+    problem_id: string;
     running_at: Date | null;
     cancel_requested_at: Date | null;
     webhook: boolean;
   }>(
-    `SELECT status, running_at, cancel_requested_at, ${ownerHasWebhook('jobs.owner')} AS webhook
+    `SELECT status, problem_id, running_at, cancel_requested_at, ${ownerHasWebhook('jobs.owner')} AS webhook
        FROM jobs WHERE id = $1 FOR UPDATE`,
     [jobId],
   );
@@ -251,6 +253,8 @@ export async function settleJob(tx: Queryable, jobId: string, before: NewJobEven
   const error = status === 'ERROR' ? jobError(executions) : null;
   await settleStatus(tx, jobId, [...before, statusEvent(jobId, status)], [status, error && jsonText(error)]);
   if (job.webhook) await enqueueWebhooks(tx, jobId, status);
+  // Counted once the transaction commits (store/metered.ts).
+  if (terminalJob.has(status)) tx.metrics?.jobs.ended(job.problem_id, status);
   return status;
 }
 

@@ -63,8 +63,10 @@ export async function heartbeat(
  * every lease, and is no crash: a worker calls this only once it has reached the database for a whole lease
  * (worker/loop.ts, beat), so that live workers have had that lease to renew theirs.
  */
-export function requeueExpired(db: Database): Promise<number> {
-  return db.transaction((tx) => requeueLost(tx, 'lease_expires_at < now()'));
+export async function requeueExpired(db: Database): Promise<number> {
+  const count = await db.transaction((tx) => requeueLost(tx, 'lease_expires_at < now()'));
+  db.metrics?.jobs.leasesExpired(count);
+  return count;
 }
 
 /**
@@ -103,6 +105,7 @@ async function requeueLost(tx: Queryable, condition: string): Promise<number> {
     [maxCrashes, JSON.stringify(crashedError)],
   );
   if (rows.length === 0) return 0;
+  tx.metrics?.jobs.requeued(rows.filter((row) => row.status === 'PENDING').length);
   await settleAll(tx, rows);
   await tx.query('SELECT pg_notify($1, $2)', [workChannel, '']);
   return rows.length;
@@ -128,6 +131,7 @@ async function giveBack(db: Database, where: string, params: unknown[]): Promise
     );
     await settleAll(tx, rows);
     if (rows.length) await tx.query('SELECT pg_notify($1, $2)', [workChannel, '']);
+    tx.metrics?.jobs.requeued(rows.length);
     return rows.length;
   });
 }

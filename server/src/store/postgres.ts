@@ -5,6 +5,7 @@
 // the LISTEN connection comes back by itself.
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Database } from './database.ts';
 import { isTransient } from './transient.ts';
 
@@ -27,10 +28,12 @@ class Listener {
 
   private readonly url: string;
   private readonly logger: Logger | undefined;
+  private readonly metrics: Metrics | undefined;
 
-  constructor(url: string, logger: Logger | undefined) {
+  constructor(url: string, logger: Logger | undefined, metrics: Metrics | undefined) {
     this.url = url;
     this.logger = logger;
+    this.metrics = metrics;
   }
 
   async listen(channel: string, fn: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>> {
@@ -96,6 +99,7 @@ class Listener {
       }
       if (this.closed) return;
       this.logger?.info('database notifications reconnected');
+      this.metrics?.store.notificationsReconnected();
       for (const resync of this.resyncs) {
         try {
           resync();
@@ -147,9 +151,9 @@ async function withClient<T>(
 /** Connects to PostgreSQL at `url`. */
 export async function openPostgres(
   url: string,
-  options: { poolSize?: number; logger?: Logger } = {},
+  options: { poolSize?: number; logger?: Logger; metrics?: Metrics | undefined } = {},
 ): Promise<Database> {
-  const { poolSize = 10, logger } = options;
+  const { poolSize = 10, logger, metrics } = options;
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that fails (database restarted) is dropped by the pool; the next query connects anew.
   // (Its message only: pg-pool hangs the whole client on the error.)
@@ -162,7 +166,7 @@ export async function openPostgres(
     client.on('error', (err) => logger?.debug(`a database connection failed: ${err.message}`)),
   );
   await pool.query('SELECT 1');
-  const listener = new Listener(url, logger);
+  const listener = new Listener(url, logger, metrics);
   return {
     kind: 'postgres',
     query: (sql, params) => withClient(pool, async (client) => (await client.query(sql, params)).rows),
@@ -185,6 +189,7 @@ export async function openPostgres(
       }),
     listen: (channel, fn, onResync) => listener.listen(channel, fn, onResync),
     notifications: () => listener.state,
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await listener.close();
       await pool.end();

@@ -82,8 +82,16 @@ export async function startWebhookSender(
   }
 
   const track = (delivery: ClaimedDelivery) => {
+    const started = performance.now();
     const running = attempt(delivery).then((result) => {
-      ended.push(recordOf(delivery, result));
+      const record = recordOf(delivery, result);
+      ended.push(record);
+      // An attempt cut short by the stop is handed back, not an outcome.
+      if (record.outcome !== 'released')
+        db.metrics?.events.delivery(
+          record.outcome === 'failed' && record.retryInMs === null ? 'given_up' : record.outcome,
+          (performance.now() - started) / 1000,
+        );
       inFlight.delete(running);
       void pass();
     });

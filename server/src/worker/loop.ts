@@ -213,6 +213,7 @@ export class WorkerLoop {
       cancel: () => {},
     };
     this.running.set(key, state);
+    const claimedAt = performance.now();
     let outcome: Outcome | 'hand back';
     // The best value the solver has reported: kept by a cancelled execution (with the result's, when it returns one).
     let best: number | undefined;
@@ -298,13 +299,17 @@ export class WorkerLoop {
       this.running.delete(key);
       this.inputs.release(execution.job_id);
     }
-    executionEnded(
+    const ended =
       state.stopped === 'handed back' || state.stopped === 'lease lost'
         ? state.stopped
         : outcome === 'hand back'
           ? 'handed back'
-          : outcome.status,
-      outcome !== 'hand back' && outcome.status === 'ERROR' ? outcome.error.detail : undefined,
+          : outcome.status;
+    executionEnded(ended, outcome !== 'hand back' && outcome.status === 'ERROR' ? outcome.error.detail : undefined);
+    db.metrics?.jobs.executed(
+      execution.solver,
+      ended.toLowerCase().replace(' ', '_'),
+      (performance.now() - claimedAt) / 1000,
     );
     // This worker is stopping and gave it back (stop()): another run picks it up.
     if (state.stopped === 'handed back')

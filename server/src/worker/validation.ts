@@ -84,6 +84,7 @@ export async function validateDataFile(
     log.error({ dataFile: id }, `data file validation given up after ${maxValidationAttempts} tries without a verdict`);
     const detail = `The data file could not be validated: ${maxValidationAttempts} tries ended without a verdict (the service failed each time). Upload it again, or tell the operator.`;
     await recordValidation(db, owner, id, { error: errorBody('data_file_invalid', detail) });
+    db.metrics?.jobs.validated('unknown', 'given_up');
     reclaimSpace(db);
     return 'recorded';
   }
@@ -99,6 +100,7 @@ export async function validateDataFile(
       log.warn(
         `no room on the disk for the prepared input (${prepared.length} bytes); validated again once space is freed`,
       );
+      db.metrics?.jobs.validated(format, 'postponed');
       return 'postponed';
     }
     validation = { format, numNodes, numEdges, prepared };
@@ -109,6 +111,10 @@ export async function validateDataFile(
     validation = { error: errorBody('data_file_invalid', 'The data file could not be read.') };
   }
   await recordValidation(db, owner, id, validation);
+  db.metrics?.jobs.validated(
+    'format' in validation ? validation.format : 'unknown',
+    'format' in validation ? 'valid' : 'invalid' in verdict ? 'invalid' : 'failed',
+  );
   // An INVALID file's bytes were dropped: on the embedded database their space is reclaimed.
   if ('error' in validation) reclaimSpace(db);
   return 'recorded';
