@@ -1,0 +1,188 @@
+// The table and the model of bench:scale's solver-bound run (scale-solver.ts): one column per configuration, then,
+// under the table, how throughput grows per core and per worker process, the store's share of each job, and at how
+// many worker processes PostgreSQL (its CPU, its statement time, its connections) would become the bound.
+import { quantile } from './load.ts';
+import type { SolverRun, SolverWorkload } from './scale-solver.ts';
+
+/** Connections a process may hold: its pool (server/src/store/postgres.ts, 10) and its LISTEN connection. */
+const connectionsPerProcess = 11;
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const defined = <T>(xs: (T | undefined)[]) => xs.filter((x): x is T => x !== undefined);
+const fixed = (x: number | undefined, digits = 1) =>
+  x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(digits);
+const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
+const ms = (x: number) =>
+  !Number.isFinite(x) ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+
+/** The figures of one configuration that the table and the model read. */
+export function figures(run: SolverRun) {
+  const done = run.records.filter((r) => r.status === 'FINISHED');
+  const first = Math.min(...run.records.map((r) => r.submitted));
+  const last = Math.max(...defined(run.records.map((r) => r.ended)));
+  const seconds = (last - first) / 1000;
+  const waits = defined(run.records.map((r) => (r.running === undefined ? undefined : r.running - r.submitted)));
+  const solve = defined(done.map((r) => r.solveSeconds));
+  const gapPercent = done.flatMap((r) =>
+    r.bestValue === undefined ? [] : [(100 * (r.instance.bestKnown - r.bestValue)) / r.instance.bestKnown],
+  );
+  const workerCpu = run.cpu.workers.every((c) => c !== undefined) ? sum(defined(run.cpu.workers)) : undefined;
+  const store =
+    'metrics' in run.store
+      ? {
+          source: 'jes_db_queries_total, jes_db_query_duration_seconds',
+          statements: sum(run.store.metrics.map((m) => m.statements)),
+          ms: 1000 * sum(run.store.metrics.map((m) => m.seconds)),
+          apiStatements: run.store.metrics[0]!.statements,
+        }
+      : {
+          source: 'pg_stat_database (transactions, active_time)',
+          statements: run.store.database.transactions,
+          ms: run.store.database.activeMs,
+          apiStatements: undefined,
+        };
+  return {
+    jobs: run.records.length,
+    done: done.length,
+    seconds,
+    perMinute: (60 * done.length) / seconds,
+    waitP50: quantile(waits, 0.5),
+    waitP95: quantile(waits, 0.95),
+    solveP50: quantile(solve, 0.5),
+    gapP50: quantile(run.gaps, 0.5),
+    gapP95: quantile(run.gaps, 0.95),
+    meanGapPercent: gapPercent.length ? sum(gapPercent) / gapPercent.length : NaN,
+    workerCpu,
+    store,
+  };
+}
+
+export function solverReport(
+  runs: SolverRun[],
+  w: SolverWorkload,
+  cores: number,
+  limits: ConnectionLimits | undefined,
+): string[] {
+  const f = runs.map(figures);
+  const out: string[] = [];
+  const head = runs.map((r) => `1 API + ${r.workers} worker process${r.workers === 1 ? '' : 'es'}`);
+  out.push(`| Measure | ${head.join(' | ')} |`, `|---|${runs.map(() => '---:').join('|')}|`);
+  const row = (label: string, cell: (r: SolverRun, x: ReturnType<typeof figures>) => string) =>
+    out.push(`| ${label} | ${runs.map((r, i) => cell(r, f[i]!)).join(' | ')} |`);
+  row('solver threads in all (worker processes × JES_WORKERS)', (r) => String(r.workers * w.threads));
+  row('jobs FINISHED / submitted', (_, x) => `${x.done} / ${x.jobs}`);
+  row('first submit → last end (the jobs’ timestamps)', (_, x) => `${fixed(x.seconds)} s`);
+  row('**completed jobs per minute**', (_, x) => `**${fixed(x.perMinute)}**`);
+  row('relative to 1 worker process', (_, x) => `${fixed(x.perMinute / f[0]!.perMinute, 2)}×`);
+  row(
+    'queue wait (submitted → running) p50 / p95',
+    (_, x) => `${fixed(x.waitP50 / 1000)} / ${fixed(x.waitP95 / 1000)} s`,
+  );
+  row('solve (execution duration_seconds) p50', (_, x) => `${fixed(x.solveP50, 2)} s`);
+  row('a thread idle between two executions, p50 / p95', (_, x) =>
+    w.threads === 1 ? `${ms(x.gapP50)} / ${ms(x.gapP95)} ms` : 'n/a (JES_WORKERS > 1)',
+  );
+  row('mean gap to the best-known cut', (_, x) => `${fixed(x.meanGapPercent, 2)} %`);
+  row('CPU, API process', (r) => `${fixed(r.cpu.api, 2)} s`);
+  row('CPU, each worker process (all threads)', (r) => r.cpu.workers.map((c) => `${fixed(c)} s`).join(' + '));
+  row("CPU, PostgreSQL's backends on the database", (r) => `${fixed(r.backends.cpuSeconds, 2)} s`);
+  row('CPU, the benchmark process', (r) => `${fixed(r.cpu.bench, 2)} s`);
+  row('worker CPU per job', (_, x) => `${fixed(x.workerCpu === undefined ? undefined : x.workerCpu / x.done, 2)} s`);
+  row('cores busy solving (worker CPU ÷ wall time)', (_, x) =>
+    fixed(x.workerCpu === undefined ? undefined : x.workerCpu / x.seconds, 2),
+  );
+  row('jobs per minute per worker process', (r, x) => fixed(x.perMinute / r.workers));
+  row('jobs per minute per busy core', (_, x) =>
+    fixed(x.workerCpu === undefined ? undefined : (60 * x.done) / x.workerCpu),
+  );
+  row(
+    'API CPU per job; PostgreSQL CPU per job',
+    (r, x) =>
+      `${ms(((r.cpu.api ?? NaN) * 1000) / x.done)} ms; ${ms(((r.backends.cpuSeconds ?? NaN) * 1000) / x.done)} ms`,
+  );
+  row(`store: ${'metrics' in runs[0]!.store ? 'statements' : 'transactions'} per job (all processes)`, (_, x) =>
+    fixed(x.store.statements / x.done),
+  );
+  row('store: ms per job (all processes)', (_, x) => ms(x.store.ms / x.done));
+  if ('metrics' in runs[0]!.store)
+    row("store: the API process's statements per job", (_, x) => fixed((x.store.apiStatements ?? NaN) / x.done));
+  row('PostgreSQL connections to the database, most at once', (r) => String(r.backends.peakConnections));
+  row('executions run per worker process', (r) => r.perWorker.join(' + '));
+  row('executions retried (attempts > 1)', (r) => String(r.retried));
+  row('jobs in the store by status', (r) =>
+    Object.entries(r.jobs)
+      .map(([status, n]) => `${status} ${n}`)
+      .join(', '),
+  );
+  row('processes that stopped during the run', (r) => (r.exited.length ? r.exited.join(', ') : 'none'));
+  const broken = runs.filter((r, i) => f[i]!.done !== f[i]!.jobs || r.exited.length || r.retried);
+  out.push(
+    '',
+    broken.length ? '**Something broke**: see the rows above.' : 'Every job FINISHED once; no process stopped.',
+    `The store's figures come from ${f[0]!.store.source}` +
+      ('metrics' in runs[0]!.store
+        ? ", every process's metrics read before and after the burst (the scrapes' own statements included)."
+        : ': the processes serve no jes_db_* metrics, so these are transactions (a statement alone, or a BEGIN … COMMIT ' +
+          'block, counted once), not statements, and the time is the backends’ wall time running them, read 11 s after the ' +
+          'set-up and after the processes stopped (the stopping included).'),
+    '',
+    ...model(runs, f, w, cores, limits),
+  );
+  return out;
+}
+
+function model(
+  runs: SolverRun[],
+  f: ReturnType<typeof figures>[],
+  w: SolverWorkload,
+  cores: number,
+  limits: ConnectionLimits | undefined,
+): string[] {
+  const base = f[0]!;
+  const threadSeconds = base.solveP50 + (w.threads === 1 && Number.isFinite(base.gapP50) ? base.gapP50 / 1000 : 0);
+  const perProcess = (60 * w.threads) / threadSeconds;
+  const cpuPerJob = base.workerCpu === undefined ? NaN : base.workerCpu / base.done;
+  const perCore = 60 / cpuPerJob;
+  const allDone = sum(f.map((x) => x.done));
+  const pgCpuMs = (1000 * sum(defined(runs.map((r) => r.backends.cpuSeconds)))) / allDone;
+  const storeMs = sum(f.map((x) => x.store.ms)) / allDone;
+  const statements = sum(f.map((x) => x.store.statements)) / allDone;
+  const processesByPgCpu = 60_000 / pgCpuMs / perProcess;
+  const processesByStoreMs = 60_000 / storeMs / perProcess;
+  return [
+    '**The model** (from the 1-process column for the solver, from every column for the store):',
+    '',
+    `- A job holds a solver thread for ${fixed(base.solveP50, 2)} s (its solve, the time limit ${w.timeLimitSeconds} s)` +
+      (w.threads === 1 ? ` + ${ms(base.gapP50)} ms idle before the next = ${fixed(threadSeconds, 3)} s` : '') +
+      `. Per worker process of ${w.threads} thread${w.threads === 1 ? '' : 's'}: 60 × ${w.threads} / ${fixed(threadSeconds, 3)} = **${fixed(perProcess)} jobs/min**, while each thread has a core of its own.`,
+    `- A job costs ${fixed(cpuPerJob, 2)} s of worker CPU: a core busy solving completes 60 / ${fixed(cpuPerJob, 2)} = **${fixed(perCore)} jobs/min**. ` +
+      `With K cores for M worker processes of ${w.threads} thread${w.threads === 1 ? '' : 's'}, jobs/min ≈ min(M × ${fixed(perProcess)}, K × ${fixed(perCore)}); ` +
+      `this machine has ${cores}. A time-limited job past that point still ends at its limit, with less CPU: its gap to the best-known cut grows, its jobs/min does not stop growing (see the rows above).`,
+    `- The store's share of a job: ${fixed(statements)} ${'metrics' in runs[0]!.store ? 'statements' : 'transactions'} and ${ms(storeMs)} ms of statement time ` +
+      `(against the ${fixed(threadSeconds, 2)} s it holds a solver thread; statements run on PostgreSQL's backends, beside the solve), ` +
+      `PostgreSQL's CPU ${ms(pgCpuMs)} ms per job: the store's cost of a job does not grow with the time limit, its share shrinks as the limit grows.`,
+    `- PostgreSQL's CPU: one core of it serves 60,000 / ${ms(pgCpuMs)} = ${int(60_000 / pgCpuMs)} jobs/min; a worker process brings ${fixed(perProcess)}: ` +
+      `${int(60_000 / pgCpuMs)} / ${fixed(perProcess)} = **${int(processesByPgCpu)} worker processes per PostgreSQL core**.`,
+    `- Its statement time, taken as if it were all CPU (an upper bound): 60,000 / ${ms(storeMs)} = ${int(60_000 / storeMs)} jobs/min per core, ` +
+      `${int(60_000 / storeMs)} / ${fixed(perProcess)} = **${int(processesByStoreMs)} worker processes per PostgreSQL core**.`,
+    ...connectionLine(runs, perProcess, limits),
+  ];
+}
+
+/** PostgreSQL's max_connections and superuser_reserved_connections (store-share.ts connectionLimits). */
+export interface ConnectionLimits {
+  max: number;
+  reserved: number;
+}
+
+function connectionLine(runs: SolverRun[], perProcess: number, limits: ConnectionLimits | undefined): string[] {
+  if (!limits) return [];
+  const usable = limits.max - limits.reserved - connectionsPerProcess; // one API process
+  const processes = Math.floor(usable / connectionsPerProcess);
+  const peak = Math.max(...runs.map((r) => r.backends.peakConnections / (r.workers + 1)));
+  return [
+    `- Connections: each process may hold ${connectionsPerProcess} (its pool of 10 and its LISTEN connection; at most ${fixed(peak)} per process were seen at once); ` +
+      `max_connections ${limits.max} − ${limits.reserved} reserved − ${connectionsPerProcess} for the API = ${usable}: ` +
+      `**${processes} worker processes** (${int(processes * perProcess)} jobs/min) before a pool waits, unless PgBouncer or a smaller pool stands between.`,
+  ];
+}
