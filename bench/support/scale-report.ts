@@ -92,9 +92,6 @@ export function solverReport(
     fixed(x.workerCpu === undefined ? undefined : x.workerCpu / x.seconds, 2),
   );
   row('jobs per minute per worker process', (r, x) => fixed(x.perMinute / r.workers));
-  row('jobs per minute per busy core', (_, x) =>
-    fixed(x.workerCpu === undefined ? undefined : (60 * x.done) / x.workerCpu),
-  );
   row(
     'API CPU per job; PostgreSQL CPU per job',
     (r, x) =>
@@ -140,31 +137,33 @@ function model(
 ): string[] {
   const base = f[0]!;
   const threadSeconds = base.solveP50 + (w.threads === 1 && Number.isFinite(base.gapP50) ? base.gapP50 / 1000 : 0);
-  const perProcess = (60 * w.threads) / threadSeconds;
+  const perThread = 60 / threadSeconds;
+  const perProcess = w.threads * perThread;
   const cpuPerJob = base.workerCpu === undefined ? NaN : base.workerCpu / base.done;
-  const perCore = 60 / cpuPerJob;
-  const allDone = sum(f.map((x) => x.done));
-  const pgCpuMs = (1000 * sum(defined(runs.map((r) => r.backends.cpuSeconds)))) / allDone;
-  const storeMs = sum(f.map((x) => x.store.ms)) / allDone;
-  const statements = sum(f.map((x) => x.store.statements)) / allDone;
-  const processesByPgCpu = 60_000 / pgCpuMs / perProcess;
-  const processesByStoreMs = 60_000 / storeMs / perProcess;
+  // The store's figures from the column with the most worker processes: the most background per job.
+  const k = runs.length - 1;
+  const top = f[k]!;
+  const pgCpuMs = (1000 * (runs[k]!.backends.cpuSeconds ?? NaN)) / top.done;
+  const storeMs = top.store.ms / top.done;
+  const unit = 'metrics' in runs[k]!.store ? 'statements' : 'transactions';
+  const threads = `${w.threads} thread${w.threads === 1 ? '' : 's'}`;
   return [
-    '**The model** (from the 1-process column for the solver, from every column for the store):',
+    '**The model** (the solver from the 1-process column, the store from the last column):',
     '',
-    `- A job holds a solver thread for ${fixed(base.solveP50, 2)} s (its solve, the time limit ${w.timeLimitSeconds} s)` +
+    `- A job holds a solver thread for ${fixed(base.solveP50, 2)} s (its solve; the time limit is ${w.timeLimitSeconds} s)` +
       (w.threads === 1 ? ` + ${ms(base.gapP50)} ms idle before the next = ${fixed(threadSeconds, 3)} s` : '') +
-      `. Per worker process of ${w.threads} thread${w.threads === 1 ? '' : 's'}: 60 × ${w.threads} / ${fixed(threadSeconds, 3)} = **${fixed(perProcess)} jobs/min**, while each thread has a core of its own.`,
-    `- A job costs ${fixed(cpuPerJob, 2)} s of worker CPU: a core busy solving completes 60 / ${fixed(cpuPerJob, 2)} = **${fixed(perCore)} jobs/min**. ` +
-      `With K cores for M worker processes of ${w.threads} thread${w.threads === 1 ? '' : 's'}, jobs/min ≈ min(M × ${fixed(perProcess)}, K × ${fixed(perCore)}); ` +
-      `this machine has ${cores}. A time-limited job past that point still ends at its limit, with less CPU: its gap to the best-known cut grows, its jobs/min does not stop growing (see the rows above).`,
-    `- The store's share of a job: ${fixed(statements)} ${'metrics' in runs[0]!.store ? 'statements' : 'transactions'} and ${ms(storeMs)} ms of statement time ` +
-      `(against the ${fixed(threadSeconds, 2)} s it holds a solver thread; statements run on PostgreSQL's backends, beside the solve), ` +
-      `PostgreSQL's CPU ${ms(pgCpuMs)} ms per job: the store's cost of a job does not grow with the time limit, its share shrinks as the limit grows.`,
+      `: a thread completes 60 / ${fixed(threadSeconds, 3)} = ${fixed(perThread)} jobs/min, a worker process of ${threads} **${fixed(perProcess)} jobs/min**.`,
+    `- Per core: a thread needs a core of its own to do its whole search, so a core adds ${fixed(perThread)} jobs/min; with K cores for the workers, ` +
+      `jobs/min ≈ ${fixed(perThread)} × min(threads, K) (this machine: ${cores} cores, shared with the API, PostgreSQL and the benchmark). ` +
+      `Past K a time-limited job still ends at its limit, with less CPU: jobs/min keeps growing, the search does not (worker CPU per job and the gap to the best-known cut above). ` +
+      `Measured here: ${fixed(cpuPerJob, 2)} s of worker CPU per job of ${fixed(threadSeconds, 2)} s, ${fixed(cpuPerJob / threadSeconds, 2)} of a core per thread (1.0 on a quiet machine).`,
+    `- The store's share of a job, ${runs[k]!.workers} worker processes: ${fixed(top.store.statements / top.done)} ${unit} and ${ms(storeMs)} ms of statement time per job, ` +
+      `PostgreSQL's CPU ${ms(pgCpuMs)} ms per job. A part is per job (the submit, the claim, the end), a part per second of solving ` +
+      '(progress every 0.5 s, the heartbeat every 0.5 s and the claim poll every 1 s of each worker process): a longer time limit means more per job, fewer per second.',
     `- PostgreSQL's CPU: one core of it serves 60,000 / ${ms(pgCpuMs)} = ${int(60_000 / pgCpuMs)} jobs/min; a worker process brings ${fixed(perProcess)}: ` +
-      `${int(60_000 / pgCpuMs)} / ${fixed(perProcess)} = **${int(processesByPgCpu)} worker processes per PostgreSQL core**.`,
-    `- Its statement time, taken as if it were all CPU (an upper bound): 60,000 / ${ms(storeMs)} = ${int(60_000 / storeMs)} jobs/min per core, ` +
-      `${int(60_000 / storeMs)} / ${fixed(perProcess)} = **${int(processesByStoreMs)} worker processes per PostgreSQL core**.`,
+      `${int(60_000 / pgCpuMs)} / ${fixed(perProcess)} = **${int(60_000 / pgCpuMs / perProcess)} worker processes per PostgreSQL core**.`,
+    `- Its statement time, as if it were all CPU (an upper bound: it includes waits for the disk and for a core): 60,000 / ${ms(storeMs)} = ${int(60_000 / storeMs)} jobs/min per core, ` +
+      `${int(60_000 / storeMs)} / ${fixed(perProcess)} = **${int(60_000 / storeMs / perProcess)} worker processes per PostgreSQL core**.`,
     ...connectionLine(runs, perProcess, limits),
   ];
 }
