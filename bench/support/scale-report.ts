@@ -11,6 +11,8 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const defined = <T>(xs: (T | undefined)[]) => xs.filter((x): x is T => x !== undefined);
 const fixed = (x: number | undefined, digits = 1) =>
   x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(digits);
+/** A count of processes: one decimal below 10. */
+const count = (x: number) => (Number.isFinite(x) && x < 10 ? x.toFixed(1) : int(x));
 const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
 const ms = (x: number) =>
   !Number.isFinite(x) ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
@@ -27,20 +29,17 @@ export function figures(run: SolverRun) {
     r.bestValue === undefined ? [] : [(100 * (r.instance.bestKnown - r.bestValue)) / r.instance.bestKnown],
   );
   const workerCpu = run.cpu.workers.every((c) => c !== undefined) ? sum(defined(run.cpu.workers)) : undefined;
-  const store =
-    'metrics' in run.store
-      ? {
-          source: 'jes_db_queries_total, jes_db_query_duration_seconds',
-          statements: sum(run.store.metrics.map((m) => m.statements)),
-          ms: 1000 * sum(run.store.metrics.map((m) => m.seconds)),
-          apiStatements: run.store.metrics[0]!.statements,
-        }
-      : {
-          source: 'pg_stat_database (transactions, active_time)',
-          statements: run.store.database.transactions,
-          ms: run.store.database.activeMs,
-          apiStatements: undefined,
-        };
+  const { metrics, database } = run.store;
+  const store = {
+    /** Statements, from the processes' metrics; undefined without them. */
+    statements: metrics && sum(metrics.map((m) => m.statements)),
+    /** Seconds the processes waited for their statements' answers, as they saw them. */
+    clientMs: metrics && 1000 * sum(metrics.map((m) => m.seconds)),
+    apiStatements: metrics?.[0]?.statements,
+    transactions: database.transactions,
+    /** Ms PostgreSQL's backends spent running statements (active_time). */
+    serverMs: database.activeMs,
+  };
   return {
     jobs: run.records.length,
     done: done.length,
@@ -97,12 +96,17 @@ export function solverReport(
     (r, x) =>
       `${ms(((r.cpu.api ?? NaN) * 1000) / x.done)} ms; ${ms(((r.backends.cpuSeconds ?? NaN) * 1000) / x.done)} ms`,
   );
-  row(`store: ${'metrics' in runs[0]!.store ? 'statements' : 'transactions'} per job (all processes)`, (_, x) =>
-    fixed(x.store.statements / x.done),
+  const perJob = (x: number | undefined, done: number) =>
+    x === undefined ? 'n/a (no jes_db_* metrics)' : fixed(x / done);
+  row('store: statements per job, all processes (jes_db_queries_total)', (_, x) => perJob(x.store.statements, x.done));
+  row("store: the API process's statements per job", (_, x) => perJob(x.store.apiStatements, x.done));
+  row('store: transactions per job (pg_stat_database)', (_, x) => fixed(x.store.transactions / x.done));
+  row('store: ms per job as the processes waited for it (jes_db_query_duration_seconds)', (_, x) =>
+    x.store.clientMs === undefined ? 'n/a (no jes_db_* metrics)' : ms(x.store.clientMs / x.done),
   );
-  row('store: ms per job (all processes)', (_, x) => ms(x.store.ms / x.done));
-  if ('metrics' in runs[0]!.store)
-    row("store: the API process's statements per job", (_, x) => fixed((x.store.apiStatements ?? NaN) / x.done));
+  row("store: ms per job PostgreSQL's backends spent running statements (pg_stat_database active_time)", (_, x) =>
+    ms(x.store.serverMs / x.done),
+  );
   row('PostgreSQL connections to the database, most at once', (r) => String(r.backends.peakConnections));
   row('executions run per worker process', (r) => r.perWorker.join(' + '));
   row('executions retried (attempts > 1)', (r) => String(r.retried));
@@ -116,12 +120,12 @@ export function solverReport(
   out.push(
     '',
     broken.length ? '**Something broke**: see the rows above.' : 'Every job FINISHED once; no process stopped.',
-    `The store's figures come from ${f[0]!.store.source}` +
-      ('metrics' in runs[0]!.store
-        ? ", every process's metrics read before and after the burst (the scrapes' own statements included)."
-        : ': the processes serve no jes_db_* metrics, so these are transactions (a statement alone, or a BEGIN … COMMIT ' +
-          'block, counted once), not statements, and the time is the backends’ wall time running them, read 11 s after the ' +
-          'set-up and after the processes stopped (the stopping included).'),
+    'The store: every process’s metrics read before and after the burst (the scrapes’ own statements included) where ' +
+      'they serve jes_db_queries_total; PostgreSQL’s pg_stat_database for the database read 11 s after the set-up and after ' +
+      'the processes stopped (their stopping included): a backend reports its counters at most once a second, and up to 10 s ' +
+      'late, so the first reading may miss the last seconds of the set-up’s background work (heartbeats, polls). A transaction ' +
+      'is a statement alone or a BEGIN … COMMIT block; active_time is the backends’ wall time running statements, where the ' +
+      'processes’ figure also counts the wait for their own event loop.',
     '',
     ...model(runs, f, w, cores, limits),
   );
@@ -144,8 +148,11 @@ function model(
   const k = runs.length - 1;
   const top = f[k]!;
   const pgCpuMs = (1000 * (runs[k]!.backends.cpuSeconds ?? NaN)) / top.done;
-  const storeMs = top.store.ms / top.done;
-  const unit = 'metrics' in runs[k]!.store ? 'statements' : 'transactions';
+  const storeMs = top.store.serverMs / top.done;
+  const statements =
+    top.store.statements === undefined
+      ? `${fixed(top.store.transactions / top.done)} transactions`
+      : `${fixed(top.store.statements / top.done)} statements (${fixed(top.store.transactions / top.done)} transactions)`;
   const threads = `${w.threads} thread${w.threads === 1 ? '' : 's'}`;
   return [
     '**The model** (the solver from the 1-process column, the store from the last column):',
@@ -157,13 +164,13 @@ function model(
       `jobs/min ≈ ${fixed(perThread)} × min(threads, K) (this machine: ${cores} cores, shared with the API, PostgreSQL and the benchmark). ` +
       `Past K a time-limited job still ends at its limit, with less CPU: jobs/min keeps growing, the search does not (worker CPU per job and the gap to the best-known cut above). ` +
       `Measured here: ${fixed(cpuPerJob, 2)} s of worker CPU per job of ${fixed(threadSeconds, 2)} s, ${fixed(cpuPerJob / threadSeconds, 2)} of a core per thread (1.0 on a quiet machine).`,
-    `- The store's share of a job, ${runs[k]!.workers} worker processes: ${fixed(top.store.statements / top.done)} ${unit} and ${ms(storeMs)} ms of statement time per job, ` +
+    `- The store's share of a job, ${runs[k]!.workers} worker processes: ${statements} and ${ms(storeMs)} ms of PostgreSQL's statement time per job, ` +
       `PostgreSQL's CPU ${ms(pgCpuMs)} ms per job. A part is per job (the submit, the claim, the end), a part per second of solving ` +
       '(progress every 0.5 s, the heartbeat every 0.5 s and the claim poll every 1 s of each worker process): a longer time limit means more per job, fewer per second.',
     `- PostgreSQL's CPU: one core of it serves 60,000 / ${ms(pgCpuMs)} = ${int(60_000 / pgCpuMs)} jobs/min; a worker process brings ${fixed(perProcess)}: ` +
-      `${int(60_000 / pgCpuMs)} / ${fixed(perProcess)} = **${int(60_000 / pgCpuMs / perProcess)} worker processes per PostgreSQL core**.`,
-    `- Its statement time, as if it were all CPU (an upper bound: it includes waits for the disk and for a core): 60,000 / ${ms(storeMs)} = ${int(60_000 / storeMs)} jobs/min per core, ` +
-      `${int(60_000 / storeMs)} / ${fixed(perProcess)} = **${int(60_000 / storeMs / perProcess)} worker processes per PostgreSQL core**.`,
+      `${int(60_000 / pgCpuMs)} / ${fixed(perProcess)} = **${count(60_000 / pgCpuMs / perProcess)} worker processes per PostgreSQL core**.`,
+    `- Its statement time, as if it were all CPU (more than its CPU: it includes waits for the disk, for locks and for a core): 60,000 / ${ms(storeMs)} = ${int(60_000 / storeMs)} jobs/min per core, ` +
+      `${int(60_000 / storeMs)} / ${fixed(perProcess)} = **at least ${count(60_000 / storeMs / perProcess)} worker processes per PostgreSQL core**.`,
     ...connectionLine(runs, perProcess, limits),
   ];
 }

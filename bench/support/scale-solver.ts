@@ -5,7 +5,7 @@
 // `jobs` jobs at once (one `annealing` execution each, the instances in turn, seeds 1…N) and long-polls every one
 // until it ends. What it keeps: each job's own timestamps (submitted, running, ended: the database's clock) and best
 // cut; the CPU each process used during the burst (/proc); PostgreSQL's backends' CPU and connections; the statements
-// and store time of every process (their metrics, else PostgreSQL's statistics: store-share.ts); the store afterwards.
+// and store time of every process (their metrics, if they serve them) and PostgreSQL's statistics (store-share.ts); the store afterwards.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,8 +59,8 @@ export interface SolverRun extends StoreAfterRun {
   /** CPU seconds during the burst: the API process, each worker process, PostgreSQL's backends, this process. */
   cpu: { api: number | undefined; workers: (number | undefined)[]; bench: number };
   backends: BackendFigures;
-  /** The store's share: each process's metrics (API first), or PostgreSQL's counters of the database. */
-  store: { metrics: StoreUse[] } | { database: DatabaseStats };
+  /** The store's share: each process's metrics (API first) when all serve them, and PostgreSQL's counters. */
+  store: { metrics: StoreUse[] | undefined; database: DatabaseStats };
   exited: string[];
 }
 
@@ -151,13 +151,10 @@ async function runConfiguration(workers: number, w: SolverWorkload): Promise<Sol
       const bytes = readFileSync(join(w.gsetDir, `${instance.name}.txt`));
       files.push({ instance, id: (await uploadDataFile(api, bytes, `${instance.name}.txt`)).id });
     }
+    // PostgreSQL's counters: an idle backend reports them only after 10 s.
+    await sleep(11_000);
+    const databaseBefore = await databaseStats(postgresAdminUrl, procs.name);
     const metricsBefore = await metricsSnapshot(procs.metricsUrls);
-    // Without the processes' metrics, PostgreSQL's counters: an idle backend reports them after 10 s.
-    let databaseBefore: DatabaseStats | undefined;
-    if (!metricsBefore) {
-      await sleep(11_000);
-      databaseBefore = await databaseStats(postgresAdminUrl, procs.name);
-    }
     const apiCpu = cpuSince(procs.api.child.pid);
     const workerCpu = procs.workers.map((p) => cpuSince(p.child.pid));
     const benchCpu = process.cpuUsage();
@@ -182,19 +179,15 @@ async function runConfiguration(workers: number, w: SolverWorkload): Promise<Sol
     );
     const gaps = await idleGaps(procs.url);
     await procs.stop();
-    let share: SolverRun['store'];
-    if (metricsBefore && metricsAfter) share = { metrics: useSince(metricsBefore, metricsAfter) };
-    else {
-      await backendsGone(postgresAdminUrl, procs.name);
-      const after = await databaseStats(postgresAdminUrl, procs.name);
-      const before = databaseBefore ?? { transactions: 0, activeMs: 0 };
-      share = {
-        database: {
-          transactions: after.transactions - before.transactions,
-          activeMs: after.activeMs - before.activeMs,
-        },
-      };
-    }
+    await backendsGone(postgresAdminUrl, procs.name);
+    const databaseAfter = await databaseStats(postgresAdminUrl, procs.name);
+    const share: SolverRun['store'] = {
+      metrics: metricsBefore && metricsAfter && useSince(metricsBefore, metricsAfter),
+      database: {
+        transactions: databaseAfter.transactions - databaseBefore.transactions,
+        activeMs: databaseAfter.activeMs - databaseBefore.activeMs,
+      },
+    };
     return { workers, records, gaps, cpu, backends, store: share, exited, ...store };
   } finally {
     await procs.close();
