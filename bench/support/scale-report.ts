@@ -120,10 +120,12 @@ export function solverReport(
   out.push(
     '',
     broken.length ? '**Something broke**: see the rows above.' : 'Every job FINISHED once; no process stopped.',
+    `The queue wait of a burst is mostly its backlog: about ${w.jobs} jobs ÷ threads × the solve, halved, at the median; ` +
+      'the dispatch’s own share is the time a thread stood idle between two executions.',
     'The store: every process’s metrics read before and after the burst (the scrapes’ own statements included) where ' +
       'they serve jes_db_queries_total; PostgreSQL’s pg_stat_database for the database read 11 s after the set-up and after ' +
       'the processes stopped (their stopping included): a backend reports its counters at most once a second, and up to 10 s ' +
-      'late, so the first reading may miss the last seconds of the set-up’s background work (heartbeats, polls). A transaction ' +
+      'late, so the first reading may miss the last seconds of the set-up’s background work (heartbeats, polls), which the burst’s figures then count. A transaction ' +
       'is a statement alone or a BEGIN … COMMIT block; active_time is the backends’ wall time running statements, where the ' +
       'processes’ figure also counts the wait for their own event loop.',
     '',
