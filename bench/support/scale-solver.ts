@@ -2,10 +2,11 @@
 // (JES_WORKERS=0) to 1, 2, 4 … `jes-server worker` processes, each configuration on a fresh PostgreSQL database.
 //
 // Each configuration uploads the Gset instances as data files (validated by the workers), then submits a burst of
-// `jobs` jobs at once (one `annealing` execution each, the instances in turn, seeds 1…N) and long-polls every one
-// until it ends. What it keeps: each job's own timestamps (submitted, running, ended: the database's clock) and best
-// cut; the CPU each process used during the burst (/proc); PostgreSQL's backends' CPU and connections; the statements
-// and store time of every process (their metrics, if they serve them) and PostgreSQL's statistics (store-share.ts); the store afterwards.
+// `jobs` jobs at once (one `annealing` execution each, the instances in turn, seeds 1…N) and reads the listing until
+// every one has ended. What it keeps: each job's own timestamps (submitted, running, ended: the database's clock) and
+// best cut; the CPU each process used during the burst (/proc); PostgreSQL's backends' CPU and connections; the
+// statements and store time of every process (their metrics, if they serve them) and PostgreSQL's statistics of the
+// database (store-share.ts); the store afterwards.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
