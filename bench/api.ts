@@ -17,15 +17,20 @@
 // fresh project outside the repository (bench/support/installed.ts), its bin run. The run first measures GET /job/{id}
 // of a FINISHED job on this clone's server and on the installed one, alternated round by round under the same load,
 // then every measure above on the installed server.
+// With --observability, only a side-by-side of GET /job/{id} of a FINISHED job with metrics on and off and tracing on
+// and off (JES_METRICS=on|off; OTEL_EXPORTER_OTLP_ENDPOINT at a sink the benchmark runs): bench/support/observability.ts.
 import os from 'node:os';
 import { agent, Api, json, send } from './support/client.ts';
 import { bigBody, matrixBody } from './support/inputs.ts';
 import { installServer } from './support/installed.ts';
 import { type Load, measure, median } from './support/load.ts';
 import { startBare, startServer, stopAll } from './support/processes.ts';
+import { observabilityBenchmark, observabilityReport } from './support/observability.ts';
 import { measurePrismGet } from './support/prism.ts';
 import { runTinyJobs, type TinyJobFigures } from './support/tiny-jobs.ts';
 import { installed, quick, settings } from './support/settings.ts';
+
+const observability = process.argv.includes('--observability');
 
 // ---------------------------------------------------------------------------------------------------
 // Measuring
@@ -179,7 +184,10 @@ async function main(): Promise<void> {
   const started = new Date();
   const cpus = os.cpus();
   const out: string[] = [];
-  out.push(`## jes API benchmark${quick ? ' (--quick)' : ''}${installed ? ' (--installed)' : ''}`, '');
+  out.push(
+    `## jes API benchmark${quick ? ' (--quick)' : ''}${installed ? ' (--installed)' : ''}${observability ? ' (--observability)' : ''}`,
+    '',
+  );
   out.push(
     `- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}`,
   );
@@ -187,13 +195,22 @@ async function main(): Promise<void> {
   out.push(
     `- GET: autocannon -c ${settings.connections}, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s, load generator in the bench process on the same machine; ` +
       `server JES_WORKERS=2, embedded database on disk, LOG_LEVEL=warn, rate limits off, response validation on; ` +
-      `the RUNNING job is a local-search run, whose solver thread keeps one of the cores busy during both its measurements (jes and bare)`,
+      (observability
+        ? 'the job a FINISHED one served from memory'
+        : `the RUNNING job is a local-search run, whose solver thread keeps one of the cores busy during both its measurements (jes and bare)`),
   );
-  out.push(
-    `- Tiny jobs: ${settings.jobWarmup} warm-up jobs first (not counted); 4 MiB: one warm-up POST and one warm-up parse first (not counted)`,
-  );
+  if (!observability)
+    out.push(
+      `- Tiny jobs: ${settings.jobWarmup} warm-up jobs first (not counted); 4 MiB: one warm-up POST and one warm-up parse first (not counted)`,
+    );
   out.push('');
 
+  if (observability) {
+    out.push(...observabilityReport(await observabilityBenchmark()));
+    out.push('', `Total run time ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`);
+    console.log(out.join('\n'));
+    return;
+  }
   const server = installed ? await installServer() : undefined;
   try {
     if (server) reportSideBySide(out, await sideBySide(server.script));

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { maxcutLimits } from '@jes/contract/inputs';
-import { Api, json, send } from './support/client.ts';
+import { Api, json } from './support/client.ts';
+import { uploadDataFile as upload } from './support/data-files.ts';
 import { gsetDir } from './support/gset.ts';
 import { bigBody } from './support/inputs.ts';
 import { startServer, stopAll } from './support/processes.ts';
@@ -36,35 +37,6 @@ function edgeList(bytes: number): Buffer {
     size += line.length;
   }
   return Buffer.from(`${n} ${lines.length}\n${lines.join('')}`);
-}
-
-function form(file: Buffer, name: string): { body: Buffer; type: string } {
-  const boundary = `----jes-bench-${Date.now()}`;
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="problem_id"\r\n\r\nmaxcut\r\n--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`;
-  return {
-    body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    type: `multipart/form-data; boundary=${boundary}`,
-  };
-}
-
-async function upload(
-  api: Api,
-  file: Buffer,
-  name: string,
-): Promise<{ id: string; uploadMs: number; readyMs: number }> {
-  const { body, type } = form(file, name);
-  const started = performance.now();
-  const reply = await send(api.base, 'POST', '/data_file', { headers: { ...api.auth, 'content-type': type }, body });
-  if (reply.status !== 201 && reply.status !== 200) throw new Error(`upload: ${reply.status} ${reply.body}`);
-  const uploaded = performance.now();
-  const id = json(reply).data_file_identifier as string;
-  for (;;) {
-    const file = json(await send(api.base, 'GET', `/data_file/${id}`, { headers: api.auth })).data_file[id];
-    if (file.status === 'READY') break;
-    if (file.status === 'INVALID') throw new Error(`${name} is invalid: ${JSON.stringify(file.error)}`);
-    await sleep(20);
-  }
-  return { id, uploadMs: uploaded - started, readyMs: performance.now() - uploaded };
 }
 
 /** Milliseconds from the submit until both executions are RUNNING. */
