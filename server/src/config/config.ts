@@ -1,7 +1,8 @@
 // The server's settings, read once from the environment (contract decisions, section 10). An invalid
 // setting stops start-up with one line naming it.
 import { isIP } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
+import { join } from 'node:path';
 import { attemptTimeoutMs, parseAllowHosts, webhookRetryDelaysMs } from '@jes/contract/node';
 
 export interface RateLimit {
@@ -17,6 +18,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Where the embedded database lives; 'memory:' for a throw-away one. */
   dataDir: string;
+  /** Where a throw-away embedded database finds the cluster it starts from (JES_CACHE_DIR); undefined when off. */
+  cacheDir: string | undefined;
   users: { name: string; password: string }[];
   jwtSecret: string | undefined;
   workers: number;
@@ -267,6 +270,13 @@ function allowHosts(raw: string | undefined): ReadonlySet<string> {
   return hosts;
 }
 
+/** JES_CACHE_DIR: a folder, `off`, or unset for the user's cache folder (XDG_CACHE_HOME, else ~/.cache) + /jes. */
+function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  const given = env.JES_CACHE_DIR || undefined;
+  if (given === 'off') return undefined;
+  return given ?? join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'jes');
+}
+
 function metricsSettings(env: NodeJS.ProcessEnv): MetricsSettings {
   const enabled = env.JES_METRICS || 'on';
   if (enabled !== 'on' && enabled !== 'off') throw new ConfigError(`JES_METRICS must be on or off, got "${enabled}"`);
@@ -307,6 +317,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: parseHost(env.HOST),
     databaseUrl,
     dataDir: env.JES_DATA_DIR || './data',
+    cacheDir: cacheDir(env),
     users: parseUsers(env.JES_USERS),
     jwtSecret: secret,
     workers: integer('JES_WORKERS', env.JES_WORKERS, availableParallelism(), 0, 256),

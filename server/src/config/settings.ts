@@ -19,6 +19,11 @@ export const settings: readonly Setting[] = [
   described('DATABASE_URL', 'unset', 'postgres://… shared by every process; unset: the embedded database'),
   valued('JES_DATA_DIR', './data', "the embedded database's folder; memory: for a throw-away one"),
   described(
+    'JES_CACHE_DIR',
+    '$XDG_CACHE_HOME/jes or ~/.cache/jes',
+    'where a throw-away (memory:) database finds the cluster it starts from, made once per PGlite version; off',
+  ),
+  described(
     'JES_USERS',
     'unset',
     'name:password,… the whole list of users; unset keeps them (a first start makes demo)',

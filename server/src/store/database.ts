@@ -7,6 +7,7 @@ import { ConfigError } from '../config/config.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PoolState } from '../metrics/store.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { freshCluster } from './fresh-cluster.ts';
 import { metered } from './metered.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { openPostgres } from './postgres.ts';
@@ -53,19 +54,34 @@ export async function claimDataDir(dataDir: string): Promise<() => void> {
 
 /**
  * Opens the embedded database in `dataDir` ('memory:' for a throw-away one), claiming its folder first unless
- * the caller did (`claimed`, the release claimDataDir returned). Closing it releases the folder.
+ * the caller did (`claimed`, the release claimDataDir returned). Closing it releases the folder. `cacheDir`: where a
+ * throw-away one finds its starting cluster (fresh-cluster.ts); undefined, PGlite initialises it.
  */
-export async function openEmbedded(dataDir: string, claimed?: () => void): Promise<Database> {
+export async function openEmbedded(
+  dataDir: string,
+  claimed?: () => void,
+  cacheDir?: string | undefined,
+): Promise<Database> {
   const unlock = claimed ?? (await claimDataDir(dataDir));
   let db: PGlite;
   try {
-    // bytea parameters go as they are: PGlite binds a Uint8Array in the binary format (the bytes themselves), where
-    // its default serializer builds a string per byte (seconds for 4 MiB) and even a hex string doubles 4 MiB
-    // and costs PGlite a character-by-character UTF-8 count. Results come as text, read through Buffer's codec.
-    db = await PGlite.create(dataDir === 'memory:' ? 'memory://' : dataDir, {
-      serializers: { [bytea]: (value: Uint8Array) => value as unknown as string },
-      parsers: { [bytea]: (text: string) => Buffer.from(text.slice(2), 'hex') },
-    });
+    const fresh = dataDir === 'memory:' && cacheDir ? await freshCluster(cacheDir) : undefined;
+    const create = (image?: Blob) =>
+      // bytea parameters go as they are: PGlite binds a Uint8Array in the binary format (the bytes themselves), where
+      // its default serializer builds a string per byte (seconds for 4 MiB) and even a hex string doubles 4 MiB
+      // and costs PGlite a character-by-character UTF-8 count. Results come as text, read through Buffer's codec.
+      PGlite.create(dataDir === 'memory:' ? 'memory://' : dataDir, {
+        serializers: { [bytea]: (value: Uint8Array) => value as unknown as string },
+        parsers: { [bytea]: (text: string) => Buffer.from(text.slice(2), 'hex') },
+        ...(image ? { loadDataDir: image } : {}),
+      });
+    const loaded = fresh?.image && (await create(fresh.image).catch(() => undefined));
+    if (loaded) db = loaded;
+    else {
+      db = await create();
+      // None kept yet, or one PGlite could not load: this one, as initdb left it, before anything is written.
+      await fresh?.keep(db);
+    }
     // In memory a new WAL segment need not be zero-filled to reserve its space: writing its 16 MiB of zeros grew the
     // in-memory file by an eighth at a time (half a GiB allocated and copied per 20 inline jobs of 4 MiB), where one
     // byte written at its end sizes it at once. On disk the zeros stay: they claim the space before WAL needs it.
@@ -107,13 +123,13 @@ export async function openEmbedded(dataDir: string, claimed?: () => void): Promi
  * `metrics`: the process's, when they are on: every statement is then counted and timed (metered.ts).
  */
 export async function openDatabase(
-  config: { databaseUrl: string | undefined; dataDir: string },
+  config: { databaseUrl: string | undefined; dataDir: string; cacheDir?: string | undefined },
   logger?: Logger,
   claimed?: () => void,
   metrics?: Metrics,
 ): Promise<Database> {
   const db = config.databaseUrl
     ? await openPostgres(config.databaseUrl, { ...(logger ? { logger } : {}), metrics })
-    : await openEmbedded(config.dataDir, claimed);
+    : await openEmbedded(config.dataDir, claimed, config.cacheDir);
   return metrics ? metered(db, metrics) : db;
 }
