@@ -28,6 +28,8 @@ export const clockSet: Record<string, string> = {
 
 /** Read the clock or name an instant, but no verdict depends on when they run: each says why. */
 export const clockFree: Record<string, string> = {
+  'server/test/readiness.test.ts':
+    "a drain's and a probe's durations, performance.now against itself; polling deadlines on Date.now against itself",
   'server/test/support/server.ts': 'Date.now bounds how long a wait may last, nothing more',
   'server/test/chaos-postgres.test.ts':
     "PostgreSQL only: measures the delay between the database server's clock and ours, which faketime cannot move together",
