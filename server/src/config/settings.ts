@@ -94,7 +94,7 @@ export const settings: readonly Setting[] = [
   described(
     'JES_METRICS_PORT',
     'unset',
-    'a second listener on HOST:this port (0: any free port) serving /metrics, in API and worker processes alike',
+    'a second listener on HOST:this port (0: any free port) for /metrics, /healthz and /readyz, in API and worker processes',
   ),
   described('JES_METRICS_TOKEN', 'unset', 'GET /metrics then needs Authorization: Bearer <this token>'),
   valued('JES_VALIDATE_RESPONSES', 'on', 'validate every response against the contract; off skips the cost'),
