@@ -212,6 +212,36 @@ describe('the packed packages, installed outside the repository', () => {
         expect(followsContract(body.version, body.contract_version), JSON.stringify(body)).toBe(true);
       });
 
+      // Issue 33, where operators install it: the probes and the metrics of the running server, and the tracing SDK
+      // the package loads only when the OTEL variables ask for it (a server of its own, exporting to its stdout).
+      it('npx jes-server answers /readyz and /metrics, and traces when OTEL_TRACES_EXPORTER asks: a problem carries its trace id', async () => {
+        const ready = await fetch(`${server.url}/readyz`);
+        expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
+        const metrics = await (await fetch(`${server.url}/metrics`)).text();
+        expect(metrics).toMatch(/^jes_build_info\{.*role="api".*\} 1$/m);
+        expect(metrics).toMatch(/^jes_http_requests_total\{operation="getHealth",method="GET",status="200"\} [1-9]/m);
+        const traced = await serve('npx', ['--no-install', 'jes-server'], {
+          cwd: project,
+          ready: listening,
+          env: {
+            ...userEnv,
+            PORT: '0',
+            JES_DATA_DIR: 'memory:',
+            JES_WORKERS: '0',
+            OTEL_TRACES_EXPORTER: 'console',
+            OTEL_BSP_SCHEDULE_DELAY: '100',
+          },
+        });
+        try {
+          const problem = await (await fetch(`${traced.url}/no-such-path`)).json();
+          expect(problem.code).toBe('not_found');
+          expect(problem.trace_id).toMatch(/^[0-9a-f]{32}$/);
+          await expect.poll(() => traced.output(), { timeout: 10_000 }).toContain(problem.trace_id);
+        } finally {
+          await traced.stop();
+        }
+      });
+
       it("client/README.md's setup snippets run in the CommonJS project npm init -y makes: as start.mjs, and required as start.js", async () => {
         const commonjs = join(project, 'commonjs');
         expect(JSON.parse(readFileSync(join(commonjs, 'package.json'), 'utf8')).type).toBe('commonjs');
