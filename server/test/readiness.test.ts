@@ -5,11 +5,11 @@
 // with one statement however many probes come; connections refused), 200 once it is back; and SIGINT stops at once
 // whatever JES_DRAIN_SECONDS says.
 import { Agent, request } from 'node:http';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { node, serverCli, startChild } from '../../test/support/child-server.ts';
 import { type ChildServer, serveChild } from './support/child-server.ts';
 import { administeredDatabase } from './support/pg-administrator.ts';
+import { stallingProxy } from './support/pg-proxy.ts';
 import { Client, freshPostgres, sixNodes, testEnv } from './support/server.ts';
 
 // The drain on PostgreSQL when there is one (it starts in a fraction of the embedded database's time), else embedded.
@@ -74,66 +74,6 @@ function expectNotReady(answer: Answer, detail: RegExp): void {
   expect(answer.headers['cache-control']).toBe('no-store');
   expect(answer.body).toMatchObject({ status: 503, code: 'service_unavailable', instance: '/readyz' });
   expect(answer.body.detail).toMatch(detail);
-}
-
-/**
- * A TCP proxy to PostgreSQL whose network can stall: while `stalled`, bytes in both directions (and new connections'
- * handshakes) are held, as a partition or a hung host would; released in order once it is not.
- */
-async function stallingProxy(
-  target: string,
-): Promise<{ url: string; stalled: boolean; attempts(text: string): number; close(): Promise<void> }> {
-  const to = new URL(target);
-  const sockets = new Set<Socket>();
-  const held: [Socket, Buffer][] = [];
-  const state = { stalled: false, opened: 0 };
-  const forward = (from: Socket, into: Socket) =>
-    from.on('data', (chunk: Buffer) => (state.stalled ? held.push([into, chunk]) : into.write(chunk)));
-  const clients = new Set<Socket>();
-  const server = createServer((client) => {
-    clients.add(client);
-    if (state.stalled) state.opened++;
-    const upstream = connect(Number(to.port || 5432), to.hostname);
-    for (const [a, b] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      sockets.add(a);
-      forward(a, b);
-      a.on('error', () => b.destroy()).on('close', () => b.destroy());
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const via = new URL(target);
-  via.hostname = '127.0.0.1';
-  via.port = String((server.address() as AddressInfo).port);
-  return {
-    url: via.toString(),
-    get stalled() {
-      return state.stalled;
-    },
-    /**
-     * What the stall holds back: connections opened since it began, and statements `text` sent on those already open.
-     * (A statement for a new connection waits for its handshake, which the stall holds.)
-     */
-    attempts: (text: string) =>
-      state.opened +
-      held
-        .filter(([into]) => !clients.has(into))
-        .map(([, chunk]) => chunk.toString('latin1'))
-        .join('')
-        .split(text).length -
-      1,
-    set stalled(value: boolean) {
-      state.stalled = value;
-      state.opened = 0;
-      if (!value) for (const [into, chunk] of held.splice(0)) if (!into.destroyed) into.write(chunk);
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
 
 /** A `jes-server worker` with the test users and `env`, once it runs. */

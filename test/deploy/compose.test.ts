@@ -110,29 +110,19 @@ describe.skipIf('skip' in database)("compose.yaml's jes services, run without co
     const workers = started.filter((s) => s.name === 'worker');
     expect([apis.length, workers.length]).toEqual([2, 2]);
 
-    for (const { child, service, env } of apis) {
-      const ready = await fetch(`${child.url}/readyz`);
-      expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
-      // The healthcheck compose runs in the container, run here with the container's environment.
-      const [program, ...args] = service.healthcheck!.test.slice(1) as [string, ...string[]];
-      expect(program).toBe('node');
-      const check = spawnSync(process.execPath, args, {
-        env: { ...env, PORT: new URL(child.url).port },
-        timeout: 10_000,
-      });
-      expect(check.status, check.stderr.toString()).toBe(0);
-    }
-    // A worker serves no API: its healthcheck asks /healthz on its metrics port, which it printed.
-    for (const { child, service, env } of workers) {
+    // Each process's readiness, and the healthcheck compose runs in its container, run here with the container's
+    // environment and the port it printed: an API's own (PORT); a worker, which serves no API, its metrics port.
+    for (const { name, child, service, env } of started) {
       const ready = await fetch(`${child.url}/readyz`);
       expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
       const [program, ...args] = service.healthcheck!.test.slice(1) as [string, ...string[]];
       expect(program).toBe('node');
+      const port = new URL(child.url).port;
       const check = spawnSync(process.execPath, args, {
-        env: { ...env, JES_METRICS_PORT: new URL(child.url).port },
+        env: { ...env, ...(name === 'api' ? { PORT: port } : { JES_METRICS_PORT: port }) },
         timeout: 10_000,
       });
-      expect(check.status, check.stderr.toString()).toBe(0);
+      expect(check.status, `${name}: ${check.stderr.toString()}`).toBe(0);
     }
     const [first, second] = await Promise.all(apis.map((api) => new Client(api.child.url).login('alice')));
     const id = await first!.start(sixNodes);

@@ -1,9 +1,29 @@
-// A TCP proxy in front of PostgreSQL that can end every new connection the way an administrator's
-// pg_terminate_backend does when it strikes a backend as it finishes starting: the server's ReadyForQuery
-// and its FATAL 57P01 arrive in one chunk, so pg parses both in one go, with no pause between them for
-// the application to attach an error listener to the client it has just been handed.
+// TCP proxies in front of PostgreSQL, for outages a test can switch on and off. pgProxy can end every new connection
+// the way an administrator's pg_terminate_backend does when it strikes a backend as it finishes starting: the
+// server's ReadyForQuery and its FATAL 57P01 arrive in one chunk, so pg parses both in one go, with no pause between
+// them for the application to attach an error listener to the client it has just been handed. stallingProxy can hold
+// every byte, as a partition or a hung host would.
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
+
+/** Listens for `server` on the loopback: the database URL `target` through it, and its close (every socket cut). */
+async function listenFor(
+  server: Server,
+  target: string,
+  sockets: Set<Socket>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const via = new URL(target);
+  via.hostname = '127.0.0.1';
+  via.port = String((server.address() as AddressInfo).port);
+  return {
+    url: via.toString(),
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
 
 /** A FATAL ErrorResponse ('E'), SQLSTATE 57P01 (admin_shutdown). */
 function adminShutdown(): Buffer {
@@ -59,13 +79,9 @@ export async function pgProxy(target: string): Promise<PgProxy> {
       }
     });
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const via = new URL(target);
-  via.hostname = '127.0.0.1';
-  via.port = String((server.address() as AddressInfo).port);
+  const { url, close } = await listenFor(server, target, sockets);
   return {
-    url: via.toString(),
+    url,
     get killNew() {
       return state.killNew;
     },
@@ -75,9 +91,60 @@ export async function pgProxy(target: string): Promise<PgProxy> {
     get killed() {
       return killed;
     },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
+    close,
+  };
+}
+
+/**
+ * A TCP proxy to PostgreSQL whose network can stall: while `stalled`, bytes in both directions (and new connections'
+ * handshakes) are held, as a partition or a hung host would; released in order once it is not.
+ */
+export async function stallingProxy(
+  target: string,
+): Promise<{ url: string; stalled: boolean; attempts(text: string): number; close(): Promise<void> }> {
+  const to = new URL(target);
+  const sockets = new Set<Socket>();
+  const held: [Socket, Buffer][] = [];
+  const state = { stalled: false, opened: 0 };
+  const forward = (from: Socket, into: Socket) =>
+    from.on('data', (chunk: Buffer) => (state.stalled ? held.push([into, chunk]) : into.write(chunk)));
+  const clients = new Set<Socket>();
+  const server = createServer((client) => {
+    clients.add(client);
+    if (state.stalled) state.opened++;
+    const upstream = connect(Number(to.port || 5432), to.hostname);
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(a);
+      forward(a, b);
+      a.on('error', () => b.destroy()).on('close', () => b.destroy());
+    }
+  });
+  const { url, close } = await listenFor(server, target, sockets);
+  return {
+    url,
+    get stalled() {
+      return state.stalled;
     },
+    /**
+     * What the stall holds back: connections opened since it began, and statements `text` sent on those already open.
+     * (A statement for a new connection waits for its handshake, which the stall holds.)
+     */
+    attempts: (text: string) =>
+      state.opened +
+      held
+        .filter(([into]) => !clients.has(into))
+        .map(([, chunk]) => chunk.toString('latin1'))
+        .join('')
+        .split(text).length -
+      1,
+    set stalled(value: boolean) {
+      state.stalled = value;
+      state.opened = 0;
+      if (!value) for (const [into, chunk] of held.splice(0)) if (!into.destroyed) into.write(chunk);
+    },
+    close,
   };
 }
