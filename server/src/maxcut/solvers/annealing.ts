@@ -1,52 +1,99 @@
-// The `annealing` solver: simulated annealing over one-flip moves, on the kernel left by the exact
-// reductions of maxcut/reduce.ts.
+// The `annealing` solver: simulated annealing over one-flip moves, on the kernel left by the exact reductions of
+// maxcut/reduce.ts, in two phases.
 //
-// Sweeps step through the nodes in order; a node flips if that does not lower the cut, or else with
-// probability exp(gain / T) (Metropolis). Stepping in order, not at random, halved the mean gap on the
-// sparse Gset graphs (and reads memory in order). The gain array is updated in O(deg) per flip, so a
-// refused step costs O(1). T falls geometrically from HOT times the typical |gain| of a random partition
-// (the root mean square of the weighted degrees' spread, sqrt(sum of w^2 / n)) to COLD times the mean |w|.
-// The time limit is split into anneals of growing length (SCHEDULE): the short ones find the easy optima
-// early, the last takes half the time for the hard graphs. Each anneal starts from a random partition and
-// ends with a greedy descent. Any real weights work.
+// 1. Anneals from random partitions (STARTS: an eighth, an eighth and a quarter of the time or of the sweeps), each
+//    from HOT times the typical |gain| of a random partition (the root mean square of the weighted degrees' spread,
+//    sqrt(sum of w^2 / n)) down to COLD times the mean |w|, geometrically, ending in a greedy descent.
+// 2. Re-anneals of REANNEAL_SWEEPS sweeps from the best partition so far, each heated to a random share (REHEAT) of
+//    the first temperature: far enough to leave the best's basin here and there, not so far as to forget it. Each
+//    result is crossed with the best (crossover.ts): every cluster where it found better goes into the best.
 //
-// The time limit holds at any size: the clock is read every CHUNK steps, in the anneals and in the descents alike
-// (a descent from a state the clock cut off hot takes pass after pass over the nodes), and the anneals leave
-// the last descent the time of two passes (twice the quickest random start, a pass over every edge, timed).
+// Sweeps step through the nodes in order; a node flips when that does not lower the cut, else with probability
+// exp(gain / T) (Metropolis), read from a table against a raw 32-bit random number. A gain array updated in O(deg)
+// per flip makes a refused step O(1). The random anneals find the easy optima early and a first basin; the
+// re-anneals and the crossover gathered most of what is left on the sparse Gset graphs (toroidal and planar:
+// docs/solvers.md). Any real weights work.
 //
-// One iteration = one sweep (n steps). With `maxIterations` the anneals get their share of that many
-// sweeps instead of the time limit's, so a seed and a budget that ends before the time limit give one answer.
+// The time limit holds at any size: the clock is read every CHUNK steps, in the anneals and in the descents alike,
+// and the anneals leave the last descent the time of two passes (twice the quickest random start, timed).
+//
+// One iteration = one sweep (n steps). With `maxIterations` every anneal is planned in sweeps instead of time, so a
+// seed and a budget that ends before the time limit give one answer.
 import type { Graph } from '@jes/contract/inputs';
-import { computeGains, descend, flipNode, gainEpsilon } from './gains.ts';
+import { crossover, crossoverScratch } from './crossover.ts';
+import { computeGains, descend, gainEpsilon } from './gains.ts';
 import { createRandom } from './random.ts';
 import { solveReduced } from './reduced.ts';
 import type { Found } from './reduced.ts';
 import type { SolveOptions, Solver } from './solver.ts';
 
-/** The share of the time limit (or of the sweeps) each anneal gets, in order. */
-const SCHEDULE = [1 / 16, 1 / 16, 1 / 8, 1 / 4, 1 / 2];
-/** Tuned on G1-G54 at 2 s, two seeds: from HOT 0.3 to 0.5 and COLD 0.15 to 0.3 the mean gap moved within its noise (0.11-0.13 %). */
+/** The share of the time limit (or of the sweeps) each anneal from a random partition gets; the re-anneals take the rest. */
+const STARTS = [1 / 8, 1 / 8, 1 / 4];
 const HOT = 0.4;
 const COLD = 0.2;
+const REANNEAL_SWEEPS = 1000;
+/** A re-anneal starts at HOT times this, drawn uniformly: a fixed 0.35, 0.5 or 0.7 each did worse on G1-G54. */
+const REHEAT_MIN = 0.4;
+const REHEAT_MAX = 0.9;
 /** Steps between two looks at the clock and the stop signal, at most. */
 const CHUNK = 1 << 14;
-/** exp(-x) for x from 0 to 20 in steps of 1/EXP_STEPS: a table read instead of Math.exp (a third faster). */
-const EXP_STEPS = 256;
-const EXP_SIZE = 20 * EXP_STEPS;
-const EXP = Float64Array.from({ length: EXP_SIZE }, (_, i) => Math.exp(-(i + 0.5) / EXP_STEPS));
+/** exp(-x) for x from 0 to 24 in steps of 1/EXP_STEPS, times 2^32: compared with a raw 32-bit random number. */
+const EXP_STEPS = 64;
+const EXP_SIZE = 24 * EXP_STEPS;
+const EXP = Float64Array.from({ length: EXP_SIZE }, (_, i) => Math.exp(-(i + 0.5) / EXP_STEPS) * 2 ** 32);
+
+/** One walk's partition, its gains and cut, the node it steps on next and its xorshift32 state. */
+interface Walk {
+  side: Uint8Array;
+  gain: Float64Array;
+  cut: number;
+  next: number;
+  random: number;
+}
+
+/** `steps` Metropolis steps at temperature `t`, through the nodes in order from `walk.next`. */
+function metropolis(graph: Graph, walk: Walk, t: number, steps: number): void {
+  const { n, offsets, targets, weights } = graph;
+  const { side, gain } = walk;
+  let cut = walk.cut,
+    v = walk.next,
+    r = walk.random;
+  const scale = EXP_STEPS / t;
+  for (let s = 0; s < steps; s++, v = v + 1 === n ? 0 : v + 1) {
+    const g = gain[v]!;
+    if (g < 0) {
+      const x = -g * scale;
+      if (x >= EXP_SIZE) continue;
+      r ^= r << 13;
+      r ^= r >>> 17;
+      r ^= r << 5;
+      if (r >>> 0 >= EXP[x | 0]!) continue;
+    }
+    const sv = side[v]! ^ 1;
+    side[v] = sv;
+    cut += g;
+    gain[v] = -g;
+    const end = offsets[v + 1]!;
+    for (let k = offsets[v]!; k < end; k++) {
+      const j = targets[k]!;
+      gain[j] = gain[j]! + (side[j] === sv ? 2 : -2) * weights[k]!;
+    }
+  }
+  walk.cut = cut;
+  walk.next = v;
+  walk.random = r;
+}
 
 function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => void): Found {
   const { n, weights } = graph;
   const rng = createRandom(options.seed);
   const start = performance.now();
-  const budgetMs = options.timeLimitSeconds * 1000;
-  const deadline = start + budgetMs;
+  const deadline = start + options.timeLimitSeconds * 1000;
   /** When the anneals end: the deadline, less the time left for the last descent (two passes, the quickest timed). */
   let annealsEnd = deadline,
     reserveMs = Infinity;
   const sweepBudget = options.maxIterations;
   const eps = gainEpsilon(graph);
-
   let sumAbs = 0,
     sumSquares = 0;
   for (let k = 0; k < weights.length; k++) {
@@ -56,100 +103,86 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   const hot = HOT * Math.sqrt(sumSquares / n),
     cold = COLD * (sumAbs / weights.length);
 
-  const side = new Uint8Array(n),
-    gain = new Float64Array(n),
-    bestSide = new Uint8Array(n);
-  let cur = 0,
-    best = -Infinity,
+  const walk: Walk = { side: new Uint8Array(n), gain: new Float64Array(n), cut: 0, next: 0, random: rng.uint32() | 1 };
+  const best = new Uint8Array(n),
+    spare = new Uint8Array(n),
+    scratch = crossoverScratch(n);
+  let bestCut = -Infinity,
     foundAt = start,
     sweeps = 0,
     stopped = false;
-  // A new best is copied out lazily, just before the next flip that lowers the cut.
-  let unsaved = false,
-    improved = false;
-  const flip = (v: number): void => {
-    cur += flipNode(graph, side, gain, v);
-  };
-  const noteBest = (): void => {
-    if (cur > best + eps) {
-      best = cur;
-      unsaved = true;
-      improved = true;
-    }
-  };
-  const save = (): void => {
-    if (unsaved) {
-      bestSide.set(side);
-      unsaved = false;
-      report(best);
+  const timeIsUp = (): boolean => options.signal.aborted || performance.now() >= deadline;
+
+  /** Crosses the walk's partition with the best: the best becomes the better of the two, cluster by cluster. */
+  const keep = (): void => {
+    const before = bestCut;
+    if (bestCut === -Infinity) {
+      best.set(walk.side);
+      bestCut = walk.cut;
+    } else if (walk.cut > bestCut) {
+      spare.set(best);
+      best.set(walk.side);
+      bestCut = walk.cut + crossover(graph, best, spare, scratch, eps);
+    } else bestCut += crossover(graph, best, walk.side, scratch, eps);
+    if (bestCut > before + eps) {
+      foundAt = performance.now();
+      report(bestCut);
     }
   };
 
-  let v = n - 1; // the node stepped on, in order, sweep after sweep
-  let x = 0;
-  let done = 0; // the share of the schedule used by earlier anneals
-  const timeIsUp = (): boolean => options.signal.aborted || performance.now() >= deadline;
-  for (const share of SCHEDULE) {
-    if (stopped) break;
-    const beganAt = start + done * (annealsEnd - start);
-    const sweepsBefore = Math.round(done * (sweepBudget ?? 0));
-    done += share;
-    const sweepsHere = sweepBudget === undefined ? Infinity : Math.round(done * sweepBudget) - sweepsBefore;
-    if (sweepsHere === 0) continue; // a budget of fewer sweeps than anneals skips some
-    const setUpAt = performance.now();
-    for (let i = 0; i < n; i++) side[i] = rng.uint32() & 1;
-    cur = computeGains(graph, side, gain);
-    reserveMs = Math.min(reserveMs, 2 * (performance.now() - setUpAt));
-    annealsEnd = deadline - reserveMs;
-    const endsAt = start + done * (annealsEnd - start);
-    noteBest();
-    let annealSweeps = 0,
+  /**
+   * Anneals the walk from `t0` down to `cold` until `endsAt` (a time) or for `sweepsHere` sweeps when planned in
+   * sweeps, then descends to a local optimum and keeps the result.
+   */
+  const run = (t0: number, endsAt: number, sweepsHere: number): void => {
+    const beganAt = performance.now();
+    const steps = Math.min(n, CHUNK);
+    let done = 0,
       f = 0;
     while (f < 1) {
-      const inverseT = 1 / (hot * (cold / hot) ** f);
-      const steps = Math.min(n, CHUNK);
-      for (let s = 0; s < steps; s++) {
-        v = v + 1 === n ? 0 : v + 1;
-        const g = gain[v]!;
-        if (g >= 0) {
-          flip(v);
-          noteBest();
-        } else if ((x = -g * inverseT * EXP_STEPS) < EXP_SIZE && rng.float() < EXP[x | 0]!) {
-          save();
-          flip(v);
-        }
-      }
-      annealSweeps += steps / n;
-      if (improved) {
-        foundAt = performance.now();
-        improved = false;
-      }
+      metropolis(graph, walk, t0 * (cold / t0) ** f, steps);
+      done += steps / n;
       const now = performance.now();
       if (options.signal.aborted || now >= annealsEnd) {
         stopped = true;
         break;
       }
-      f = sweepBudget === undefined ? (now - beganAt) / (endsAt - beganAt) : annealSweeps / sweepsHere;
+      f = Number.isFinite(sweepsHere) ? done / sweepsHere : (now - beganAt) / Math.max(1e-9, endsAt - beganAt);
     }
-    sweeps += annealSweeps;
+    sweeps += done;
     // End at a local optimum: the anneal ends cold, so few flips are left (none after an abort: it must be quick).
-    if (!options.signal.aborted) cur += descend(graph, side, gain, eps, timeIsUp, CHUNK);
+    if (!options.signal.aborted) walk.cut += descend(graph, walk.side, walk.gain, eps, timeIsUp, CHUNK);
     stopped ||= timeIsUp();
-    noteBest();
-    if (improved) {
-      foundAt = performance.now();
-      improved = false;
-    }
-    save();
+    keep();
+  };
+
+  let share = 0; // of the time or the sweeps, used by the anneals from random partitions so far
+  for (const part of STARTS) {
+    if (stopped) break;
+    const sweepsBefore = Math.round(share * (sweepBudget ?? 0));
+    share += part;
+    const sweepsHere = sweepBudget === undefined ? Infinity : Math.round(share * sweepBudget) - sweepsBefore;
+    if (sweepsHere === 0) continue; // a budget of fewer sweeps than anneals skips some
+    const setUpAt = performance.now();
+    for (let i = 0; i < n; i++) walk.side[i] = rng.uint32() & 1;
+    walk.cut = computeGains(graph, walk.side, walk.gain);
+    reserveMs = Math.min(reserveMs, 2 * (performance.now() - setUpAt));
+    annealsEnd = deadline - reserveMs;
+    run(hot, start + share * (annealsEnd - start), sweepsHere);
   }
-  save();
-  return { side: bestSide, foundAt, iterations: Math.round(sweeps) };
+  while (!stopped && (sweepBudget === undefined || sweeps < sweepBudget)) {
+    walk.side.set(best);
+    walk.cut = computeGains(graph, walk.side, walk.gain);
+    const reheat = REHEAT_MIN + (REHEAT_MAX - REHEAT_MIN) * rng.float();
+    run(hot * reheat, Infinity, Math.min(REANNEAL_SWEEPS, (sweepBudget ?? Infinity) - sweeps));
+  }
+  return { side: best, foundAt, iterations: Math.round(sweeps) };
 }
 
 export const annealing: Solver = {
   name: 'annealing',
   description:
-    'Simulated annealing over one-flip moves, in anneals of growing length, after exact reductions of nodes of degree 0 to 2 (which alone solve trees, cycles and series-parallel graphs); any size, any real weights.',
+    'Simulated annealing over one-flip moves after exact reductions of nodes of degree 0 to 2 (which alone solve trees, cycles and series-parallel graphs): anneals from random partitions, then re-anneals of the best partition whose gains are crossed into it cluster by cluster; any size, any real weights.',
   exact: false,
   default: true,
   defaultTimeLimitSeconds: 10,
