@@ -349,7 +349,7 @@ export class SolverPool {
     this.#settle(job, job.answers.outcome(new RunCancelledError('cancelled before it started')));
   }
 
-  /** The thread finished its member's run normally: it is free for the next one. */
+  /** The thread is done with its member (it answered, or was stopped before it started): it takes the next. */
   #release(thread: Thread): void {
     if (thread.member) {
       this.#running--;
