@@ -43,6 +43,11 @@ export interface SolverInfo {
   defaultTimeLimitSeconds: number;
   /** The largest input (in the use case's unit: nodes, variables) it accepts; undefined when unlimited. */
   maxNodes?: number;
+  /**
+   * The most threads one run may use (the pool gives it what is free: worker/team.ts); undefined means 1. A run
+   * on several threads is several independent runs with their own seeds, the best answer kept.
+   */
+  threads?: number;
 }
 
 /** Thrown by a solver given an input beyond its limits; the execution ends in ERROR `solver_limit_exceeded`. */

@@ -19,6 +19,9 @@ export interface InputSize {
   edges: number;
 }
 
+/** Which way a use case's objective improves. */
+export type Sense = 'max' | 'min';
+
 /** What a solver returns: the contract's output (`data`) and its objective (`best_value`). */
 export interface SolverOutput {
   data: Record<string, unknown>;
@@ -42,6 +45,8 @@ export interface UseCaseSolver<Input> extends SolverInfo {
 export interface UseCase<Input = unknown> {
   /** The `problem_id`. */
   id: string;
+  /** Whether a better answer has a larger objective (`max`, a cut) or a smaller one (`min`, an energy). */
+  sense: Sense;
   /** GET /problem/{problem_id}: the record, solvers included (built from `solvers`). */
   record: UseCaseRecord;
   /** An inline body must be smaller than this many bytes (the record's `max_inline_bytes`). */

@@ -51,6 +51,7 @@ function checkInline(body: unknown): CheckedInline<Graph> {
 
 export const maxcut: UseCase<Graph> = {
   id: 'maxcut',
+  sense: 'max',
   record: useCaseRecord({
     id: 'maxcut',
     name: 'Maximum cut',

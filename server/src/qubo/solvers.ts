@@ -62,6 +62,7 @@ export const quboAnnealing: UseCaseSolver<QuboInput> = {
   exact: false,
   default: true,
   defaultTimeLimitSeconds: 10,
+  threads: annealing.threads ?? 1,
   solve: (input, options) => viaMaxCut(input, options, annealing.solve),
 };
 
@@ -71,6 +72,7 @@ export const quboLocalSearch: UseCaseSolver<QuboInput> = {
   exact: false,
   default: false,
   defaultTimeLimitSeconds: 10,
+  threads: localSearch.threads ?? 1,
   solve: (input, options) => viaMaxCut(input, options, localSearch.solve),
 };
 

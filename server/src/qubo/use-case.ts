@@ -12,6 +12,7 @@ export type { QuboInput } from '@jes/contract/inputs';
 
 export const qubo: UseCase<QuboInput> = {
   id: 'qubo',
+  sense: 'min',
   record: useCaseRecord({
     id: 'qubo',
     name: 'QUBO',

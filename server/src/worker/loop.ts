@@ -130,7 +130,8 @@ export class WorkerLoop {
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        // Runs register synchronously when they start, before their input loads: count them, not idle threads.
+        // Runs register synchronously when they start, before their input loads: count them, not idle threads (a
+        // run alone may hold every thread, as a team, and lends one to the next run: pool.ts).
         // A suspect execution runs alone: nothing is claimed beside it.
         const runs = [...this.running.values()];
         const free = runs.some((r) => r.suspect) ? 0 : this.options.pool.size - runs.length;

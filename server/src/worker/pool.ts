@@ -1,15 +1,29 @@
 // SolverPool: a fixed number of worker threads (started on demand) running solver jobs from a FIFO queue,
 // with cancellation through a shared stop flag, a watchdog for solvers that overrun their time limit, and
-// replacement of threads that die or have to be terminated.
+// replacement of threads that die or have to be terminated. A job whose solver can use several threads runs on
+// a team of them (team.ts), and lends one back, by stopping it early, when another job waits for a thread.
 import { Worker } from 'node:worker_threads';
 import type { ResourceLimits } from 'node:worker_threads';
 import { type Progress, SolverLimitError } from '../core/solver.ts';
 import type { SolverOutput } from '../core/use-case.ts';
 import { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
 import type { JobMessage, ThreadMessage } from './solver-thread.ts';
+import {
+  clearTimers,
+  type Job,
+  type Member,
+  membersToLend,
+  memberSeed,
+  newMember,
+  type RunRequest,
+  type Thread,
+  teamSize,
+} from './team.ts';
+import { senseOf, teamAnswers } from './team-answers.ts';
 import { threadModule } from './thread-module.ts';
 
 export { RunCancelledError, SolverCrashedError, SolverFailedError } from './errors.ts';
+export type { RunRequest } from './team.ts';
 
 export interface SolverPoolOptions {
   /** Number of threads. */
@@ -18,22 +32,12 @@ export interface SolverPoolOptions {
   resourceLimits?: ResourceLimits;
 }
 
-export interface RunRequest {
-  /** The use case whose solver runs (solvers are named per use case). */
-  problemId: string;
-  solver: string;
-  /** The use case's prepared input (UseCase.decode), copied to the thread by structured clone. */
-  input: unknown;
-  timeLimitSeconds: number;
-  seed: number;
-  /** The run's parameters as the API takes them (SolverChoice.params): `max_iterations` becomes the solver's `maxIterations`. */
-  params?: Record<string, unknown>;
-}
-
 export interface RunHandle {
   result: Promise<SolverOutput>;
   /** Ask the solver to stop and resolve with its best so far; idempotent, a no-op once settled. */
   cancel(): void;
+  /** How many threads the run started on (team.ts's teamSize); 0 while it waits in the queue. */
+  readonly threads: number;
 }
 
 /** How long a thread has to answer after its stop flag is set before it is terminated. */
@@ -42,37 +46,13 @@ const STOP_GRACE_MS = 1000;
 const OVERRUN_GRACE_MS = 2000;
 /**
  * How long a job may wait for its thread to take it up (a new thread loads its modules first, which takes seconds on a
- * loaded machine): its time limit runs from then. A thread that never does is stopped as an overrun after this.
+ * loaded machine): its time limit runs from then. A thread that never does is terminated after this.
  */
 const START_GRACE_MS = 60_000;
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const solverThread = threadModule('solver-thread');
-
-interface Thread {
-  worker: Worker;
-  job: Job | undefined;
-  /** Removed from the pool: terminated by us or exited; its events are ignored from then on. */
-  gone: boolean;
-  /** The last 'error' event, reported when the thread exits. */
-  error: unknown;
-}
-
-interface Job {
-  id: number;
-  request: RunRequest;
-  onProgress: ((p: Progress) => void) | undefined;
-  resolve: (result: SolverOutput) => void;
-  reject: (error: Error) => void;
-  stop: SharedArrayBuffer;
-  settled: boolean;
-  thread: Thread | undefined;
-  /** Why the stop flag was set, if it was. */
-  stopReason: 'cancel' | 'overrun' | undefined;
-  deadlineTimer: NodeJS.Timeout | undefined;
-  killTimer: NodeJS.Timeout | undefined;
-}
 
 function describe(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
@@ -95,7 +75,7 @@ export class SolverPool {
     this.#resourceLimits = options.resourceLimits;
   }
 
-  /** Threads not running a job (including ones not started yet); 0 once closed. */
+  /** Threads not running a job or a member of its team (including ones not started yet); 0 once closed. */
   get idle(): number {
     return this.#closed ? 0 : this.size - this.#running;
   }
@@ -110,17 +90,13 @@ export class SolverPool {
     // A caller that cancels and walks away must not get an unhandled rejection; callers still see it.
     result.catch(() => {});
     const job: Job = {
-      id: this.#nextId++,
       request,
-      onProgress,
+      answers: teamAnswers(senseOf(request), onProgress),
       resolve,
       reject,
-      stop: new SharedArrayBuffer(4),
       settled: false,
-      thread: undefined,
+      members: [],
       stopReason: undefined,
-      deadlineTimer: undefined,
-      killTimer: undefined,
     };
     if (this.#closed) {
       this.#settle(job, new RunCancelledError('the solver pool is closed'));
@@ -128,7 +104,13 @@ export class SolverPool {
       this.#queue.push(job);
       this.#dispatch();
     }
-    return { result, cancel: () => this.#cancel(job) };
+    return {
+      result,
+      cancel: () => this.#cancel(job),
+      get threads() {
+        return job.members.length;
+      },
+    };
   }
 
   /** Terminates every thread; queued and running runs reject with RunCancelledError. */
@@ -137,31 +119,45 @@ export class SolverPool {
     for (const job of this.#queue.splice(0)) this.#settle(job, new RunCancelledError('the solver pool was closed'));
     const exits: Promise<unknown>[] = [];
     for (const thread of [...this.#threads]) {
-      if (thread.job) this.#settle(thread.job, new RunCancelledError('the solver pool was closed'));
+      if (thread.member) this.#settle(thread.member.job, new RunCancelledError('the solver pool was closed'));
       exits.push(this.#remove(thread));
     }
     await Promise.all(exits);
   }
 
+  /** Starts queued jobs on the free threads, each on its team, lending threads of teams when none is free. */
   #dispatch(): void {
     while (!this.#closed && this.#queue.length > 0) {
-      const thread = this.#freeThread();
-      if (!thread) return;
+      if (this.idle === 0) this.#lend();
+      if (this.idle === 0) return;
       const job = this.#queue.shift()!;
-      this.#start(thread, job);
+      const size = teamSize(job.request, this.idle, this.#queue.length);
+      for (let index = 0; index < size; index++) job.members.push(newMember(this.#nextId++, job, index));
+      // Every member is in the team before the first starts: one that fails to start cannot settle it early.
+      for (const member of job.members) this.#start(this.#freeThread(), member);
     }
   }
 
-  #freeThread(): Thread | undefined {
-    for (const thread of this.#threads) if (!thread.job && !thread.gone) return thread;
-    if (this.#threads.size < this.size) return this.#spawn();
-    return undefined;
+  /**
+   * Stops members of teams (membersToLend) so that every job waiting has a thread free or about to be: its answer
+   * counts for its team, and its thread takes the next job. A waiting job so waits for a solver's stop (within
+   * 100 ms), not for a team's time limit.
+   */
+  #lend(): void {
+    const busy = [...this.#threads].flatMap(({ member }) => (member ? [member] : []));
+    for (const member of membersToLend(busy, this.#queue.length - this.idle)) this.#stopMember(member);
+  }
+
+  /** A thread without a job; there is one whenever `idle` is above 0. */
+  #freeThread(): Thread {
+    for (const thread of this.#threads) if (!thread.member && !thread.gone) return thread;
+    return this.#spawn();
   }
 
   #spawn(): Thread {
     const options = this.#resourceLimits ? { resourceLimits: this.#resourceLimits } : {};
     const worker = new Worker(solverThread.url, { ...options, argv: solverThread.argv, name: 'jes-solver' });
-    const thread: Thread = { worker, job: undefined, gone: false, error: undefined };
+    const thread: Thread = { worker, member: undefined, gone: false, error: undefined };
     worker.unref();
     worker.on('message', (message: ThreadMessage) => this.#guard(() => this.#onMessage(thread, message)));
     worker.on('messageerror', (error) =>
@@ -188,123 +184,185 @@ export class SolverPool {
     }
   }
 
-  #start(thread: Thread, job: Job): void {
-    thread.job = job;
-    job.thread = thread;
+  #start(thread: Thread, member: Member): void {
+    thread.member = member;
+    member.thread = thread;
     this.#running++;
     thread.worker.ref();
-    const { problemId, input, solver, timeLimitSeconds, seed, params } = job.request;
+    const { problemId, input, solver, timeLimitSeconds, seed, params } = member.job.request;
     const message: JobMessage = {
       type: 'run',
-      id: job.id,
+      id: member.id,
       problemId,
       solver,
       input,
       timeLimitSeconds,
-      seed,
-      stop: job.stop,
+      seed: memberSeed(seed, member.index),
+      stop: member.stop,
     };
     if (params !== undefined) message.params = params;
     try {
       thread.worker.postMessage(message); // no transfer list: the caller keeps its input
     } catch (error) {
-      this.#settle(job, new SolverFailedError(`could not send the job to its thread: ${describe(error)}`));
       this.#release(thread);
+      this.#answer(member, new SolverFailedError(`could not send the job to its thread: ${describe(error)}`));
       return;
     }
-    this.#deadline(job, START_GRACE_MS);
+    this.#deadline(member, START_GRACE_MS);
   }
 
-  /** Stops the job as an overrun `ms` from now, instead of when an earlier deadline said. */
-  #deadline(job: Job, ms: number): void {
-    if (job.deadlineTimer) clearTimeout(job.deadlineTimer);
-    job.deadlineTimer = undefined;
+  /**
+   * `ms` from now (instead of when an earlier deadline said): a member that has started overran its time limit,
+   * and its team is stopped; a thread that never took its member up is terminated.
+   */
+  #deadline(member: Member, ms: number): void {
+    if (member.deadlineTimer) clearTimeout(member.deadlineTimer);
+    member.deadlineTimer = undefined;
     if (ms > MAX_TIMER_MS) return;
-    job.deadlineTimer = setTimeout(() => this.#guard(() => this.#stop(job, 'overrun')), ms);
-    job.deadlineTimer.unref();
+    const overrun = () => {
+      if (!member.started) return this.#kill(member);
+      this.#stop(member.job, 'overrun');
+      this.#dispatch();
+    };
+    member.deadlineTimer = setTimeout(() => this.#guard(overrun), ms);
+    member.deadlineTimer.unref();
   }
 
   #onMessage(thread: Thread, message: ThreadMessage): void {
-    const job = thread.job;
-    if (thread.gone || !job || job.settled || message.id !== job.id) return;
+    const member = thread.member;
+    if (thread.gone || !member || message.id !== member.id) return;
     switch (message.type) {
       case 'started':
+        member.started = true;
         // Its time limit runs from now: the thread's own start (loading its modules) is not the solver's time.
-        this.#deadline(job, Math.max(0, job.request.timeLimitSeconds) * 1000 + OVERRUN_GRACE_MS);
+        this.#deadline(member, Math.max(0, member.job.request.timeLimitSeconds) * 1000 + OVERRUN_GRACE_MS);
         return;
       case 'progress':
-        job.onProgress?.(message.progress);
+        if (!member.done) member.job.answers.progress(message.progress);
         return;
       case 'result':
-        this.#settle(job, message.result);
         this.#release(thread);
+        this.#answer(member, message.result);
+        this.#dispatch();
         return;
       case 'error':
-        this.#settle(
-          job,
+        this.#release(thread);
+        this.#answer(
+          member,
           message.kind === 'limit' ? new SolverLimitError(message.message) : new SolverFailedError(message.message),
         );
-        this.#release(thread);
+        this.#dispatch();
         return;
     }
   }
 
   #onExit(thread: Thread, code: number): void {
     if (thread.gone) return;
-    const job = thread.job;
-    this.#remove(thread);
-    if (job && !job.settled) {
+    const member = thread.member;
+    void this.#remove(thread);
+    if (member) {
       const cause = thread.error !== undefined ? describe(thread.error) : `exit code ${code}`;
-      this.#settle(job, new SolverCrashedError(`the solver thread died: ${cause}`));
+      this.#answer(member, new SolverCrashedError(`the solver thread died: ${cause}`));
     }
     this.#dispatch();
   }
 
   #cancel(job: Job): void {
     if (job.settled) return;
-    if (!job.thread) {
+    if (job.members.length === 0) {
       const index = this.#queue.indexOf(job);
       if (index >= 0) this.#queue.splice(index, 1);
       this.#settle(job, new RunCancelledError('cancelled before it started'));
       return;
     }
     this.#stop(job, 'cancel');
+    this.#dispatch();
   }
 
-  /** Sets the stop flag; if the thread has not answered STOP_GRACE_MS later, terminates it. */
-  #stop(job: Job, reason: 'cancel' | 'overrun'): void {
+  /** Sets every member's stop flag: each answers with its best so far (#stopMember). Its callers dispatch. */
+  #stop(job: Job, reason: NonNullable<Job['stopReason']>): void {
     if (job.settled || job.stopReason !== undefined) return;
     job.stopReason = reason;
-    Atomics.store(new Int32Array(job.stop), 0, 1);
-    job.killTimer = setTimeout(() => this.#guard(() => this.#kill(job)), STOP_GRACE_MS);
-    job.killTimer.unref();
+    for (const member of job.members) this.#stopMember(member);
+    this.#finish(job);
   }
 
-  #kill(job: Job): void {
-    const thread = job.thread;
-    if (job.settled || !thread) return;
-    this.#settle(
-      job,
-      job.stopReason === 'overrun'
-        ? new SolverFailedError(`solver ${job.request.solver} did not stop at its time limit`)
-        : new RunCancelledError(`solver ${job.request.solver} did not stop within ${STOP_GRACE_MS} ms of cancel`),
-    );
+  /**
+   * Sets the member's stop flag. One whose solver runs has STOP_GRACE_MS to answer. One its thread has not taken up
+   * yet is done at once, and its thread free: the thread runs its messages in order, so it ends that run at once
+   * (its flag set; what it answers has a stale id) and then takes the next.
+   */
+  #stopMember(member: Member): void {
+    if (member.stopping || !member.thread) return;
+    member.stopping = true;
+    Atomics.store(new Int32Array(member.stop), 0, 1);
+    if (member.started) {
+      this.#armKill(member);
+    } else {
+      this.#release(member.thread);
+      member.done = true;
+    }
+  }
+
+  #armKill(member: Member): void {
+    clearTimers(member);
+    member.killTimer = setTimeout(() => this.#guard(() => this.#kill(member)), STOP_GRACE_MS);
+    member.killTimer.unref();
+  }
+
+  /** Terminates the member's thread: it did not answer when asked to stop, or never took its member up. */
+  #kill(member: Member): void {
+    const thread = member.thread;
+    if (!thread) return;
+    const { job } = member;
+    const solver = job.request.solver;
     void this.#remove(thread);
+    this.#answer(
+      member,
+      !member.started
+        ? new SolverFailedError(`the solver thread did not take its job up within ${START_GRACE_MS} ms`)
+        : job.stopReason === 'overrun'
+          ? new SolverFailedError(`solver ${solver} did not stop at its time limit`)
+          : job.stopReason === 'cancel'
+            ? new RunCancelledError(`solver ${solver} did not stop within ${STOP_GRACE_MS} ms of cancel`)
+            : new SolverFailedError(`solver ${solver} did not stop within ${STOP_GRACE_MS} ms of being asked to`),
+    );
     this.#dispatch();
   }
 
-  /** The thread finished its job normally: it takes the next one. */
+  /**
+   * A member's answer (its thread released or removed first). One that ended by itself (its time limit, its budget,
+   * a proven optimum) ends its team: the others are stopped, so a team answers when its first member does.
+   */
+  #answer(member: Member, outcome: SolverOutput | Error): void {
+    if (member.done) return;
+    member.done = true;
+    const { job } = member;
+    job.answers.add(member.index, outcome);
+    if (!member.stopping && !(outcome instanceof Error)) this.#stop(job, 'answered');
+    this.#finish(job);
+  }
+
+  /** Settles the job once no member is awaited. */
+  #finish(job: Job): void {
+    if (job.settled || !job.members.every((m) => m.done)) return;
+    this.#settle(job, job.answers.outcome(new RunCancelledError('cancelled before it started')));
+  }
+
+  /** The thread is done with its member (it answered, or was stopped before it started): it takes the next. */
   #release(thread: Thread): void {
-    if (thread.job) this.#running--;
-    thread.job = undefined;
+    if (thread.member) {
+      this.#running--;
+      clearTimers(thread.member);
+      thread.member.thread = undefined;
+    }
+    thread.member = undefined;
     if (!thread.gone) thread.worker.unref();
-    this.#dispatch();
   }
 
   /** Takes a thread out of the pool and terminates it; a fresh one is started when a job needs it. */
   #remove(thread: Thread): Promise<unknown> {
-    if (thread.job) this.#running--;
-    thread.job = undefined;
+    this.#release(thread);
     thread.gone = true;
     this.#threads.delete(thread);
     return thread.worker.terminate().catch(() => {});
@@ -313,8 +371,6 @@ export class SolverPool {
   #settle(job: Job, outcome: SolverOutput | Error): void {
     if (job.settled) return;
     job.settled = true;
-    if (job.deadlineTimer) clearTimeout(job.deadlineTimer);
-    if (job.killTimer) clearTimeout(job.killTimer);
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);
   }

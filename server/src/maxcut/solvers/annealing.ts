@@ -186,5 +186,6 @@ export const annealing: Solver = {
   exact: false,
   default: true,
   defaultTimeLimitSeconds: 10,
+  threads: Infinity, // independent anneals, one per thread the pool gives (worker/team.ts)
   solve: (graph, options) => solveReduced(graph, options, anneal),
 };

@@ -159,5 +159,6 @@ export const localSearch: Solver = {
   exact: false,
   default: false,
   defaultTimeLimitSeconds: 10,
+  threads: Infinity, // independent searches, one per thread the pool gives (worker/team.ts)
   solve,
 };
