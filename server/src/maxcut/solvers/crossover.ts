@@ -58,7 +58,7 @@ export function crossover(
       }
     }
     if (boundary > eps) {
-      for (let q = 0; q < tail; q++) into[queue[q]!] ^= 1;
+      for (let q = 0; q < tail; q++) into[queue[q]!]! ^= 1;
       grown += boundary;
     }
   }
