@@ -124,6 +124,15 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
       best.set(walk.side);
       bestCut = walk.cut + crossover(graph, best, spare, scratch, eps);
     } else bestCut += crossover(graph, best, walk.side, scratch, eps);
+    if (bestCut > before + eps && !options.signal.aborted) {
+      // The child may not be a local optimum where the clusters meet: descend from it (the walk restarts anyway).
+      walk.side.set(best);
+      walk.cut = computeGains(graph, walk.side, walk.gain) + descend(graph, walk.side, walk.gain, eps, timeIsUp, CHUNK);
+      if (walk.cut > bestCut) {
+        best.set(walk.side);
+        bestCut = walk.cut;
+      }
+    }
     if (bestCut > before + eps) {
       foundAt = performance.now();
       report(bestCut);

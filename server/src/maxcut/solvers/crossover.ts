@@ -4,8 +4,8 @@
 // differ fall into clusters: the connected components of the graph restricted to them. No edge joins two clusters,
 // so turning one cluster over in a partition changes its cut by that cluster's boundary alone, whatever is done to
 // the others. Taking each cluster from whichever partition cuts more across its boundary gives a partition at least
-// as good as both, in one pass over the clusters' edges. A node's neighbours all come from the partition its own
-// cluster came from, or agree in both, so a child of two local optima is a local optimum too.
+// as good as both, in one pass over the clusters' edges. A child of two local optima need not be one: a node where
+// they agree may border a cluster taken from each.
 import type { Graph } from '@jes/contract/inputs';
 
 /** Work arrays for `crossover`, sized for a graph of n nodes, reused from call to call. */
