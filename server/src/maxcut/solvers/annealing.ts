@@ -116,15 +116,16 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   /** Crosses the walk's partition with the best: the best becomes the better of the two, cluster by cluster. */
   const keep = (): void => {
     const before = bestCut;
-    if (bestCut === -Infinity) {
+    let grown = 0;
+    if (walk.cut > bestCut) {
+      if (before > -Infinity) spare.set(best);
       best.set(walk.side);
       bestCut = walk.cut;
-    } else if (walk.cut > bestCut) {
-      spare.set(best);
-      best.set(walk.side);
-      bestCut = walk.cut + crossover(graph, best, spare, scratch, eps);
-    } else bestCut += crossover(graph, best, walk.side, scratch, eps);
-    if (bestCut > before + eps && !options.signal.aborted) {
+      if (before > -Infinity && !stopped) grown = crossover(graph, best, spare, scratch, eps);
+    } else if (!stopped) grown = crossover(graph, best, walk.side, scratch, eps);
+    // Past the time limit, a crossover's pass over the edges (and the descent after it) would overrun it.
+    bestCut += grown;
+    if (grown > eps) {
       // The child may not be a local optimum where the clusters meet: descend from it (the walk restarts anyway).
       walk.side.set(best);
       walk.cut = computeGains(graph, walk.side, walk.gain) + descend(graph, walk.side, walk.gain, eps, timeIsUp, CHUNK);
