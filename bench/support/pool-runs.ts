@@ -35,7 +35,7 @@ export interface PoolRun {
 export interface PoolRunner {
   /** Runs the request when a slot is free. `reached` says whether a value (a cut, an energy) is at the target. */
   run(request: RunRequest, reached?: (value: number) => boolean): Promise<PoolRun>;
-  /** The header line: how many threads the runs got, the same for all or not. */
+  /** The header line: how many threads each solver's runs got, the same for all or not. */
   describeThreads(): string;
   close(): Promise<void>;
 }
@@ -44,7 +44,7 @@ export function createPoolRunner(threads: number, parallel: number): PoolRunner 
   if (parallel > threads)
     throw new Error(`--parallel ${parallel} is above --threads ${threads}: runs would wait at dispatch for a thread`);
   const pool = new SolverPool({ size: threads });
-  const counts = new Map<number, number>();
+  const counts = new Map<string, Map<number, number>>(); // solver → threads → runs
   // Runs that took threads a running team lent them (the pool's rule: a run takes every free thread, and a team
   // gives back those of its members not started yet when another run arrives), so that team ran on fewer.
   let lent = 0;
@@ -73,7 +73,9 @@ export function createPoolRunner(threads: number, parallel: number): PoolRunner 
     const output = await handle.result;
     if (timeToTarget === Infinity && reached(output.objective))
       timeToTarget = output.data.time_to_best_seconds as number;
-    counts.set(handle.threads, (counts.get(handle.threads) ?? 0) + 1);
+    const bySolver = counts.get(request.solver) ?? new Map<number, number>();
+    bySolver.set(handle.threads, (bySolver.get(handle.threads) ?? 0) + 1);
+    counts.set(request.solver, bySolver);
     return { output, threads: handle.threads, timeToTarget };
   }
 
@@ -81,11 +83,13 @@ export function createPoolRunner(threads: number, parallel: number): PoolRunner 
     run: (request, reached = () => false) => inSlot(() => timed(request, reached)),
     describeThreads() {
       const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
-      const sorted = [...counts].sort(([a], [b]) => b - a);
-      const text =
-        sorted.length === 1
-          ? `each run got ${plural(sorted[0]![0], 'thread')} (RunHandle.threads)`
-          : `runs got different thread counts (RunHandle.threads): ${sorted.map(([k, runs]) => `${plural(k, 'thread')} in ${plural(runs, 'run')}`).join(', ')}`;
+      const solvers = [...counts].map(([solver, bySolver]) => {
+        const sorted = [...bySolver].sort(([a], [b]) => b - a);
+        return sorted.length === 1
+          ? `${solver}: each run got ${plural(sorted[0]![0], 'thread')}`
+          : `${solver}: runs got different thread counts, ${sorted.map(([k, runs]) => `${plural(k, 'thread')} in ${plural(runs, 'run')}`).join(', ')}`;
+      });
+      const text = `${solvers.join('; ')} (RunHandle.threads)`;
       return lent === 0
         ? text
         : `${text}; ${plural(lent, 'run')} started on threads lent by a team that had just started, which so ran on fewer than it counts`;
