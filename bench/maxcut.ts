@@ -5,8 +5,9 @@
 //   --seeds 3                runs per instance and solver, seeds 1..N (default 1)
 //   --solvers annealing      comma-separated solver names (default: the default heuristic, annealing)
 //   --threads 2              the pool's threads, the worker's budget as JES_WORKERS sets it (default: the CPU count)
-//   --parallel 1             runs at once (default 1, at most --threads); each gets the threads the pool's rule
-//                            gives it (worker/team.ts): alone, every thread; the header says how many runs got
+//   --parallel 1             runs at once (default 1, at most --threads): each takes the threads the pool's rule
+//                            gives it (worker/team.ts), alone all of them, beside others what is free then (not
+//                            always --threads / --parallel: the header says what each run got)
 //   --csv runs.csv --json runs.json   also write every run
 //   --exact 28,30,32         instead: time the exact solver on dense random graphs of these sizes (one thread)
 //
