@@ -6,17 +6,13 @@ import type { MessagePort } from 'node:worker_threads';
 import { type Progress, type SolveOptions, SolverLimitError, type StopSignal } from '../core/solver.ts';
 import type { SolverOutput } from '../core/use-case.ts';
 import { findSolver, findUseCase } from '../use-cases.ts';
+import type { RunRequest } from './team.ts';
 
-/** Pool → thread: one job. The input is a structured-clone copy; `stop` holds one Int32, non-zero to stop. */
-export interface JobMessage {
+/** Pool → thread: one job (a team's member: its own seed). The input is shared memory or a structured-clone copy. */
+export interface JobMessage extends RunRequest {
   type: 'run';
   id: number;
-  problemId: string;
-  solver: string;
-  input: unknown;
-  timeLimitSeconds: number;
-  seed: number;
-  params?: Record<string, unknown>;
+  /** One Int32, non-zero to stop. */
   stop: SharedArrayBuffer;
 }
 
