@@ -36,7 +36,6 @@ const longest = [
   'server/test/outage-outcome.test.ts',
   'server/test/webhook-durability.test.ts',
   'server/test/errors.test.ts',
-  'conformance/test/reference.test.ts',
   'server/test/storage-quota.test.ts',
   'conformance/test/reproduce.test.ts',
   'server/test/multi-process.test.ts',
