@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -48,6 +48,13 @@ const longest = [
 // A file renamed or removed must leave this list too, or its place would go unnoticed.
 for (const name of longest)
   if (!existsSync(join(import.meta.dirname, name))) throw new Error(`vitest.config.ts: ${name} no longer exists`);
+
+// Every Node process a run starts (vitest's workers, and the servers, commands and scripts the tests spawn: hundreds)
+// compiled the same unchanged files again. Node's compile cache keeps their compiled code, and TypeScript stripped of
+// its types, between processes, each entry checked against its file's contents, so an edited file is compiled afresh:
+// conformance/test/cli.test.ts took 17% less CPU, eight in-process server test files 6%, a server's start 11%. A cache
+// set outside (NODE_COMPILE_CACHE) is kept, and NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'jes-node-compile-cache');
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
