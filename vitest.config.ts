@@ -7,10 +7,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The longest files of a whole run (npm test at af6276c, three workers; issue 32's conformance auth and HAR tests
- * placed by their own times), started first, longest first. A fresh clone has no durations cached, and vitest then
- * starts the larger files first: the clock set's runs at other dates (a small file, 90 s) and the fuzz campaign
- * started late and ran on alone at the end of a 14-minute run; with ten files listed, half-minute files still started
- * in the last minutes (the three workers' ideal, 808 s of 911 s).
+ * placed by their own times; the clock set's run at another date moved down once it ran without isolation, 36 s),
+ * started first, longest first. A fresh clone has no durations cached, and vitest then starts the larger files
+ * first: the clock set's runs at other dates (a small file, 90 s then) and the fuzz campaign started late and ran on
+ * alone at the end of a 14-minute run; with ten files listed, half-minute files still started in the last minutes (the
+ * three workers' ideal, 808 s of 911 s).
  */
 const longest = [
   'test/packages/packages.test.ts',
@@ -20,7 +21,6 @@ const longest = [
   'test/docs/browser.test.ts',
   'test/fuzz/fuzz.test.ts',
   'server/test/worker-durability.test.ts',
-  'test/clock/dates.test.ts',
   'server/test/disk-full.test.ts',
   'server/test/sigkill.test.ts',
   'conformance/test/sandbox.test.ts',
@@ -30,6 +30,7 @@ const longest = [
   'server/test/space.test.ts',
   'server/test/database-outage.test.ts',
   'test/docs/code-samples.test.ts',
+  'test/clock/dates.test.ts',
   'server/test/data-dir.test.ts',
   'conformance/test/rate-limit.test.ts',
   'conformance/test/har.test.ts',
