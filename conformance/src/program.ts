@@ -13,7 +13,7 @@ import { packageVersion } from '@jes/contract/package-version';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadChecks, moduleOf } from './check-modules.ts';
 import { type ConfigRead, defaultConfigFile, readConfig } from './config-file.ts';
-import { Contract } from './contract/contract.ts';
+import { contractAt } from './contract/contract.ts';
 import type { RecordedHar } from './har/har.ts';
 import { readHar, replayHar, type ReplayReport } from './har/replay.ts';
 import { splitUser, variables } from './environment.ts';
@@ -486,7 +486,7 @@ export async function run(
     o = command.opts<Options>();
     const extra = await loadChecks(o.checks);
     if (o.list) {
-      const contract = new Contract(o.contract);
+      const contract = contractAt(o.contract);
       const listed = selectChecks(runChecks(contract, extra), { only: o.only, operations: o.operation }, contract);
       for (const check of listed) {
         const module = moduleOf(check);

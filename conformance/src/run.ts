@@ -9,7 +9,7 @@ import { checks } from './checks/registry.ts';
 import { terminalStates } from './checks/terminal-states.ts';
 import { moduleOf } from './check-modules.ts';
 import { CheckContext } from './context.ts';
-import { Contract } from './contract/contract.ts';
+import { type Contract, contractAt } from './contract/contract.ts';
 import { coverage } from './coverage.ts';
 import { Fixtures } from './fixtures.ts';
 import { replayMissed, replayPathPattern } from './generate/property.ts';
@@ -97,7 +97,7 @@ export type Connection = Pick<
  * rate limits, the transport (proxies, a private CA, a client certificate), the headers given (-H) and the users'
  * sessions.
  */
-export function connect(options: Connection, contract = new Contract(options.contractPath)): Http {
+export function connect(options: Connection, contract = contractAt(options.contractPath)): Http {
   const perSecond = rateOf(options);
   const http = new Http(options.baseUrl, contract, {
     ...(perSecond ? { pace: pacer(perSecond) } : {}),
@@ -142,7 +142,7 @@ export function prepareRun(options: ConformanceOptions): PreparedRun {
     );
   if (options.token === undefined && (options.username === undefined || options.password === undefined))
     throw new Error('the run needs a username and password, or a token');
-  const contract = new Contract(options.contractPath);
+  const contract = contractAt(options.contractPath);
   return { options, contract, checks: selectChecks(runChecks(contract, options.checks), options, contract) };
 }
 

@@ -1,8 +1,10 @@
 // The checks can fail: against a proxy that breaks one behaviour of the real reference server, the suite
-// fails the check that behaviour breaks (and the same proxy breaking nothing passes them all). The same proxy stands in
-// front of the stateful sandbox too, every breakage: each acts on the wire (a request or an answer changed, or answered
-// by the proxy), and the sandbox keeps every behaviour the checks look at, tokens that name their user included. The
-// two targets run side by side; each one's time is printed (the sandbox's half adds about a third to the file's).
+// fails the check that behaviour breaks (and the same proxy breaking nothing passes them all, every check run: the
+// tests' one whole run against the reference server on PGlite from its sources; test/packages/ sends the same run
+// straight to the installed server, on Node 24 and 22). The same proxy stands in front of the stateful sandbox too,
+// every breakage: each acts on the wire (a request or an answer changed, or answered by the proxy), and the sandbox
+// keeps every behaviour the checks look at, tokens that name their user included. The two targets run side by side;
+// each one's time is printed (the sandbox's half adds about a third to the file's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNames, type ConformanceOptions, type Failure, type Report, runConformance } from '../src/index.ts';
 import { type Breakage, startBrokenProxy } from './support/broken-proxy.ts';
@@ -57,11 +59,17 @@ describe.concurrent.each(targets)('in front of $target, a deployment that', ({ t
 
   // A whole run, beside the four dozen runs of one check each: on a busy 2-core machine it has taken more than the
   // default 60 s (39 s on a quiet one), so it gets three times that, and a minute for the webhook checks (their retry
-  // is due 5 s after the first attempt) and the streams' followed job: 180 s ran out at a load average of 17.
+  // is due 5 s after the first attempt) and the streams' followed job: 180 s ran out at a load average of 17. Its four
+  // generated cases per target are the first four of the default eight (one seed), which test/packages/ sends.
   it("breaks nothing (the proxy alone) passes every check, and a team's own", { timeout: 240_000 }, async () => {
     const report = await runThrough({}, { ...webhookListen, checks: teamChecks });
-    expect(report.failed, printed(report)).toBe(0);
-    expect(report.results.find((r) => r.name === 'maxcut_half_weight')?.status, printed(report)).toBe('passed');
+    console.log(printed(report));
+    // Every check, the team's too, ran and passed: none failed or was skipped.
+    const notPassed = report.results.filter((r) => r.status !== 'passed').map((r) => [r.name, r.status]);
+    expect(notPassed, printed(report)).toEqual([]);
+    expect(report.results.map((r) => r.name).sort()).toEqual(
+      [...checkNames(), ...teamChecks.map((c) => c.name)].sort(),
+    );
   });
 
   /** Each breakage's run of its check, once (the shrinking test reads one of them too). */

@@ -17,7 +17,8 @@ afterAll(async () => {
   if (!('skip' in database)) await database.drop();
 });
 
-// Twice the default, as the PGlite run (reference.test.ts): a whole run took more than 60 s at a load average of 20.
+// Twice the default, as the PGlite run (broken.test.ts's, through its proxy breaking nothing) has: a whole run took
+// more than 60 s at a load average of 20.
 it.skipIf(skip)(
   `passes every check against the reference server on PostgreSQL${skip ? ` (skipped: ${skip})` : ''}`,
   { timeout: 120_000 },

@@ -22,7 +22,12 @@ export interface ContractDocument {
 
 /** The contract at `path` (this package's by default), parsed. */
 export function readContract(path: string = contractPath): ContractDocument {
-  return parse(readFileSync(path, 'utf8')) as ContractDocument;
+  return parseContract(readFileSync(path, 'utf8'));
+}
+
+/** A contract's text (openapi.yaml's), parsed: for a reader that has read the file itself. */
+export function parseContract(text: string): ContractDocument {
+  return parse(text) as ContractDocument;
 }
 
 let carried: ContractDocument | undefined;

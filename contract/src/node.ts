@@ -3,7 +3,13 @@
 // sending webhooks (node:crypto, node:net, node:http). Its dependencies (ajv, yaml) are optional peers, so
 // that the client, which loads the main entry only, installs without them.
 export { answerClientErrors } from './client-errors.ts';
-export { carriedContract, type ContractDocument, contractPath, readContract } from './contract-document.ts';
+export {
+  carriedContract,
+  type ContractDocument,
+  contractPath,
+  parseContract,
+  readContract,
+} from './contract-document.ts';
 export { startJobBodyErrors, startsJob } from './start-job-body.ts';
 export { fingerprint } from './request-fingerprint.ts';
 export { newWebhookSecret, signatureHeader, webhookHeaders, webhookSignature } from './webhooks/signature.ts';

@@ -52,7 +52,17 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function runMoved(offsetMs: number, timeZone: string, report: string) {
   const offset = `${offsetMs >= 0 ? '+' : ''}${Math.round(offsetMs / 1000)}s`; // the same offset in every process
   const vitest = join(root, 'node_modules/vitest/vitest.mjs');
-  const args = ['run', '--reporter=json', `--outputFile=${report}`, '--maxWorkers=2', ...Object.keys(clockSet)];
+  // Without isolation the files of a worker share its modules (the server's, PGlite's), imported once instead of once
+  // per file: the set took 40% less CPU (101 s, 61 s). Each file runs isolated in npm test's own run; this run is
+  // there for the clock, which faketime moves from the process's start, before any module reads it.
+  const args = [
+    'run',
+    '--reporter=json',
+    `--outputFile=${report}`,
+    '--maxWorkers=2',
+    '--no-isolate',
+    ...Object.keys(clockSet),
+  ];
   const child = spawn(faketime, ['-f', offset, process.execPath, vitest, ...args], {
     cwd: root,
     env: {

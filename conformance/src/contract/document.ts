@@ -1,6 +1,6 @@
 // openapi.yaml as data: loading, following local $refs, walking the operations and finding the one a
 // request reaches. The suite checks a deployment against this file, never against what the deployment serves.
-import { contractPath, readContract } from '@jes/contract/node';
+import { contractPath, parseContract, readContract } from '@jes/contract/node';
 
 export type Node = Record<string, any>;
 
@@ -21,6 +21,11 @@ export interface Operation {
 
 export function loadContract(path: string = defaultContractPath): Node {
   return readContract(path) as Node;
+}
+
+/** A contract's text, parsed (contractAt reads the file itself, to know whether it changed). */
+export function parseDocument(text: string): Node {
+  return parseContract(text) as Node;
 }
 
 /** Follows `$ref`s (local JSON pointers only) until a node that is not a reference. */
