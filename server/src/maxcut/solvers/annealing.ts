@@ -125,13 +125,13 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   const keep = (): void => {
     const before = bestCut;
     let grown = 0;
+    // Past the time limit, a crossover's pass over the edges (and the descent after it) would overrun it: none then.
     if (walk.cut > bestCut) {
       if (before > -Infinity) spare.set(best);
       best.set(walk.side);
       bestCut = walk.cut;
       if (before > -Infinity && !stopped) grown = crossover(graph, best, spare, scratch, eps);
     } else if (!stopped) grown = crossover(graph, best, walk.side, scratch, eps);
-    // Past the time limit, a crossover's pass over the edges (and the descent after it) would overrun it.
     bestCut += grown;
     if (grown > eps) {
       // The child may not be a local optimum where the clusters meet: descend from it (the walk restarts anyway).
