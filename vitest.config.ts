@@ -83,11 +83,6 @@ export default defineConfig({
     // 468 s with two, as most of the time the tests wait on servers, databases and solver threads, not the CPU.
     // With the event streams and webhooks (issue 31) two workers kept the 2 cores 80% busy over 18 minutes: three.
     maxWorkers: Math.max(3, availableParallelism() - 1),
-    // A worker runs its files one after another in one module graph instead of loading the servers, the database and
-    // the contract again for each file: the suite's CPU is what makes it long on two cores, and most of a small
-    // file's was its imports (15 mid-size server files 164 -> 141 s of CPU, 19 conformance files 264 -> 209 s).
-    // Every file still starts its own servers and databases, on ports and in folders of its own.
-    isolate: false,
     sequence: { sequencer: LongestFirst },
   },
 });

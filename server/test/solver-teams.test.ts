@@ -1,7 +1,9 @@
 // Teams: one run on several solver threads (worker/team.ts), end to end on real worker threads and the real
 // solvers. A heuristic run on an idle pool takes every thread, a run that waits is lent one at once, a cancelled team
 // answers with a verified partition, iteration-budget runs and `exact` keep one thread, and a QUBO team's answer
-// and progress go the way of its sense (lower energies). The answers' merge is also checked alone, both senses.
+// and progress go the way of its sense (lower energies). A pool capped at one thread a run (JES_EXECUTION_THREADS)
+// keeps to it; through the API, a team's job answers a verified cut and a cancelled one keeps its best. The answers'
+// merge is also checked alone, both senses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutValue, energy, type Graph } from '@jes/contract/inputs';
 import type { Progress } from '../src/core/solver.ts';
@@ -9,6 +11,8 @@ import { qubo } from '../src/qubo/use-case.ts';
 import { type RunRequest, SolverPool } from '../src/worker/pool.ts';
 import { teamAnswers } from '../src/worker/team-answers.ts';
 import { randomMatrix } from './support/qubo-fixtures.ts';
+import { cutValue as matrixCut, randomMatrix as randomAdjacency } from './support/server.ts';
+import { sharedServer } from './support/shared-server.ts';
 import { randomCase, sparseGraph } from './support/solver-cases.ts';
 
 const pool = new SolverPool({ size: 2 });
@@ -124,6 +128,45 @@ describe('a run on a team of threads', () => {
     expect(progress.length).toBeGreaterThanOrEqual(1);
     for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeLessThan(progress[i - 1]!);
     expect(objective).toBeLessThanOrEqual(progress.at(-1)!);
+  });
+});
+
+describe('the threads an execution may take (JES_EXECUTION_THREADS)', () => {
+  it('a pool that allows one thread a run runs annealing on one, however many are free', async () => {
+    const single = new SolverPool({ size: 2, threadsPerRun: 1 });
+    try {
+      const handle = single.run(maxcut('annealing', small, { timeLimitSeconds: 0.2 }));
+      expect(handle.threads).toBe(1);
+      expectCut(small, (await handle.result).data);
+    } finally {
+      await single.close();
+    }
+  });
+
+  describe('through the API, two threads an execution', () => {
+    const jes = sharedServer({ JES_EXECUTION_THREADS: '2' });
+    const graph = { num_nodes: 200, adj_matrix: randomAdjacency(200, 5) };
+
+    it('an annealing job on a team answers a cut of its partition', async () => {
+      const id = await jes.alice.start(graph, '?solver=annealing&time_limit_seconds=0.5');
+      expect((await jes.alice.waitFor(id)).status).toBe('FINISHED');
+      const { annealing } = (await jes.alice.get(`/job/${id}/output`)).body.outputs;
+      expect(annealing.cut_value).toBe(matrixCut(graph.adj_matrix, annealing.partition));
+      expect(annealing.iterations).toBeGreaterThan(0);
+    });
+
+    it('a cancelled team keeps the best any member found', async () => {
+      const id = await jes.alice.start(graph, '?solver=annealing&time_limit_seconds=60');
+      let running: any;
+      for (let i = 0; i < 600 && running?.best_value === undefined; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        running = (await jes.alice.get(`/job/${id}`)).body.job[id].executions.annealing;
+      }
+      expect((await jes.alice.post(`/job/${id}/cancel`)).status).toBe(202);
+      const ended = (await jes.alice.waitFor(id)).executions.annealing;
+      expect(ended.status).toBe('CANCELLED');
+      expect(ended.best_value).toBeGreaterThanOrEqual(running.best_value);
+    });
   });
 });
 

@@ -23,9 +23,12 @@ export const webhookListen = { webhookListen: '127.0.0.1:0' } satisfies Partial<
 /** The reference server's setting that lets it call the suite's webhook listener on the loopback (it refuses it by default). */
 export const webhookHosts = { JES_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' };
 
-/** The reference server with two solver threads, no rate limits, an in-memory database unless `env` names one. */
+/**
+ * The reference server with two solver threads, one an execution (teams would double the CPU of the suite's jobs),
+ * no rate limits, an in-memory database unless `env` names one.
+ */
 export function startReference(env: Record<string, string> = {}): Promise<Started> {
-  return startServer({ JES_WORKERS: '2', ...env });
+  return startServer({ JES_WORKERS: '2', JES_EXECUTION_THREADS: '1', ...env });
 }
 
 /** The sandbox: stateful (the default; the full profile) or `{ stateless: true }` (the sandbox profile). */

@@ -23,6 +23,8 @@ export interface Config {
   users: { name: string; password: string }[];
   jwtSecret: string | undefined;
   workers: number;
+  /** The most solver threads one execution may use (JES_EXECUTION_THREADS); `workers` when unset. */
+  executionThreads: number;
   env: 'production' | 'sandbox';
   /** undefined when rate limiting is off. */
   rateLimits: Record<RatePolicy, RateLimit> | undefined;
@@ -321,6 +323,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     users: parseUsers(env.JES_USERS),
     jwtSecret: secret,
     workers: integer('JES_WORKERS', env.JES_WORKERS, availableParallelism(), 0, 256),
+    executionThreads: integer('JES_EXECUTION_THREADS', env.JES_EXECUTION_THREADS, 256, 1, 256),
     env: jesEnv,
     rateLimits: parseRateLimits(env.JES_RATE_LIMITS),
     maxActiveJobs: integer('JES_MAX_ACTIVE_JOBS', env.JES_MAX_ACTIVE_JOBS, 50, 1, 1_000_000),

@@ -30,6 +30,11 @@ export const settings: readonly Setting[] = [
   ),
   described('JES_JWT_SECRET', 'generated and stored in the database', 'HS256 key for tokens, at least 32 bytes'),
   described('JES_WORKERS', 'CPU cores', 'solver threads in this process; 0 serves the API only'),
+  described(
+    'JES_EXECUTION_THREADS',
+    'all of JES_WORKERS',
+    'the most solver threads one execution may use (1: each runs on one thread)',
+  ),
   valued('JES_ENV', 'production', 'production or sandbox; tokens carry it and are refused by the other'),
   valued(
     'JES_RATE_LIMITS',

@@ -85,7 +85,7 @@ function startWorkers(
   space?: DiskSpace,
 ): { stop(): Promise<void> } | undefined {
   if (config.workers === 0) return undefined;
-  const pool = new SolverPool({ size: config.workers });
+  const pool = new SolverPool({ size: config.workers, threadsPerRun: config.executionThreads });
   const loop = new WorkerLoop({
     db,
     pool,

@@ -30,6 +30,8 @@ export interface SolverPoolOptions {
   size: number;
   /** Applied to every thread; a thread that exceeds them dies and its run rejects with SolverCrashedError. */
   resourceLimits?: ResourceLimits;
+  /** The most threads one run may take (JES_EXECUTION_THREADS); default: all of them. */
+  threadsPerRun?: number;
 }
 
 export interface RunHandle {
@@ -64,6 +66,7 @@ export class SolverPool {
   readonly #resourceLimits: ResourceLimits | undefined;
   readonly #threads = new Set<Thread>();
   readonly #queue: Job[] = [];
+  readonly #threadsPerRun: number;
   #nextId = 1;
   #running = 0;
   #closed = false;
@@ -73,6 +76,7 @@ export class SolverPool {
       throw new RangeError(`pool size must be a positive integer, got ${options.size}`);
     this.size = options.size;
     this.#resourceLimits = options.resourceLimits;
+    this.#threadsPerRun = options.threadsPerRun ?? options.size;
   }
 
   /** Threads not running a job or a member of its team (including ones not started yet); 0 once closed. */
@@ -131,7 +135,7 @@ export class SolverPool {
       if (this.idle === 0) this.#lend();
       if (this.idle === 0) return;
       const job = this.#queue.shift()!;
-      const size = teamSize(job.request, this.idle, this.#queue.length);
+      const size = Math.min(this.#threadsPerRun, teamSize(job.request, this.idle, this.#queue.length));
       for (let index = 0; index < size; index++) job.members.push(newMember(this.#nextId++, job, index));
       // Every member is in the team before the first starts: one that fails to start cannot settle it early.
       for (const member of job.members) this.#start(this.#freeThread(), member);

@@ -21,6 +21,9 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
     JES_USERS: usersSetting(users),
     JES_JWT_SECRET: jwtSecret,
     JES_WORKERS: '2',
+    // One thread an execution, as before teams (solver-teams.test.ts runs them): two would double the CPU every
+    // heuristic job of the suite takes, on a 2-core machine.
+    JES_EXECUTION_THREADS: '1',
     JES_RATE_LIMITS: 'off',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...overrides,
