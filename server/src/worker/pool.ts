@@ -135,7 +135,7 @@ export class SolverPool {
       if (this.idle === 0) this.#lend();
       if (this.idle === 0) return;
       const job = this.#queue.shift()!;
-      const size = Math.min(this.#threadsPerRun, teamSize(job.request, this.idle, this.#queue.length));
+      const size = teamSize(job.request, this.idle, this.#queue.length, this.#threadsPerRun);
       for (let index = 0; index < size; index++) job.members.push(newMember(this.#nextId++, job, index));
       // Every member is in the team before the first starts: one that fails to start cannot settle it early.
       for (const member of job.members) this.#start(this.#freeThread(), member);

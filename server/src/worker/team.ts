@@ -73,15 +73,15 @@ export function clearTimers(member: Member): void {
 }
 
 /**
- * How many threads a run starts on: its solver's `threads` (undefined: 1), at most what is free once every run
- * still waiting behind it has one, and never less than 1. A run with `max_iterations` is meant to be repeatable,
- * and the best of several seeds is not what one seed gives: it runs on one thread.
+ * How many threads a run starts on: its solver's `threads` (undefined: 1), at most `perRun` (JES_EXECUTION_THREADS)
+ * and what is free once every run still waiting behind it has one, and never less than 1. A run with `max_iterations`
+ * is meant to be repeatable, and the best of several seeds is not what one seed gives: it runs on one thread.
  */
-export function teamSize(request: RunRequest, free: number, waiting: number): number {
+export function teamSize(request: RunRequest, free: number, waiting: number, perRun: number): number {
   if (request.params?.max_iterations !== undefined) return 1;
   const useCase = findUseCase(request.problemId);
   const solver = useCase && findSolver(useCase, request.solver);
-  return Math.max(1, Math.min(solver?.threads ?? 1, free - waiting));
+  return Math.max(1, Math.min(solver?.threads ?? 1, perRun, free - waiting));
 }
 
 /** Member 0 runs with the run's own seed (a one-thread run is what it always was); the others with seeds apart. */
