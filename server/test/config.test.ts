@@ -122,3 +122,29 @@ describe('webhooks', () => {
     refused({ JES_WEBHOOK_CONCURRENCY: '0' }, 'JES_WEBHOOK_CONCURRENCY');
   });
 });
+
+describe('JES_USERS', () => {
+  const hash = 'scrypt$16$1$1$c2FsdHNhbHRzYWx0$' + Buffer.alloc(32, 7).toString('base64url');
+  it('takes passwords, and stored hashes of the form jes-server hash-password prints', () => {
+    expect(read({ JES_USERS: `alice:a:b$c,bob:${hash}` }).users).toEqual([
+      { name: 'alice', password: 'a:b$c' },
+      { name: 'bob', hash },
+    ]);
+  });
+  it('refuses a stored hash it could not check, or one costing more memory than the default, naming the user', () => {
+    const [, , , , salt, key] = hash.split('$');
+    for (const bad of [
+      'scrypt$',
+      `scrypt$15$1$1$${salt}$${key}`, // N not a power of two
+      `scrypt$1$1$1$${salt}$${key}`,
+      `scrypt$65536$8$1$${salt}$${key}`, // 64 MiB
+      `scrypt$16$0$1$${salt}$${key}`,
+      `scrypt$16$1$17$${salt}$${key}`,
+      `scrypt$16$1$1$c2FsdA$${key}`, // a 4-byte salt
+      `scrypt$16$1$1$${salt}$c2FsdA`,
+      `scrypt$16$1$1$${salt}$${key}=`,
+    ]) {
+      expect(() => read({ JES_USERS: `bob:${bad}` }), bad).toThrow(/^JES_USERS: bob's stored hash is invalid: /);
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../src/start/main.ts';
 import { expectProblem } from './support/problems.ts';
 import { backends, Client, jwtSecret, sixNodes, startTestServer } from './support/server.ts';
+import { node, runChild, serverCli } from '../../test/support/child-server.ts';
 import { usersSetting } from '../../test/support/users-setting.ts';
 
 /** The same user's client, talking to another server (a restart) with the token it had. */
@@ -90,6 +91,34 @@ describe.each(await backends())('on %s', (name, backend) => {
     await new Client(fourth.url).login('bob', 'bob-1');
     await stop(fourth);
   });
+
+  // What the database stores is the same either way: one run is enough.
+  it.skipIf(name === 'PostgreSQL')(
+    'takes a stored hash in place of a password: the same hash keeps tokens, another (a new password) revokes them',
+    async () => {
+      // As an operator makes them: jes-server hash-password, the password piped in.
+      const hashed = async (password: string) =>
+        (await runChild(node(serverCli, 'hash-password'), { input: `${password}\n` })).stdout.trim();
+      const [first, second] = await Promise.all([hashed('dave-1'), hashed('dave-2')]);
+      expect(first).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+
+      let server = await start({ alice: 'alice-1', dave: first });
+      const dave = await new Client(server.url).login('dave', 'dave-1');
+      expectProblem(
+        await new Client(server.url).post('/login', { username: 'dave', password: first }),
+        401,
+        'invalid_credentials',
+      );
+      await stop(server);
+      server = await start({ alice: 'alice-1', dave: first });
+      expect((await at(server.url, dave).get('/job')).status).toBe(200);
+      await stop(server);
+      server = await start({ alice: 'alice-1', dave: second });
+      expectProblem(await at(server.url, dave).get('/job'), 401, 'invalid_token');
+      await new Client(server.url).login('dave', 'dave-2');
+      await stop(server);
+    },
+  );
 
   it('refuses a well-signed token for a user who does not exist with invalid_token (it was a 500 from a foreign key)', async () => {
     const server = await start({ alice: 'alice-1' });

@@ -2,6 +2,7 @@
 // (`node sandbox/src/cli.ts`), each on a free port. A crash is then an exit we can see, with its output kept
 // for the failure message, instead of a vitest worker that dies with it.
 import { type ChildServer, node, sandboxCli, serverCli, startChild } from '../support/child-server.ts';
+import { cheapUsersSetting } from '../support/users-setting.ts';
 
 /** A target as the campaign watches it: its exit, why, and whether something outside the test ended it. */
 export type Target = ChildServer;
@@ -24,9 +25,7 @@ export function startServer(users: number, env: Record<string, string> = {}): Pr
     env: {
       PORT: '0',
       JES_DATA_DIR: 'memory:',
-      JES_USERS: fuzzUsers(users)
-        .map((u) => `${u.name}:${u.password}`)
-        .join(','),
+      JES_USERS: cheapUsersSetting(Object.fromEntries(fuzzUsers(users).map((u) => [u.name, u.password]))),
       JES_JWT_SECRET: jwtSecret,
       JES_WORKERS: '2',
       LOG_LEVEL: 'warn',

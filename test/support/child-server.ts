@@ -213,17 +213,27 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs `command` to its end (one that should refuse to start; SIGKILL after `timeoutMs`); what it printed. */
+/**
+ * Runs `command` to its end (one that should refuse to start; SIGKILL after `timeoutMs`), `input` on its stdin;
+ * what it printed.
+ */
 export function runChild(
   command: string[],
-  { env, cwd = repoRoot, timeoutMs = 60_000 }: Pick<StartOptions, 'env' | 'cwd' | 'timeoutMs'> = {},
+  {
+    env,
+    cwd = repoRoot,
+    timeoutMs = 60_000,
+    input,
+  }: Pick<StartOptions, 'env' | 'cwd' | 'timeoutMs'> & { input?: string } = {},
 ): Promise<Ran> {
   const [program, ...args] = command as [string, ...string[]];
-  const child = spawn(program, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdin = input === undefined ? 'ignore' : 'pipe';
+  const child = spawn(program, args, { cwd, env: childEnv(env), stdio: [stdin, 'pipe', 'pipe'] });
+  child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+  child.stdout!.on('data', (data: Buffer) => (stdout += data.toString()));
+  child.stderr!.on('data', (data: Buffer) => (stderr += data.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   return new Promise((resolve) =>
     child.once('close', (code) => {

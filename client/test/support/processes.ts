@@ -8,7 +8,7 @@ import {
   serverCli,
   startChild,
 } from '../../../test/support/child-server.ts';
-import { usersSetting } from '../../../test/support/users-setting.ts';
+import { cheapUsersSetting } from '../../../test/support/users-setting.ts';
 
 export { freePort, repoRoot } from '../../../test/support/child-server.ts';
 /** What the client's tests and the conformance suite's use of a server: where it is, and how to stop it. */
@@ -37,7 +37,7 @@ export function startServer(env: Record<string, string> = {}): Promise<Started> 
     env: {
       PORT: '0',
       JES_DATA_DIR: 'memory:',
-      JES_USERS: usersSetting(users),
+      JES_USERS: cheapUsersSetting(users),
       JES_JWT_SECRET: jwtSecret,
       JES_WORKERS: '1',
       JES_RATE_LIMITS: 'off',

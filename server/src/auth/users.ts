@@ -1,9 +1,10 @@
 // Users and the signing key, kept in the database. JES_USERS, when set, is the whole list of users: start-up
-// creates the ones it names, changes a password that differs, and disables every user it does not name (their
+// creates the ones it names, changes a password (or a stored hash) that differs, and disables every user it does not name (their
 // rows stay: jobs and data files refer to them). Without JES_USERS the users stay as they are, and when none is
 // enabled start-up creates `demo` with a random password, returned to be printed once. Disabling a user or
 // changing a password bumps the user's token version, which revokes every token issued before.
 import { randomBytes } from 'node:crypto';
+import type { ConfiguredUser } from '../config/config.ts';
 import type { Database } from '../store/database.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 
@@ -15,7 +16,7 @@ const upsert = `INSERT INTO users (name, password_hash) VALUES ($1, $2)
 
 export async function ensureUsers(
   db: Database,
-  users: { name: string; password: string }[],
+  users: ConfiguredUser[],
 ): Promise<{ name: string; password: string } | undefined> {
   if (users.length === 0) {
     const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
@@ -32,8 +33,12 @@ export async function ensureUsers(
       [user.name],
     );
     // Unchanged users keep their tokens: every process of a deployment starts with the same list.
-    if (row && !row.disabled && (await verifyPassword(user.password, row.password_hash))) continue;
-    await db.query(upsert, [user.name, await hashPassword(user.password)]);
+    const unchanged =
+      row &&
+      !row.disabled &&
+      ('hash' in user ? row.password_hash === user.hash : await verifyPassword(user.password, row.password_hash));
+    if (unchanged) continue;
+    await db.query(upsert, [user.name, 'hash' in user ? user.hash : await hashPassword(user.password)]);
   }
   await db.query(
     'UPDATE users SET disabled_at = now(), token_version = token_version + 1 WHERE disabled_at IS NULL AND NOT (name = ANY($1))',
@@ -49,7 +54,7 @@ export async function checkCredentials(db: Database, name: string, password: str
     'SELECT password_hash, token_version FROM users WHERE name = $1 AND disabled_at IS NULL',
     [name],
   );
-  const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash));
+  const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
   return matches && row ? row.token_version : undefined;
 }
 

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { attemptTimeoutMs, parseAllowHosts, webhookRetryDelaysMs } from '@jes/contract/node';
+import { parseStoredHash } from '../auth/passwords.ts';
 
 export interface RateLimit {
   limit: number;
@@ -20,7 +21,7 @@ export interface Config {
   dataDir: string;
   /** Where a throw-away embedded database finds the cluster it starts from (JES_CACHE_DIR); undefined when off. */
   cacheDir: string | undefined;
-  users: { name: string; password: string }[];
+  users: ConfiguredUser[];
   jwtSecret: string | undefined;
   workers: number;
   /** The most solver threads one execution may use (JES_EXECUTION_THREADS); `workers` when unset. */
@@ -115,6 +116,9 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return value;
 }
 
+/** A user as JES_USERS names it: with a password, or with its stored hash (auth/passwords.ts). */
+export type ConfiguredUser = { name: string; password: string } | { name: string; hash: string };
+
 /** A user name: what JES_USERS may name, and so what a token's `sub` may be. */
 export const userNamePattern = /^[A-Za-z0-9._@-]{1,128}$/;
 
@@ -129,7 +133,12 @@ function parseUsers(raw: string | undefined): Config['users'] {
         `JES_USERS must be name:password[,name:password...], got an entry "${entry.split(':')[0]}:…"`,
       );
     }
-    return { name, password };
+    // A password of a stored hash's form is that hash (jes-server hash-password prints one); one that only begins
+    // like one is refused rather than taken as a password the operator did not mean.
+    if (!password.startsWith('scrypt$')) return { name, password };
+    const stored = parseStoredHash(password);
+    if (typeof stored === 'string') throw new ConfigError(`JES_USERS: ${name}'s stored hash is invalid: ${stored}`);
+    return { name, hash: password };
   });
 }
 

@@ -26,7 +26,7 @@ export const settings: readonly Setting[] = [
   described(
     'JES_USERS',
     'unset',
-    'name:password,… the whole list of users; unset keeps them (a first start makes demo)',
+    'name:password or name:hash (jes-server hash-password),… the whole list of users; unset keeps them (a first start makes demo)',
   ),
   described('JES_JWT_SECRET', 'generated and stored in the database', 'HS256 key for tokens, at least 32 bytes'),
   described('JES_WORKERS', 'CPU cores', 'solver threads in this process; 0 serves the API only'),

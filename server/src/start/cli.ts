@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 // `jes-server` (or `jes-server serve`): the API server with solver workers. `jes-server worker`: solver workers
-// only, against DATABASE_URL. Settings come from the environment (settings.ts lists them; --help prints them).
+// only, against DATABASE_URL. `jes-server hash-password`: a password's hash for JES_USERS. Settings come from the
+// environment (settings.ts lists them; --help prints them).
 // Exit codes: 0 stopped by SIGTERM (after JES_DRAIN_SECONDS) or SIGINT, 1 an invalid setting or a failure while
 // running, 2 usage.
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { Command, CommanderError } from 'commander';
+import { hashPassword } from '../auth/passwords.ts';
 import { ConfigError, readConfig } from '../config/config.ts';
 import type { Listening } from './listen.ts';
 import { createLogger } from './logger.ts';
@@ -51,6 +56,22 @@ async function run(command: 'serve' | 'worker'): Promise<void> {
   stopOnSignals(running, config.drainSeconds);
 }
 
+/** `jes-server hash-password`: the first line of stdin (typed at a terminal, not echoed, or piped), hashed. */
+async function printHash(): Promise<void> {
+  if (process.stdin.isTTY) process.stderr.write('password: ');
+  // At a terminal readline takes the echo over and echoes to its output: a sink, so the password is not shown.
+  const lines = createInterface({
+    input: process.stdin,
+    output: new Writable({ write: (_, __, done) => done() }),
+    terminal: Boolean(process.stdin.isTTY),
+  });
+  const [password] = await Promise.race([once(lines, 'line'), once(lines, 'close').then(() => [''])]);
+  lines.close();
+  if (process.stdin.isTTY) process.stderr.write('\n');
+  if (!password) throw new ConfigError('hash-password: no password on stdin (give it as the first line)');
+  console.log(await hashPassword(password));
+}
+
 function program(): Command {
   const program = new Command('jes-server')
     .description(
@@ -76,13 +97,19 @@ function program(): Command {
     )
     .action(() => run('worker'));
   program
+    .command('hash-password')
+    .description(
+      'read a password from stdin (its first line) and print its salted scrypt hash, to name in JES_USERS as name:hash',
+    )
+    .action(printHash);
+  program
     .command('help')
     .description('show this help')
     .action(() => program.help());
   return program;
 }
 
-const commands = ['serve', 'worker', 'help'];
+const commands = ['serve', 'worker', 'hash-password', 'help'];
 try {
   const cli = program();
   const args = process.argv.slice(2);

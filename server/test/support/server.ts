@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
-import { usersSetting } from '../../../test/support/users-setting.ts';
+import { cheapUsersSetting } from '../../../test/support/users-setting.ts';
 import { readConfig } from '../../src/config/config.ts';
 import { type Running, startServer } from '../../src/start/main.ts';
 
@@ -13,12 +13,15 @@ export { bruteForceMaxCut, cutValue, formatTimestamp } from '../../../test/contr
 export const users = { alice: 'alice-password-1', bob: 'bob-password-2' };
 export const jwtSecret = 'test-secret-that-is-at-least-32-bytes-long!';
 
-/** Settings for a test server: in-memory database, no rate limits, two users, a known signing key. */
+/**
+ * Settings for a test server: in-memory database, no rate limits, two users (their passwords as cheap stored hashes),
+ * a known signing key.
+ */
 export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PORT: '0',
     JES_DATA_DIR: 'memory:',
-    JES_USERS: usersSetting(users),
+    JES_USERS: cheapUsersSetting(users),
     JES_JWT_SECRET: jwtSecret,
     JES_WORKERS: '2',
     // One thread an execution, as before teams (solver-teams.test.ts runs them): two would double the CPU every
