@@ -5,7 +5,7 @@
 // first whose required members it names (num_nodes or adj_matrix: inline; data_file_identifier: a data file).
 // The server's validator and the sandbox's Prism both decide, and both explain by this (test/support/start-job-bodies.ts).
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { carriedContract } from './contract-document.ts';
+import { carriedContract, type ContractDocument } from './contract-document.ts';
 import type { FieldError } from './error-catalogue.ts';
 
 interface Schema {
@@ -15,26 +15,35 @@ interface Schema {
 }
 
 const documentId = 'urn:jes:openapi';
-const contract = carriedContract();
 
 type Operation = { operationId?: string; requestBody?: { content: Record<string, { schema: Schema }> } };
 
-/** The body shapes of each operation that starts a job (startJob and each use case's own): its oneOf. */
-const shapesByOperation = new Map(
-  Object.values(contract.paths)
-    .map((item) => (item as { post?: Operation }).post)
-    .filter((op) => op?.operationId && op.requestBody?.content['application/json']?.schema.oneOf)
-    .map((op) => [
-      op!.operationId!,
-      op!.requestBody!.content['application/json']!.schema.oneOf!.map((shape) => {
-        const name = shape.$ref!.split('/').pop()!;
-        return {
-          required: (contract.components.schemas[name] as Schema).required ?? [],
-          ref: `${documentId}${shape.$ref}`,
-        };
-      }),
-    ]),
-);
+type Shapes = Map<string, { required: string[]; ref: string }[]>;
+let shapes: Shapes | undefined;
+
+/**
+ * The body shapes of each operation that starts a job (startJob and each use case's own): its oneOf. Read at the
+ * first use, not when this module loads: a process that imports @jes/contract/node for anything else (a solver
+ * thread) does not parse the contract.
+ */
+const shapesByOperation = (): Shapes => (shapes ??= shapesOf(carriedContract()));
+
+const shapesOf = (contract: ContractDocument): Shapes =>
+  new Map(
+    Object.values(contract.paths)
+      .map((item) => (item as { post?: Operation }).post)
+      .filter((op) => op?.operationId && op.requestBody?.content['application/json']?.schema.oneOf)
+      .map((op) => [
+        op!.operationId!,
+        op!.requestBody!.content['application/json']!.schema.oneOf!.map((shape) => {
+          const name = shape.$ref!.split('/').pop()!;
+          return {
+            required: (contract.components.schemas[name] as Schema).required ?? [],
+            ref: `${documentId}${shape.$ref}`,
+          };
+        }),
+      ]),
+  );
 
 let ajv: Ajv2020 | undefined;
 const validators = new Map<string, ValidateFunction>();
@@ -44,7 +53,7 @@ function validatorOf(ref: string): ValidateFunction {
   // The contract's components under one id, so that the shapes' $refs resolve.
   ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).addSchema({
     $id: documentId,
-    components: contract.components,
+    components: carriedContract().components,
   });
   let validate = validators.get(ref);
   if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
@@ -63,14 +72,14 @@ function fieldError(e: ErrorObject): FieldError {
 
 /** Whether the operation's body is a oneOf of shapes that startJobBodyErrors explains. */
 export const startsJob = (operationId: string | undefined): operationId is string =>
-  operationId !== undefined && shapesByOperation.has(operationId);
+  operationId !== undefined && shapesByOperation().has(operationId);
 
 /**
  * The errors of the shape the body meant, deepest pointer first; none when it fits that shape. A body that names
  * none of the operation's shapes (another use case's input, say) is told which members they need.
  */
 export function startJobBodyErrors(operationId: string, body: unknown): FieldError[] {
-  const shapes = shapesByOperation.get(operationId)!;
+  const shapes = shapesByOperation().get(operationId)!;
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return [{ pointer: '/', detail: 'must be object' }];
   const meant = shapes.find((shape) => shape.required.some((member) => Object.hasOwn(body, member)));

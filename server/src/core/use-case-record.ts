@@ -1,6 +1,8 @@
 // A use case's record as GET /problem/{problem_id} serves it: its schemas and example come from the contract
-// (descriptions dropped: the reference has them), its solvers from the use case's own registry.
-import { contract } from './contract.ts';
+// (descriptions dropped: the reference has them), its solvers from the use case's own registry. The contract is read
+// when a record is built, not when this module loads: the solver and validation threads load the use cases and never
+// serve a record (each parsed openapi.yaml for nothing, 0.2–0.4 s of a core per thread).
+import { carriedContract } from '@jes/contract/node';
 import type { SolverInfo } from './solver.ts';
 import type { UseCaseRecord } from './use-case.ts';
 
@@ -18,7 +20,7 @@ function withoutDescriptions(schema: unknown): unknown {
 function standalone(name: string): Record<string, unknown> {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    ...(withoutDescriptions(contract.components.schemas[name]) as object),
+    ...(withoutDescriptions(carriedContract().components.schemas[name]) as object),
   };
 }
 
@@ -58,6 +60,6 @@ export function useCaseRecord(parts: RecordParts): UseCaseRecord {
       default_time_limit_seconds: s.defaultTimeLimitSeconds,
       ...(s.maxNodes !== undefined ? { max_nodes: s.maxNodes } : {}),
     })),
-    example_input: contract.components.examples[parts.example]!.value as UseCaseRecord['example_input'],
+    example_input: carriedContract().components.examples[parts.example]!.value as UseCaseRecord['example_input'],
   };
 }
