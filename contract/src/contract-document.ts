@@ -3,7 +3,7 @@
 // (contract/src/) and the package's root installed (dist/src/), where the package's build put its copy.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { CORE_SCHEMA, load } from 'js-yaml';
 
 /** The contract this package carries (the repository's own in a clone). */
 export const contractPath = join(import.meta.dirname, '..', '..', 'openapi.yaml');
@@ -25,9 +25,13 @@ export function readContract(path: string = contractPath): ContractDocument {
   return parseContract(readFileSync(path, 'utf8'));
 }
 
-/** A contract's text (openapi.yaml's), parsed: for a reader that has read the file itself. */
+/**
+ * A contract's text (openapi.yaml's), parsed: for a reader that has read the file itself. YAML 1.2's core schema
+ * (no timestamps, no YAML 1.1 booleans), as the `yaml` package read it before: the same document for openapi.yaml,
+ * in a tenth of its time (0.3 s of a core at every process's start, a server's, the sandbox's, the suite's).
+ */
 export function parseContract(text: string): ContractDocument {
-  return parse(text) as ContractDocument;
+  return load(text, { schema: CORE_SCHEMA }) as ContractDocument;
 }
 
 let carried: ContractDocument | undefined;
