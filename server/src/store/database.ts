@@ -1,12 +1,13 @@
 // One small interface over the two databases the server runs on: embedded PGlite (one process) and
 // PostgreSQL through pg (many API and worker processes). Same SQL for both.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/config.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PoolState } from '../metrics/store.ts';
-import { lockDataDir } from './data-dir-lock.ts';
+import { lockDataDir, lockFileName } from './data-dir-lock.ts';
 import { freshCluster } from './fresh-cluster.ts';
 import { metered } from './metered.ts';
 import { preparedStatements } from './pglite-statements.ts';
@@ -52,10 +53,21 @@ export async function claimDataDir(dataDir: string): Promise<() => void> {
   return lockDataDir(dataDir);
 }
 
+/** Whether the folder holds nothing but the lock claimDataDir took: a database not made yet. */
+async function holdsOnlyLock(dataDir: string): Promise<boolean> {
+  return (await readdir(dataDir)).every((name) => name === lockFileName);
+}
+
+async function clearBesideLock(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir))
+    if (name !== lockFileName) await rm(join(dataDir, name), { recursive: true, force: true });
+}
+
 /**
  * Opens the embedded database in `dataDir` ('memory:' for a throw-away one), claiming its folder first unless
  * the caller did (`claimed`, the release claimDataDir returned). Closing it releases the folder. `cacheDir`: where a
- * throw-away one finds its starting cluster (fresh-cluster.ts); undefined, PGlite initialises it.
+ * throw-away one, or one in a new folder, finds its starting cluster (fresh-cluster.ts); undefined, PGlite initialises
+ * it.
  */
 export async function openEmbedded(
   dataDir: string,
@@ -65,22 +77,28 @@ export async function openEmbedded(
   const unlock = claimed ?? (await claimDataDir(dataDir));
   let db: PGlite;
   try {
-    const fresh = dataDir === 'memory:' && cacheDir ? await freshCluster(cacheDir) : undefined;
+    const inMemory = dataDir === 'memory:';
+    // A new folder starts from the kept cluster too: PGlite's initdb on disk took 5-11 s of a core (12-21 s) where
+    // loading the copy took 2. Only a folder that holds nothing but this server's lock is new: one with anything else
+    // in it (a database, or files of the operator's) is PGlite's to open as it always did.
+    const fresh = cacheDir && (inMemory || (await holdsOnlyLock(dataDir))) ? await freshCluster(cacheDir) : undefined;
     const create = (image?: Blob) =>
       // bytea parameters go as they are: PGlite binds a Uint8Array in the binary format (the bytes themselves), where
       // its default serializer builds a string per byte (seconds for 4 MiB) and even a hex string doubles 4 MiB
       // and costs PGlite a character-by-character UTF-8 count. Results come as text, read through Buffer's codec.
-      PGlite.create(dataDir === 'memory:' ? 'memory://' : dataDir, {
+      PGlite.create(inMemory ? 'memory://' : dataDir, {
         serializers: { [bytea]: (value: Uint8Array) => value as unknown as string },
         parsers: { [bytea]: (text: string) => Buffer.from(text.slice(2), 'hex') },
         ...(image ? { loadDataDir: image } : {}),
         // In memory the buffer pool is a second copy of bytes PGlite's in-memory files already hold, and its default
         // 128 MB was zeroed at every start (0.5 s of a core, 40% of a start from the kept cluster): 16 MB there.
-        ...(dataDir === 'memory:' ? { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] } : {}),
+        ...(inMemory ? { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] } : {}),
       });
     const loaded = fresh?.image && (await create(fresh.image).catch(() => undefined));
     if (loaded) db = loaded;
     else {
+      // What a load that failed wrote into the folder, which held only the lock before it, goes before initdb runs.
+      if (fresh?.image && !inMemory) await clearBesideLock(dataDir);
       db = await create();
       // None kept yet, or one PGlite could not load: this one, as initdb left it, before anything is written.
       await fresh?.keep(db);
@@ -88,7 +106,7 @@ export async function openEmbedded(
     // In memory a new WAL segment need not be zero-filled to reserve its space: writing its 16 MiB of zeros grew the
     // in-memory file by an eighth at a time (half a GiB allocated and copied per 20 inline jobs of 4 MiB), where one
     // byte written at its end sizes it at once. On disk the zeros stay: they claim the space before WAL needs it.
-    if (dataDir === 'memory:') await db.exec('SET wal_init_zero = off');
+    if (inMemory) await db.exec('SET wal_init_zero = off');
   } catch (error) {
     unlock();
     throw error;
