@@ -79,6 +79,9 @@ export default defineConfig({
     setupFiles: ['./server/test/support/no-server-errors.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll's default of 1 s was met on a loaded machine by a page's first load (dashboard-live.test, a full
+    // run): 10 s unless a poll says otherwise. A poll that passes returns at once; only a failure waits it out.
+    expect: { poll: { timeout: 10_000 } },
     // Vitest's default (one core left for itself) leaves a 2-core machine one worker: 736 s for .ci/run against
     // 468 s with two, as most of the time the tests wait on servers, databases and solver threads, not the CPU.
     // With the event streams and webhooks (issue 31) two workers kept the 2 cores 80% busy over 18 minutes: three.
