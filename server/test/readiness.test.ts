@@ -85,7 +85,9 @@ describe('readiness and draining', () => {
     // On PostgreSQL the API runs no solver: a worker process beside it, draining as long, solves the job.
     if (!('skip' in probe)) cleanups.push(probe.drop);
     const database = 'skip' in probe ? {} : { DATABASE_URL: probe.url };
-    const drain = { JES_DRAIN_SECONDS: '5' };
+    // 8 s: what is done while it drains (a log-in, a job from start to end on a new solver thread) took 5.7 s of a
+    // 5 s drain on a loaded machine (a full run).
+    const drain = { JES_DRAIN_SECONDS: '8' };
     const [server, worker] = await Promise.all([
       serveChild({ ...database, ...drain, JES_WORKERS: 'skip' in probe ? '1' : '0' }),
       'skip' in probe ? undefined : startWorker({ ...database, ...drain, JES_WORKERS: '1' }),
@@ -100,8 +102,8 @@ describe('readiness and draining', () => {
 
     const signalled = performance.now();
     for (const child of [server, worker]) child?.child.kill('SIGTERM');
-    await server.printed(/^SIGTERM: draining for 5 s/m);
-    await worker?.printed(/^SIGTERM: draining for 5 s/m);
+    await server.printed(/^SIGTERM: draining for 8 s/m);
+    await worker?.printed(/^SIGTERM: draining for 8 s/m);
     expectNotReady(await get(server.url, '/readyz'), /draining/);
     // Still serving: liveness (on a keep-alive connection, which its answer closes), a log-in, a job from start to end.
     const agent = new Agent({ keepAlive: true });
@@ -116,14 +118,14 @@ describe('readiness and draining', () => {
     agent.destroy();
     expect(health).toEqual([200, 'close']);
     const bob = await new Client(server.url).login('bob');
-    const job = await alice.waitFor(await alice.start(sixNodes), 5);
+    const job = await alice.waitFor(await alice.start(sixNodes), 8);
     expect(job.status).toBe('FINISHED');
     expect((await bob.get('/job')).status).toBe(200);
-    expect(performance.now() - signalled).toBeLessThan(5000);
+    expect(performance.now() - signalled).toBeLessThan(8000);
 
     expect(await exit(server)).toBe('exit code 0');
     if (worker) expect(await exit(worker)).toBe('exit code 0');
-    expect(performance.now() - signalled).toBeGreaterThanOrEqual(4900);
+    expect(performance.now() - signalled).toBeGreaterThanOrEqual(7900);
     expect(server.output()).toMatch(/^SIGTERM: shutting down$/m);
   }, 60_000);
 

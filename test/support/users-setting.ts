@@ -1,6 +1,7 @@
 // JES_USERS as the tests write it, from a name → password record: the server's own tests (in this process or a
 // child), the client's, the fuzz's and the benchmarks'.
 import { createHash, scryptSync } from 'node:crypto';
+import { storedHash } from '../../server/src/core/password-hash.ts';
 
 /** JES_USERS for `users` (name → password), as an operator writes it: `alice:secret,bob:other`. */
 export const usersSetting = (users: Record<string, string>): string =>
@@ -18,7 +19,7 @@ export const cheapUsersSetting = (users: Record<string, string>): string =>
   Object.entries(users)
     .map(([name, password]) => {
       const salt = createHash('sha256').update(`${name}:${password}`).digest().subarray(0, 16);
-      const hash = scryptSync(password, salt, 32, { N: 16, r: 1, p: 1 });
-      return `${name}:scrypt$16$1$1$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+      const cost = { N: 16, r: 1, p: 1 };
+      return `${name}:${storedHash(cost, salt, scryptSync(password, salt, 32, cost))}`;
     })
     .join(',');

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { attemptTimeoutMs, parseAllowHosts, webhookRetryDelaysMs } from '@jes/contract/node';
-import { parseStoredHash } from '../auth/passwords.ts';
+import { parseStoredHash } from '../core/password-hash.ts';
 
 export interface RateLimit {
   limit: number;
@@ -116,7 +116,7 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return value;
 }
 
-/** A user as JES_USERS names it: with a password, or with its stored hash (auth/passwords.ts). */
+/** A user as JES_USERS names it: with a password, or with its stored hash (core/password-hash.ts). */
 export type ConfiguredUser = { name: string; password: string } | { name: string; hash: string };
 
 /** A user name: what JES_USERS may name, and so what a token's `sub` may be. */

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { cheapUsersSetting } from '../../../test/support/users-setting.ts';
 import { readConfig } from '../../src/config/config.ts';
+import { serverErrors } from './server-errors.ts';
 import { type Running, startServer } from '../../src/start/main.ts';
 
 // Reference computations over the contract's dense matrix, shared with the contract suite.
@@ -47,7 +48,7 @@ export interface Reply<T = any> {
 /** A small HTTP client for one user of one server. */
 export class Client {
   /** Every 5xx any client received: a test file that leaves one here fails (see no-server-errors.ts). */
-  static readonly serverErrors: string[] = [];
+  static readonly serverErrors = serverErrors;
   token: string | undefined;
   readonly base: string;
   constructor(base: string) {
