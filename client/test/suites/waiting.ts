@@ -60,7 +60,7 @@ export function waitingSuite(servers: Servers): void {
       });
       const id = (await limited.startJob('maxcut', sixNodes, { solvers: ['local-search'], timeLimitSeconds: 0.5 }))
         .data!.id;
-      // Use up the quota, so that the first long poll is refused (the quota renews every second).
+      // Use up the quota, so that the first long poll is refused (the quota renews every 4 s: server.test.ts).
       let burnt = 0;
       while ((await limited.getJob(id)).error?.code !== 'rate_limited') expect(++burnt).toBeLessThan(10);
 
