@@ -54,7 +54,10 @@ export async function checkCredentials(db: Database, name: string, password: str
     'SELECT password_hash, token_version FROM users WHERE name = $1 AND disabled_at IS NULL',
     [name],
   );
-  const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
+  // Every login waits for the decoy (made at the process's first): the first login of an unknown name takes no longer
+  // than a known one's.
+  const decoy = await decoyHash();
+  const matches = await verifyPassword(password, row?.password_hash ?? decoy);
   return matches && row ? row.token_version : undefined;
 }
 
