@@ -12,10 +12,11 @@ const derive = promisify(scrypt) as (
   options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
 const maxmem = 64 * 1024 * 1024;
+const keyLength = 32;
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  return storedHash(defaultCost, salt, await derive(password, salt, 32, { ...defaultCost, maxmem }));
+  return storedHash(defaultCost, salt, await derive(password, salt, keyLength, { ...defaultCost, maxmem }));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -41,7 +41,13 @@ export interface RecordParts {
   solvers: readonly SolverInfo[];
 }
 
-export function useCaseRecord(parts: RecordParts): UseCaseRecord {
+/** The reader of `parts`' record, built at its first read (so a thread that never serves it reads no contract). */
+export function useCaseRecord(parts: RecordParts): () => UseCaseRecord {
+  let record: UseCaseRecord | undefined;
+  return () => (record ??= build(parts));
+}
+
+function build(parts: RecordParts): UseCaseRecord {
   return {
     id: parts.id,
     name: parts.name,

@@ -8,7 +8,7 @@ import {
   type MaxCutInlineInput,
   maxcutLimits,
 } from '@jes/contract/inputs';
-import type { CheckedInline, UseCase, UseCaseRecord, UseCaseSolver } from '../core/use-case.ts';
+import type { CheckedInline, UseCase, UseCaseSolver } from '../core/use-case.ts';
 import { useCaseRecord } from '../core/use-case-record.ts';
 import { decodeGraph, encodedGraphBytes, encodeGraph } from './graph-bytes.ts';
 import { defaultSolvers, solvers as graphSolvers } from './solvers/index.ts';
@@ -49,26 +49,27 @@ function checkInline(body: unknown): CheckedInline<Graph> {
   return { size: { nodes: n, edges }, encodedBytes: encodedGraphBytes({ n, edges }), prepare: checked.graph };
 }
 
-let record: UseCaseRecord | undefined;
+const record = useCaseRecord({
+  id: 'maxcut',
+  name: 'Maximum cut',
+  description:
+    'Split the nodes of a weighted undirected graph into two parts so that the total weight of the edges between the parts is as large as possible.',
+  inputSchema: 'MaxCutInput',
+  outputSchema: 'MaxCutOutput',
+  example: 'MaxCutInput',
+  maxInlineBytes,
+  maxDataFileBytes,
+  maxNodes,
+  dataFileFormats: ['json', 'edge_list'],
+  solvers,
+});
+
 export const maxcut: UseCase<Graph> = {
   id: 'maxcut',
   sense: 'max',
-  // Built at its first use (use-case-record.ts).
+  // Built at its first read (use-case-record.ts).
   get record() {
-    return (record ??= useCaseRecord({
-      id: 'maxcut',
-      name: 'Maximum cut',
-      description:
-        'Split the nodes of a weighted undirected graph into two parts so that the total weight of the edges between the parts is as large as possible.',
-      inputSchema: 'MaxCutInput',
-      outputSchema: 'MaxCutOutput',
-      example: 'MaxCutInput',
-      maxInlineBytes,
-      maxDataFileBytes,
-      maxNodes,
-      dataFileFormats: ['json', 'edge_list'],
-      solvers,
-    }));
+    return record();
   },
   maxInlineBytes,
   maxDataFileBytes,

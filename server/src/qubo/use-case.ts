@@ -1,7 +1,7 @@
 // The QUBO use case (problem_id `qubo`): minimise xᵀQx over x ∈ {0,1}ⁿ. Its inputs are read by inline.ts and
 // data-file.ts into the prepared QuboInput, stored by encoding.ts, and solved through the reduction to max cut.
 import { useCaseRecord } from '../core/use-case-record.ts';
-import type { UseCase, UseCaseRecord } from '../core/use-case.ts';
+import type { UseCase } from '../core/use-case.ts';
 import { checkQubo, quboFromDataFile, type QuboInlineInput, type QuboInput, quboLimits } from '@jes/contract/inputs';
 import { decodeQubo, encodedQuboBytes, encodeQubo, quboBytes } from './encoding.ts';
 import { defaultSolvers, solvers } from './solvers.ts';
@@ -10,26 +10,27 @@ const { maxDataFileBytes, maxInlineBytes, maxVariables } = quboLimits;
 
 export type { QuboInput } from '@jes/contract/inputs';
 
-let record: UseCaseRecord | undefined;
+const record = useCaseRecord({
+  id: 'qubo',
+  name: 'QUBO',
+  description:
+    'Choose 0 or 1 for each variable so that the energy xᵀQx (the sum of Q[i][j] over the pairs of variables both set to 1) is as low as possible.',
+  inputSchema: 'QuboInput',
+  outputSchema: 'QuboOutput',
+  example: 'QuboInput',
+  maxInlineBytes,
+  maxDataFileBytes,
+  maxNodes: maxVariables,
+  dataFileFormats: ['json', 'qubo'],
+  solvers,
+});
+
 export const qubo: UseCase<QuboInput> = {
   id: 'qubo',
   sense: 'min',
-  // Built at its first use (use-case-record.ts).
+  // Built at its first read (use-case-record.ts).
   get record() {
-    return (record ??= useCaseRecord({
-      id: 'qubo',
-      name: 'QUBO',
-      description:
-        'Choose 0 or 1 for each variable so that the energy xᵀQx (the sum of Q[i][j] over the pairs of variables both set to 1) is as low as possible.',
-      inputSchema: 'QuboInput',
-      outputSchema: 'QuboOutput',
-      example: 'QuboInput',
-      maxInlineBytes,
-      maxDataFileBytes,
-      maxNodes: maxVariables,
-      dataFileFormats: ['json', 'qubo'],
-      solvers,
-    }));
+    return record();
   },
   maxInlineBytes,
   maxDataFileBytes,
