@@ -6,6 +6,8 @@
 // sandbox's instants are the wall clock's (they agree with the Date header, as a deployment's do); the token's
 // `iat` and `exp` claims, instants too; and `request_id`, a random UUID per request, as a deployment's, to find a
 // request in the logs, not to name a resource. Everything else (job ids, tokens, timings' order, answers) is the seed's.
+// Each sandbox reads a clock the test moves (frozen while the jobs are started and one is cancelled, then a minute on):
+// on the wall clock a loaded machine let a job leave PENDING before its cancel came in one sandbox and not in the other.
 import { sixNodes } from '../../test/support/six-nodes.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../src/server.ts';
@@ -43,7 +45,13 @@ const path = (n: number) => ({
   ),
 });
 
-async function transcript(base: string): Promise<unknown[]> {
+/** A clock that stands still until moved. */
+function stillClock() {
+  let at = Date.now();
+  return { now: () => at, move: (ms: number) => void (at += ms) };
+}
+
+async function transcript(base: string, clock: ReturnType<typeof stillClock>): Promise<unknown[]> {
   const lines: unknown[] = [];
   let token = '';
   const send = async (
@@ -110,6 +118,8 @@ async function transcript(base: string): Promise<unknown[]> {
   ).job;
   await record('POST', `/job/${cancelled}/cancel`);
   jobs.push(cancelled);
+  // Past every other job's end (a second's limit, a PENDING of 1.5 s at most), well within a token's life.
+  clock.move(60_000);
   for (const id of jobs) await ended(id);
   for (const id of jobs) await record('GET', `/job/${id}/output`);
   await record('GET', `/job/${jobs[3]}/input`);
@@ -122,15 +132,17 @@ async function transcript(base: string): Promise<unknown[]> {
   return lines;
 }
 
+const clocks = [stillClock(), stillClock(), stillClock()];
 let sandboxes: Sandbox[];
 beforeAll(async () => {
-  // At a deployment's speed: a job is PENDING for half a second at least, so the cancel above finds it PENDING.
-  sandboxes = await Promise.all([42, 42, 43].map((seed) => startSandbox({ seed, speed: 1 })));
+  // At a deployment's speed: a job is PENDING for half a second at least, so the cancel above, at the same instant,
+  // finds it PENDING.
+  sandboxes = await Promise.all([42, 42, 43].map((seed, i) => startSandbox({ seed, speed: 1, now: clocks[i]!.now })));
 });
 afterAll(() => Promise.all(sandboxes.map((s) => s.close())));
 
 it('answers the same requests alike under one seed, and otherwise under another', async () => {
-  const [first, again, other] = await Promise.all(sandboxes.map((s) => transcript(s.url)));
+  const [first, again, other] = await Promise.all(sandboxes.map((s, i) => transcript(s.url, clocks[i]!)));
   expect(again).toEqual(first);
   expect(JSON.stringify(first)).toContain('"status":"CANCELLED"');
   expect(JSON.stringify(first)).toContain('"cut_value":53');
