@@ -22,6 +22,8 @@ export const clockSet: Record<string, string> = {
   'test/contract/contract.test.ts': "the contract's example timestamps, which must agree with each other",
   'sandbox/test/stream-token-expiry.test.ts':
     "a stream ended by its token's expiry on a clock moved an hour ahead of the real one",
+  'sandbox/test/state-transcript.test.ts':
+    "a clock injected into each sandbox, from this process's now and moved a minute on: its tokens and jobs judged by it",
   'sandbox/test/webhooks.test.ts':
     "deliveries stamped by the sandbox's clock (webhook-timestamp, timestamps of the job's change) and checked by standardwebhooks against the same clock",
 };
