@@ -148,6 +148,7 @@ describe('the packed packages, installed outside the repository', () => {
     );
   });
 
+  // Two runs of tsc over every package's declarations: 30 s in a full run, past the default 60 s on a busier machine.
   it("a strict TypeScript project (nodenext, skipLibCheck off) type-checks against every package (conformance/README.md's check of a team's own too, with checkJs), and a wrongly typed client input stays an error", async () => {
     // typed.ts marks its wrong input with @ts-expect-error: were the input not an error, tsc would fail on the unused directive.
     const tsc = await run('npx', ['--no-install', 'tsc', '-p', '.'], { cwd: project });
@@ -167,7 +168,7 @@ describe('the packed packages, installed outside the repository', () => {
         `^typed-wrong\\.ts\\(${line},\\d+\\): error TS2322: Type 'string' is not assignable to type 'number'\\.$`,
       ),
     );
-  });
+  }, 180_000);
 
   describe.each(nodes.map((node, i) => ({ ...node, home: join(dir, `home-${i}`) })))(
     'on Node $name',
