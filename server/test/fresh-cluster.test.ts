@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config/config.ts';
+import { schemaDigest } from '../src/store/migrations.ts';
 import { Client, sixNodes, startTestServer } from './support/server.ts';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'jes-cache-'));
@@ -26,18 +27,21 @@ async function serveOneJob(): Promise<void> {
 const kept = () => readdirSync(cacheDir).filter((name) => name.endsWith('.tar'));
 
 describe('JES_CACHE_DIR', () => {
-  it('keeps the cluster a first start initialised, named by the PGlite version, and starts the next from it', async () => {
+  it('keeps the cluster a first start initialised and migrated, named by the PGlite version and the schema, and starts the next from it', async () => {
     await serveOneJob();
     const version = JSON.parse(
       readFileSync(join(import.meta.dirname, '../../node_modules/@electric-sql/pglite/package.json'), 'utf8'),
     ).version;
-    expect(kept()).toEqual([`pglite-${version}-cluster.tar`]);
+    expect(kept()).toEqual([`pglite-${version}-schema-${schemaDigest}-cluster.tar`]);
     const file = join(cacheDir, kept()[0]!);
     const first = statSync(file);
-    // A cluster as initdb left it, not the first server's data: none of its tables, users or jobs went into it.
+    // A cluster as the migrations left it, not the first server's data: its tables, but none of its users or jobs.
     const probe = await PGlite.create('memory://', { loadDataDir: new Blob([readFileSync(file)]) });
     try {
-      expect((await probe.query(`SELECT to_regclass('public.users') AS users`)).rows).toEqual([{ users: null }]);
+      const count = async (table: string) =>
+        (await probe.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+      expect(await count('schema_migrations')).toBeGreaterThan(10);
+      expect([await count('users'), await count('jobs'), await count('settings')]).toEqual([0, 0, 0]);
     } finally {
       await probe.close();
     }

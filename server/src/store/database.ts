@@ -8,8 +8,9 @@ import { ConfigError } from '../config/config.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PoolState } from '../metrics/store.ts';
 import { lockDataDir, lockFileName } from './data-dir-lock.ts';
-import { freshCluster } from './fresh-cluster.ts';
+import { type FreshCluster, freshCluster } from './fresh-cluster.ts';
 import { metered } from './metered.ts';
+import { migrate } from './migrations.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { openPostgres } from './postgres.ts';
 
@@ -75,13 +76,15 @@ export async function openEmbedded(
   cacheDir?: string | undefined,
 ): Promise<Database> {
   const unlock = claimed ?? (await claimDataDir(dataDir));
-  let db: PGlite;
+  let db: PGlite,
+    fresh: FreshCluster | undefined,
+    made = false;
   try {
     const inMemory = dataDir === 'memory:';
     // A new folder starts from the kept cluster too: PGlite's initdb on disk took 5-11 s of a core (12-21 s) where
     // loading the copy took 2. Only a folder that holds nothing but this server's lock is new: one with anything else
     // in it (a database, or files of the operator's) is PGlite's to open as it always did.
-    const fresh = cacheDir && (inMemory || (await holdsOnlyLock(dataDir))) ? await freshCluster(cacheDir) : undefined;
+    fresh = cacheDir && (inMemory || (await holdsOnlyLock(dataDir))) ? await freshCluster(cacheDir) : undefined;
     const create = (image?: Blob) =>
       // bytea parameters go as they are: PGlite binds a Uint8Array in the binary format (the bytes themselves), where
       // its default serializer builds a string per byte (seconds for 4 MiB) and even a hex string doubles 4 MiB
@@ -100,8 +103,7 @@ export async function openEmbedded(
       // What a load that failed wrote into the folder, which held only the lock before it, goes before initdb runs.
       if (fresh?.image && !inMemory) await clearBesideLock(dataDir);
       db = await create();
-      // None kept yet, or one PGlite could not load: this one, as initdb left it, before anything is written.
-      await fresh?.keep(db);
+      made = true;
     }
     // In memory a new WAL segment need not be zero-filled to reserve its space: writing its 16 MiB of zeros grew the
     // in-memory file by an eighth at a time (half a GiB allocated and copied per 20 inline jobs of 4 MiB), where one
@@ -111,6 +113,25 @@ export async function openEmbedded(
     unlock();
     throw error;
   }
+  const database = embedded(db, unlock);
+  if (!fresh) return database;
+  try {
+    // None kept yet, or one PGlite could not load: this one gets the schema (its first migration, 0.4-0.8 s of a core
+    // in a new process, was every start's) and is kept before anything else is written. One loaded from the copy has
+    // the schema: only the instants its migrations were applied at are this database's.
+    if (made) {
+      await migrate(database);
+      await fresh.keep(db);
+    } else await db.exec('UPDATE schema_migrations SET applied_at = now()');
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/** The Database over an open PGlite; closing it releases the data folder (`unlock`). */
+function embedded(db: PGlite, unlock: () => void): Database {
   // The statements with parameters are the ones run over and over: those are named and prepared once. Those without
   // (migrations, maintenance) run as PGlite runs them.
   const statements = preparedStatements(db);

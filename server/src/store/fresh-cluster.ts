@@ -1,12 +1,13 @@
 // A throw-away embedded database (`memory:`), and one in a new folder, starts from a copy of a cluster PGlite has just
-// initialised, kept in the cache folder (JES_CACHE_DIR), instead of running PGlite's initdb at every start: in memory
-// 1.9 s of CPU per start fell to 0.4 s (the test suite starts hundreds), in a folder 5-11 s to 2. The copy is made by
-// the first start that finds none, one file per PGlite version, written whole or not at all; one PGlite cannot load
-// is made again.
+// initialised and the migrations have just given the schema, kept in the cache folder (JES_CACHE_DIR), instead of
+// running PGlite's initdb and the migrations at every start: in memory 1.9 s of CPU per start fell to 0.4 s (the test
+// suite starts hundreds), in a folder 5-11 s to 2. The copy is made by the first start that finds none, one file per
+// PGlite version and schema, written whole or not at all; one PGlite cannot load is made again.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
+import { schemaDigest } from './migrations.ts';
 
 /** PGlite's version, read once: a copy made by another version is never loaded. */
 let pgliteVersion: string | undefined;
@@ -43,12 +44,15 @@ class BytesBlob extends Blob {
 export interface FreshCluster {
   /** The kept copy, when there is one: what PGlite.create loads (its loadDataDir). */
   image: Blob | undefined;
-  /** Keeps `db`'s cluster, as initdb left it, for the next starts. Never throws: a cache is not worth a start. */
+  /**
+   * Keeps `db`'s cluster, as initdb and the migrations left it, for the next starts. Never throws: a cache is not worth
+   * a start.
+   */
   keep(db: PGlite): Promise<void>;
 }
 
 export async function freshCluster(cacheDir: string): Promise<FreshCluster> {
-  const file = join(cacheDir, `pglite-${await versionOfPglite()}-cluster.tar`);
+  const file = join(cacheDir, `pglite-${await versionOfPglite()}-schema-${schemaDigest}-cluster.tar`);
   const image = await readFile(file).then(
     (bytes) => new BytesBlob(bytes),
     () => undefined,

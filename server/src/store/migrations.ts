@@ -1,5 +1,6 @@
 // The SQL schema, as numbered migrations applied in order at start-up (under an advisory lock, so several
 // processes starting on one PostgreSQL apply each migration once).
+import { createHash } from 'node:crypto';
 import type { Database } from './database.ts';
 
 const migrations: string[] = [
@@ -236,6 +237,9 @@ const migrations: string[] = [
   ALTER TABLE data_files ADD COLUMN traceparent text
   `,
 ];
+
+/** Names the schema the migrations make: a kept cluster made by other migrations is never loaded (fresh-cluster.ts). */
+export const schemaDigest: string = createHash('sha256').update(JSON.stringify(migrations)).digest('hex').slice(0, 12);
 
 export async function migrate(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
