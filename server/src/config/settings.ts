@@ -21,7 +21,7 @@ export const settings: readonly Setting[] = [
   described(
     'JES_CACHE_DIR',
     '$XDG_CACHE_HOME/jes or ~/.cache/jes',
-    'where a throw-away (memory:) database, or one in a new folder, finds the cluster it starts from, made once per PGlite version; off',
+    'where a throw-away (memory:) database, or one in a new folder, finds the cluster it starts from, initialised and migrated once per PGlite version and schema; off',
   ),
   described(
     'JES_USERS',
