@@ -23,7 +23,8 @@ async function versionOfPglite(): Promise<string> {
 /**
  * The kept copy as PGlite reads it (Blob.arrayBuffer(), once): the file's bytes as they are. A Blob made of them was a
  * copy, which Node's arrayBuffer() then read back in chunks and joined into a third: 0.3 to 0.4 s of a core per start
- * for the 40 MB of a cluster, a third of an in-memory server's start.
+ * for the 40 MB of a cluster, a third of an in-memory server's start. Read any other way (stream(), text()) it is empty:
+ * a PGlite that did so would fail to load it and initialise a cluster instead, as for a copy it cannot load.
  */
 class BytesBlob extends Blob {
   readonly #bytes: Uint8Array<ArrayBuffer>;
