@@ -9,8 +9,8 @@
 //    it. Each result is crossed with the best (crossover.ts): every cluster where it found better goes into the best.
 //
 // Sweeps step through the nodes in order; a node flips when that does not lower the cut, else with probability
-// exp(gain / T) (Metropolis), read from a table against a raw 32-bit random number. A gain array updated in O(deg)
-// per flip makes a refused step O(1). The random anneals find the easy optima early and a first basin; the
+// exp(gain / T) (Metropolis), read from a table against a raw 32-bit random number. Each node's field (the weighted
+// sum of its neighbours' spins), updated in O(deg) per flip, makes a refused step O(1). The random anneals find the easy optima early and a first basin; the
 // re-anneals and the crossover gathered most of what is left on the sparse Gset graphs (toroidal and planar:
 // docs/solvers.md). Any real weights work.
 //
@@ -50,25 +50,54 @@ const EXP_STEPS = 64;
 const EXP_SIZE = 24 * EXP_STEPS;
 const EXP = Float64Array.from({ length: EXP_SIZE }, (_, i) => Math.exp(-(i + 0.5) / EXP_STEPS) * 2 ** 32);
 
-/** One walk's partition, its gains and cut, the node it steps on next and its xorshift32 state. */
+/**
+ * One walk: its partition and gains (what the descents and the crossover read), the same partition as spins during
+ * an anneal, its cut, the node it steps on next and its xorshift32 state.
+ */
 interface Walk {
   side: Uint8Array;
   gain: Float64Array;
+  /**
+   * +1 on side 0, -1 on side 1, and each node's field: the sum of weight times spin over its edges. A flip of v gains
+   * spin[v] × field[v] and updates its neighbours' fields without reading their sides: 15 to 30 % more sweeps a
+   * second on Gset than updating their gains.
+   */
+  spin: Float64Array;
+  field: Float64Array;
   cut: number;
   next: number;
   random: number;
 }
 
-/** `steps` Metropolis steps at temperature `t`, through the nodes in order from `walk.next`. */
+/** The walk's partition as spins and fields, from its sides and gains (gain = spin × field). O(n). */
+function toSpins(walk: Walk): void {
+  const { side, gain, spin, field } = walk;
+  for (let v = 0; v < side.length; v++) {
+    spin[v] = 1 - 2 * side[v]!;
+    field[v] = spin[v]! * gain[v]!;
+  }
+}
+
+/** Back from spins and fields to sides and gains. O(n). */
+function fromSpins(walk: Walk): void {
+  const { side, gain, spin, field } = walk;
+  for (let v = 0; v < side.length; v++) {
+    side[v] = spin[v]! > 0 ? 0 : 1;
+    gain[v] = spin[v]! * field[v]!;
+  }
+}
+
+/** `steps` Metropolis steps at temperature `t`, through the nodes in order from `walk.next`, on the walk's spins. */
 function metropolis(graph: Graph, walk: Walk, t: number, steps: number): void {
   const { n, offsets, targets, weights } = graph;
-  const { side, gain } = walk;
+  const { spin, field } = walk;
   let cut = walk.cut,
     v = walk.next,
     r = walk.random;
   const scale = EXP_STEPS / t;
   for (let s = 0; s < steps; s++, v = v + 1 === n ? 0 : v + 1) {
-    const g = gain[v]!;
+    const sv = spin[v]!;
+    const g = sv * field[v]!;
     if (g < 0) {
       const x = -g * scale;
       if (x >= EXP_SIZE) continue;
@@ -77,14 +106,13 @@ function metropolis(graph: Graph, walk: Walk, t: number, steps: number): void {
       r ^= r << 5;
       if (r >>> 0 >= EXP[x | 0]!) continue;
     }
-    const sv = side[v]! ^ 1;
-    side[v] = sv;
+    spin[v] = -sv;
     cut += g;
-    gain[v] = -g;
+    const change = 2 * sv; // each neighbour's field loses 2 × weight × the old spin
     const end = offsets[v + 1]!;
     for (let k = offsets[v]!; k < end; k++) {
       const j = targets[k]!;
-      gain[j] = gain[j]! + (side[j] === sv ? 2 : -2) * weights[k]!;
+      field[j] = field[j]! - change * weights[k]!;
     }
   }
   walk.cut = cut;
@@ -111,7 +139,15 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
   const hot = HOT * Math.sqrt(sumSquares / n),
     cold = COLD * (sumAbs / weights.length);
 
-  const walk: Walk = { side: new Uint8Array(n), gain: new Float64Array(n), cut: 0, next: 0, random: rng.uint32() | 1 };
+  const walk: Walk = {
+    side: new Uint8Array(n),
+    gain: new Float64Array(n),
+    spin: new Float64Array(n),
+    field: new Float64Array(n),
+    cut: 0,
+    next: 0,
+    random: rng.uint32() | 1,
+  };
   const best = new Uint8Array(n),
     spare = new Uint8Array(n),
     scratch = crossoverScratch(n);
@@ -157,6 +193,7 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
     const steps = Math.min(n, CHUNK);
     let done = 0,
       f = 0;
+    toSpins(walk);
     while (f < 1) {
       metropolis(graph, walk, t0 * (cold / t0) ** f, steps);
       done += steps / n;
@@ -167,6 +204,7 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
       }
       f = Number.isFinite(sweepsHere) ? done / sweepsHere : (now - beganAt) / Math.max(1e-9, endsAt - beganAt);
     }
+    fromSpins(walk);
     sweeps += done;
     // End at a local optimum: the anneal ends cold, so few flips are left (none after an abort: it must be quick).
     if (!options.signal.aborted) walk.cut += descend(graph, walk.side, walk.gain, eps, timeIsUp, CHUNK);
