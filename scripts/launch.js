@@ -9,10 +9,27 @@ import { existsSync, readFileSync } from 'node:fs';
 const neededNode = (manifest) => Number(/\d+/.exec(JSON.parse(readFileSync(manifest, 'utf8')).engines.node)[0]);
 
 /**
- * Runs `source` (relative to this file) where it exists, else `built`, once this Node is recent enough: the
- * repository's (its root package.json) for the sources, the package's for its build.
+ * A reader that has what it wanted (`jes --help | head -1`) closes the pipe: stop there, quietly, instead of dying
+ * on an unhandled EPIPE with a stack trace. A run given one of the `informational` options (help, version) ends with
+ * 0; any other ends with 141, as a shell reports a command killed by SIGPIPE, so that `set -o pipefail` does not
+ * read a run that never finished as a pass.
  */
-export async function launch(command, source, built) {
+function quietOnClosedPipe(informational) {
+  const code = process.argv.slice(2).some((arg) => informational.includes(arg)) ? 0 : 141;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(code);
+    });
+  }
+}
+
+/**
+ * Runs `source` (relative to this file) where it exists, else `built`, once this Node is recent enough: the
+ * repository's (its root package.json) for the sources, the package's for its build. `informational` lists the
+ * command's options that only print (help, version): a closed pipe ends those with 0.
+ */
+export async function launch(command, source, built, informational = ['--help', '-h', '--version', '-v']) {
   const fromSource = existsSync(new URL(source, import.meta.url));
   const needed = neededNode(new URL(fromSource ? '../../package.json' : '../package.json', import.meta.url));
   const major = Number(process.versions.node.split('.')[0]);
@@ -32,5 +49,6 @@ export async function launch(command, source, built) {
         next(specifier, { ...context, conditions: [...(context.conditions || []), 'jes-source'] }),
     });
   }
+  quietOnClosedPipe(informational);
   await import(new URL(fromSource ? source : built, import.meta.url).href);
 }

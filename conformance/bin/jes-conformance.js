@@ -3,4 +3,4 @@
 // (dist/), each after the Node version check of launch.js (generated from scripts/launch.js).
 import { launch } from './launch.js';
 
-await launch('jes-conformance', '../src/cli.ts', '../dist/src/cli.js');
+await launch('jes-conformance', '../src/cli.ts', '../dist/src/cli.js', ['--help', '-h', '--version', '-v', '--list']);

@@ -151,26 +151,22 @@ it('prints its version, and a --help that names each default once and never a pa
   expect(help.stdout).toMatch(/JES_RATE_LIMITS=off/);
 });
 
-// `jes-conformance --help | head -1`: the reader closes the pipe before the command has written. Here the
-// pipe is closed before the command even starts writing, so that it meets the closed pipe on every run.
-it.each([['--help'], ['--list'], ['--version']])(
-  'exits quietly when its output is closed (%s | head -1)',
-  async (option) => {
-    const child = spawn(process.execPath, ['--conditions=jes-source', cli, option], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.destroy();
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-  },
-);
+// `jes-conformance --list | head -1`: the reader closes the pipe before the command has written. Here the pipe is
+// closed before the command even starts writing, so that it meets the closed pipe on every run. Help and version, as
+// every command's, are test/scripts/launch.test's.
+it('exits quietly when the output of --list is closed (--list | head -1)', async () => {
+  const child = spawn(process.execPath, [cli, '--list'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+});
 
 it('ends a run whose output is closed with 141, not as a pass', async () => {
   const child = spawn(
     process.execPath,
-    ['--conditions=jes-source', cli, '--base-url', 'http://127.0.0.1:9', '--username', 'u', '--password', 'p'],
+    [cli, '--base-url', 'http://127.0.0.1:9', '--username', 'u', '--password', 'p'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout.destroy();

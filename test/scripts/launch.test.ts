@@ -2,9 +2,10 @@
 // clone of the repository: on this Node the commands run (`npm start`, `npm run sandbox` and `npm run conformance`
 // run the bins); on an older Node (the machine's own, such as Debian's /usr/bin/node, or JES_OLD_NODE) each prints
 // one line naming the Node needed and how to get it, and exits 1, where the sources alone failed with
-// ERR_UNKNOWN_FILE_EXTENSION. Installed from the packed tarballs, the same check is tried by test/packages.
+// ERR_UNKNOWN_FILE_EXTENSION; and each, its output closed after help or version (`jes --help | head -1`), exits
+// quietly with 0. Installed from the packed tarballs, the same check is tried by test/packages.
 // Skipped, with the reason printed, without an older Node.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,6 +64,20 @@ describe('the commands in a clone', () => {
     expect(conformance.code).toBe(0);
     expect(conformance.stdout).toMatch(/^Usage: jes-conformance/);
   });
+
+  // `jes --help | head -1`: the reader closes the pipe before the command has written. Here it is closed before the
+  // command even starts writing, so that it meets the closed pipe on every run.
+  it.each(bins.flatMap((bin) => ['--help', '--version'].map((option) => [bin, option])))(
+    '%s exits quietly with 0 when the output of %s is closed',
+    async (bin, option) => {
+      const child = spawn(process.execPath, [bin, option], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    },
+  );
 
   describe.skipIf(!oldNode)(`on an older Node (${oldNode ?? 'none here'})`, () => {
     const version = oldNode ? execFileSync(oldNode, ['--version'], { encoding: 'utf8' }).trim() : '';

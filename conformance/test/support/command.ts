@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-export const cli = join(import.meta.dirname, '../../src/cli.ts');
+/** Its bin, as a user runs it: the launcher's Node check and closed-pipe exits (scripts/launch.js), then src/cli.ts. */
+export const cli = join(import.meta.dirname, '../../bin/jes-conformance.js');
 
 export interface Ran {
   code: number;
@@ -17,7 +18,7 @@ export interface Ran {
 export function conformance(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Ran> {
   return new Promise((resolve) => {
     const { GITHUB_ACTIONS: _, GITHUB_STEP_SUMMARY: __, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--conditions=jes-source', cli, ...args], {
+    const child = spawn(process.execPath, [cli, ...args], {
       env: { ...inherited, ...env },
       ...(cwd ? { cwd } : {}),
       stdio: ['ignore', 'pipe', 'pipe'],
