@@ -100,6 +100,7 @@ if (values.exact !== undefined) {
                 timeToBest: data.time_to_best_seconds as number,
                 timeToTarget,
                 optimal: data.optimal as boolean,
+                iterations: data.iterations as number,
               };
             }),
           );
@@ -112,12 +113,13 @@ if (values.exact !== undefined) {
     printReport(finished, time);
     if (values.csv) {
       const header =
-        'instance,solver,seed,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds,time_to_target_seconds';
+        'instance,solver,seed,threads,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds,time_to_target_seconds,iterations';
       const lines = finished.map((r) =>
         [
           r.instance.name,
           r.solver,
           r.seed,
+          r.threads,
           r.instance.nodes,
           r.instance.edges,
           r.instance.bestKnown,
@@ -125,6 +127,7 @@ if (values.exact !== undefined) {
           gapPercent(r).toFixed(4),
           r.timeToBest.toFixed(3),
           Number.isFinite(r.timeToTarget) ? r.timeToTarget.toFixed(3) : '',
+          r.iterations,
         ].join(','),
       );
       fs.writeFileSync(values.csv, [header, ...lines].join('\n') + '\n');

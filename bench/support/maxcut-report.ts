@@ -15,6 +15,8 @@ export interface Run {
   /** Seconds to a cut within TARGET of the best known (pool-runs.ts); Infinity when the run did not get there. */
   timeToTarget: number;
   optimal: boolean;
+  /** The execution's iterations, the sum over its threads (for annealing: sweeps, n steps each). */
+  iterations: number;
 }
 
 /** The time-to-target cut: within 0.1 % of the best known. */
