@@ -113,13 +113,12 @@ if (values.exact !== undefined) {
     printReport(finished, time);
     if (values.csv) {
       const header =
-        'instance,solver,seed,threads,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds,time_to_target_seconds,iterations';
+        'instance,solver,seed,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds,time_to_target_seconds,threads,iterations';
       const lines = finished.map((r) =>
         [
           r.instance.name,
           r.solver,
           r.seed,
-          r.threads,
           r.instance.nodes,
           r.instance.edges,
           r.instance.bestKnown,
@@ -127,6 +126,7 @@ if (values.exact !== undefined) {
           gapPercent(r).toFixed(4),
           r.timeToBest.toFixed(3),
           Number.isFinite(r.timeToTarget) ? r.timeToTarget.toFixed(3) : '',
+          r.threads,
           r.iterations,
         ].join(','),
       );

@@ -47,12 +47,14 @@ describe('npm run bench:maxcut', () => {
       expect(stdout).toMatch(/^\| all \| local-search \| 3 \|/m);
       const [header, ...lines] = fs.readFileSync(csv, 'utf8').trimEnd().split('\n');
       expect(header).toBe(
-        'instance,solver,seed,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds,time_to_target_seconds',
+        'instance,solver,seed,nodes,edges,best_known,cut,gap_percent,time_to_best_seconds,time_to_target_seconds,threads,iterations',
       );
       expect(lines).toHaveLength(12);
       for (const line of lines) {
-        const [, , , , , bestKnown, cut, gap] = line.split(',').map(Number);
+        const [, , , , , bestKnown, cut, gap, , , threads, iterations] = line.split(',').map(Number);
         expect(cut).toBeGreaterThan(0);
+        expect(threads).toBeGreaterThanOrEqual(1);
+        expect(iterations).toBeGreaterThan(0);
         expect(cut).toBeLessThanOrEqual(bestKnown!);
         expect(gap).toBeCloseTo((100 * (bestKnown! - cut!)) / bestKnown!, 3);
       }
