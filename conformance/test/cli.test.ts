@@ -2,12 +2,12 @@
 // coverage, the closing line), the JUnit and markdown files, the variables, --help and --version, and its exit
 // codes; the settings file (after the command line and the variables, its refusals, read in this process where
 // no other folder is needed) and the GitHub Actions annotations, read back as the runner parses them.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { runWithClosedOutput } from '../../test/support/closed-pipe.ts';
 import { deprecatedContract } from '../../test/support/deprecated-contract.ts';
 import { Contract } from '../src/contract/contract.ts';
 import { checkNames } from '../src/index.ts';
@@ -151,26 +151,17 @@ it('prints its version, and a --help that names each default once and never a pa
   expect(help.stdout).toMatch(/JES_RATE_LIMITS=off/);
 });
 
-// `jes-conformance --list | head -1`: the reader closes the pipe before the command has written. Here the pipe is
-// closed before the command even starts writing, so that it meets the closed pipe on every run. Help and version, as
+// `jes-conformance --list | head -1`: the reader closes the pipe before the command has written. Help and version, as
 // every command's, are test/scripts/launch.test's.
 it('exits quietly when the output of --list is closed (--list | head -1)', async () => {
-  const child = spawn(process.execPath, [cli, '--list'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.destroy();
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  expect(await runWithClosedOutput([cli, '--list'])).toEqual({ code: 0, stderr: '' });
 });
 
 it('ends a run whose output is closed with 141, not as a pass', async () => {
-  const child = spawn(
-    process.execPath,
-    [cli, '--base-url', 'http://127.0.0.1:9', '--username', 'u', '--password', 'p'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout.destroy();
-  const code = await new Promise((resolve) => child.on('close', resolve));
+  const { code } = await runWithClosedOutput([
+    cli,
+    ...['--base-url', 'http://127.0.0.1:9', '--username', 'u', '--password', 'p'],
+  ]);
   expect(code).toBe(141);
 });
 

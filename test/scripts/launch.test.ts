@@ -5,13 +5,14 @@
 // ERR_UNKNOWN_FILE_EXTENSION; and each, its output closed after help or version (`jes --help | head -1`), exits
 // quietly with 0. Installed from the packed tarballs, the same check is tried by test/packages.
 // Skipped, with the reason printed, without an older Node.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { followsContract } from '../../scripts/package-versions.ts';
+import { runWithClosedOutput } from '../support/closed-pipe.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -65,17 +66,11 @@ describe('the commands in a clone', () => {
     expect(conformance.stdout).toMatch(/^Usage: jes-conformance/);
   });
 
-  // `jes --help | head -1`: the reader closes the pipe before the command has written. Here it is closed before the
-  // command even starts writing, so that it meets the closed pipe on every run.
+  // `jes --help | head -1`: the reader closes the pipe before the command has written.
   it.each(bins.flatMap((bin) => ['--help', '--version'].map((option) => [bin, option])))(
     '%s exits quietly with 0 when the output of %s is closed',
     async (bin, option) => {
-      const child = spawn(process.execPath, [bin, option], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-      child.stdout.destroy();
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise((resolve) => child.on('close', resolve));
-      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(await runWithClosedOutput([bin, option], root)).toEqual({ code: 0, stderr: '' });
     },
   );
 
