@@ -10,9 +10,9 @@
 //
 // Sweeps step through the nodes in order; a node flips when that does not lower the cut, else with probability
 // exp(gain / T) (Metropolis), read from a table against a raw 32-bit random number. Each node's field (the weighted
-// sum of its neighbours' spins), updated in O(deg) per flip, makes a refused step O(1). The random anneals find the easy optima early and a first basin; the
-// re-anneals and the crossover gathered most of what is left on the sparse Gset graphs (toroidal and planar:
-// docs/solvers.md). Any real weights work.
+// sum of its neighbours' spins), updated in O(deg) per flip, makes a refused step O(1). The random anneals find the
+// easy optima early and a first basin; the re-anneals and the crossover gathered most of what is left on the sparse
+// Gset graphs (toroidal and planar: docs/solvers.md). Any real weights work.
 //
 // The time limit holds at any size: the clock is read every CHUNK steps, in the anneals and in the descents alike,
 // and the anneals leave the last descent the time of two passes (twice the quickest random start, timed).
