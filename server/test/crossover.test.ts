@@ -33,7 +33,7 @@ describe('crossover', () => {
           b = localOptimum();
         const [cutA, cutB] = [cutValue(graph, a), cutValue(graph, b)];
         const bBefore = b.slice();
-        const grown = crossover(graph, a, b, crossoverScratch(graph.n), eps);
+        const { grown } = crossover(graph, a, b, crossoverScratch(graph.n), eps);
         expect(b).toEqual(bBefore);
         expect(cutValue(graph, a)).toBeCloseTo(cutA + grown, 9);
         expect(cutValue(graph, a)).toBeGreaterThanOrEqual(Math.max(cutA, cutB) - 1e-9);
@@ -56,8 +56,28 @@ describe('crossover', () => {
     for (const other of [b, b.map((s) => s ^ 1)]) {
       const child = Uint8Array.from(a);
       expect([cutValue(graph, child), cutValue(graph, other)]).toEqual([4, 4]);
-      expect(crossover(graph, child, Uint8Array.from(other), crossoverScratch(graph.n), eps)).toBe(2);
+      expect(crossover(graph, child, Uint8Array.from(other), crossoverScratch(graph.n), eps)).toEqual({
+        grown: 2,
+        turned: 2,
+      });
       expect(cutValue(graph, child)).toBe(6);
     }
+  });
+
+  it('takes a cluster both cut alike only when asked to, and says how many nodes it turned', () => {
+    // A triangle cuts at most 2 of its 3 edges, in 6 ways: a and b are two of them, apart on node 2 alone.
+    const graph = graphFromEdges(
+      3,
+      Int32Array.from([0, 1, 2]),
+      Int32Array.from([1, 2, 0]),
+      new Float64Array(3).fill(1),
+    );
+    const eps = gainEpsilon(graph);
+    const b = Uint8Array.from([0, 1, 1]);
+    const child = Uint8Array.from([0, 1, 0]);
+    expect(crossover(graph, child, b, crossoverScratch(graph.n), eps)).toEqual({ grown: 0, turned: 0 });
+    expect(child).toEqual(Uint8Array.from([0, 1, 0]));
+    expect(crossover(graph, child, b, crossoverScratch(graph.n), eps, true)).toEqual({ grown: 0, turned: 1 });
+    expect(child).toEqual(b);
   });
 });

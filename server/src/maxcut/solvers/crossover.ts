@@ -6,6 +6,9 @@
 // the others. Taking each cluster from whichever partition cuts more across its boundary gives a partition at least
 // as good as both, in one pass over the clusters' edges. A child of two local optima need not be one: a node where
 // they agree may border a cluster taken from each.
+//
+// A cluster both partitions cut alike (a tie) may be taken too: the child then moves across a plateau of equal
+// cuts, which on Gset's ±1 graphs is most of what a re-anneal finds (annealing.ts).
 import type { Graph } from '@jes/contract/inputs';
 
 /** Work arrays for `crossover`, sized for a graph of n nodes, reused from call to call. */
@@ -18,9 +21,15 @@ export function crossoverScratch(n: number): CrossoverScratch {
   return { cluster: new Int32Array(n), queue: new Int32Array(n) };
 }
 
+/** What a crossover did to `into`: how much its cut grew, and how many nodes it turned over. */
+export interface Crossed {
+  grown: number;
+  turned: number;
+}
+
 /**
- * Turns over, in `into`, every cluster where `from` differs that raises its cut by more than `eps`; returns
- * how much the cut of `into` grew. `from` is left as it was.
+ * Turns over, in `into`, every cluster where `from` differs that raises its cut by more than `eps`, and with `ties`
+ * every one that changes it by no more than `eps` either way. `from` is left as it was.
  */
 export function crossover(
   graph: Graph,
@@ -28,15 +37,17 @@ export function crossover(
   from: Uint8Array,
   scratch: CrossoverScratch,
   eps: number,
-): number {
+  ties = false,
+): Crossed {
   const { n, offsets, targets, weights } = graph;
   const { cluster, queue } = scratch;
   let differ = 0;
   for (let v = 0; v < n; v++) differ += into[v]! ^ from[v]!;
-  const turned = differ > n / 2 ? 1 : 0;
-  const differs = (v: number): boolean => (into[v]! ^ from[v]! ^ turned) === 1;
+  const flip = differ > n / 2 ? 1 : 0; // read `from` turned over
+  const differs = (v: number): boolean => (into[v]! ^ from[v]! ^ flip) === 1;
   cluster.fill(0);
   let grown = 0,
+    turned = 0,
     id = 0;
   for (let seed = 0; seed < n; seed++) {
     if (cluster[seed] !== 0 || !differs(seed)) continue;
@@ -57,10 +68,11 @@ export function crossover(
         } else boundary += into[u] === into[j] ? weights[k]! : -weights[k]!;
       }
     }
-    if (boundary > eps) {
+    if (boundary > eps || (ties && boundary >= -eps)) {
       for (let q = 0; q < tail; q++) into[queue[q]!]! ^= 1;
       grown += boundary;
+      turned += tail;
     }
   }
-  return grown;
+  return { grown, turned };
 }
