@@ -23,12 +23,14 @@
 import type { Graph } from '@jes/contract/inputs';
 import { crossover, crossoverScratch } from './crossover.ts';
 import { computeGains, descend, gainEpsilon } from './gains.ts';
-import { createRandom } from './random.ts';
+import { type Random, createRandom } from './random.ts';
 import { solveReduced } from './reduced.ts';
 import type { Found } from './reduced.ts';
 import type { SolveOptions, Solver } from './solver.ts';
 
-/** The share of the time (or of the sweeps) each anneal from a random partition gets; the re-anneals take the rest. */
+/** Independent lineages a run makes, one after the other (anneal, below). */
+const LINEAGES = 2;
+/** The share of a lineage's time (or sweeps) each anneal from a random partition gets; its re-anneals take the rest. */
 const STARTS = [1 / 8, 1 / 8, 1 / 4];
 const HOT = 0.4;
 const COLD = 0.2;
@@ -126,9 +128,17 @@ function metropolis(graph: Graph, walk: Walk, t: number, steps: number): void {
   walk.random = r;
 }
 
-function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => void): Found {
+/** What one lineage found: its best partition, when, its sweeps, and that partition's cut. */
+interface Lineage extends Found {
+  cut: number;
+}
+
+/**
+ * One lineage: anneals from random partitions, then re-anneals of its best, for `options`' time or sweeps, drawing
+ * from `rng`.
+ */
+function lineage(graph: Graph, options: SolveOptions, rng: Random, report: (cut: number) => void): Lineage {
   const { n, weights } = graph;
-  const rng = createRandom(options.seed);
   const start = performance.now();
   const deadline = start + options.timeLimitSeconds * 1000;
   /** When the anneals end: the deadline, less the time left for the last descent (two passes, the quickest timed). */
@@ -243,7 +253,41 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
     const reheat = REHEAT_MIN + (REHEAT_MAX - REHEAT_MIN) * rng.float();
     run(hot * reheat, Infinity, Math.min(reannealSweeps, (sweepBudget ?? Infinity) - sweeps));
   }
-  return { side: best, foundAt, iterations: Math.round(sweeps) };
+  return { side: best, cut: bestCut, foundAt, iterations: Math.round(sweeps) };
+}
+
+/**
+ * LINEAGES independent lineages one after the other, each with an equal share of what time (or sweeps) is left, the
+ * best kept. Two lineages of half the time did better than one: on one thread, G14-G54's hard instances (planar,
+ * toroidal and G22-G31, 132 runs) at 2 s 0.136 % against 0.188 %, and at 10 s (64 runs) 0.113 % against 0.179 %;
+ * G81 at 30 s the same (14,042 and 14,040). A lineage's re-anneals settle in its basin; a second basin is worth more
+ * than what its last re-anneals find.
+ */
+function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => void): Found {
+  const rng = createRandom(options.seed);
+  const start = performance.now();
+  let best: Lineage | undefined,
+    reported = -Infinity,
+    iterations = 0;
+  const reportBetter = (cut: number): void => {
+    if (cut > reported) report((reported = cut));
+  };
+  const budget = options.maxIterations;
+  for (let k = 0; k < LINEAGES; k++) {
+    const share = 1 / (LINEAGES - k);
+    const leftSeconds = options.timeLimitSeconds - (performance.now() - start) / 1000;
+    // With a budget of sweeps, each lineage plans its share of them and may take all the time left: a run that
+    // ends before its time limit gives the same answer for the same seed.
+    const planned =
+      budget === undefined
+        ? { timeLimitSeconds: leftSeconds * share }
+        : { timeLimitSeconds: leftSeconds, maxIterations: Math.round((budget - iterations) * share) };
+    if (k > 0 && (options.signal.aborted || leftSeconds <= 0 || planned.maxIterations === 0)) break;
+    const found = lineage(graph, { ...options, ...planned }, rng, reportBetter);
+    iterations += found.iterations;
+    if (best === undefined || found.cut > best.cut) best = found;
+  }
+  return { side: best!.side, foundAt: best!.foundAt, iterations };
 }
 
 export const annealing: Solver = {
