@@ -1,7 +1,8 @@
 // The `annealing` solver: simulated annealing over one-flip moves, on the kernel left by the exact reductions of
-// maxcut/reduce.ts, in two phases.
+// maxcut/reduce.ts. A run is LINEAGES independent lineages one after the other, each with an equal share of the time
+// (or of the sweeps) left, the best answer kept; a lineage has two phases.
 //
-// 1. Anneals from random partitions (STARTS: an eighth, an eighth and a quarter of the time or of the sweeps), each
+// 1. Anneals from random partitions (STARTS: an eighth, an eighth and a quarter of its time or of its sweeps), each
 //    from HOT times the typical |gain| of a random partition (the root mean square of the weighted degrees' spread,
 //    sqrt(sum of w^2 / n)) down to COLD times the mean |w|, geometrically, ending in a greedy descent.
 // 2. Re-anneals of 100 to 1000 sweeps (REANNEAL_STEPS) from the best partition so far, each heated to a random share
