@@ -2,7 +2,7 @@
 // resumed after Last-Event-ID (header and query) with exactly the rest, the `end` event equal to GET /job/{id}, the
 // user stream across jobs, and the cap on streams.
 import { describe, expect, it } from 'vitest';
-import { sixNodes } from './support/server.ts';
+import { randomMatrix, sixNodes } from './support/server.ts';
 import { sharedServer } from './support/shared-server.ts';
 import { openStream, type StreamEvent } from './support/event-stream.ts';
 
@@ -57,7 +57,9 @@ describe('a finished job', () => {
 
 describe('a cancelled job', () => {
   it("ends with its executions' CANCELLED and the job's, the `end` carrying it", async () => {
-    const id = await jes.alice.start(sixNodes, '?solver=local-search&solver=annealing&time_limit_seconds=60');
+    // Sixty nodes: annealing enumerates a graph of six (reduced.ts) and would end before the cancel.
+    const graph = { num_nodes: 60, adj_matrix: randomMatrix(60, 5) };
+    const id = await jes.alice.start(graph, '?solver=local-search&solver=annealing&time_limit_seconds=60');
     const s = await stream(`/job/${id}/events`);
     const seen: StreamEvent[] = [];
     while (!seen.some((e) => e.event === 'status' && e.data.status === 'RUNNING')) seen.push((await s.next())!);

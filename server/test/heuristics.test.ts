@@ -3,6 +3,7 @@
 // iteration budget, the time limit, the stop signal within 100 ms, and progress that only improves.
 import { describe, expect, it } from 'vitest';
 import { graphFromEdges } from '@jes/contract/inputs';
+import { exact } from '../src/maxcut/solvers/exact.ts';
 import { solvers } from '../src/maxcut/solvers/index.ts';
 import { createRandom } from '../src/maxcut/solvers/random.ts';
 import {
@@ -17,13 +18,16 @@ import {
 } from './support/solver-cases.ts';
 
 const heuristics = solvers.filter((s) => !s.exact);
-// Dense enough that the reductions leave a kernel, so the search itself runs.
+// Dense enough that the reductions leave a kernel, so the search itself runs (local-search's; annealing enumerates
+// a kernel this small).
 const dense = [
   randomCase('dense n=14 negative', 21, 14, 0.8, 'negative'),
   randomCase('dense n=16 fractional', 22, 16, 1, 'fractional'),
   ...medium,
 ];
 const big = sparseGraph(9, 2000, 10, false);
+// Past the size annealing enumerates (24 nodes), so its search runs; its optimum is the exact solver's.
+const past = randomCase('dense n=26 integer', 23, 26, 0.8, 'integer');
 
 it('the heuristics under test are annealing and local-search', () => {
   expect(heuristics.map((s) => s.name)).toEqual(['annealing', 'local-search']);
@@ -38,6 +42,13 @@ for (const solver of heuristics) {
         expect(result.cutValue).toBeCloseTo(bruteForce(c), 9);
       });
     }
+
+    it(`reaches the maximum cut the exact solver proves within 0.2 s: ${past.name}`, () => {
+      const result = solver.solve(past.graph, options({ timeLimitSeconds: 0.2 }));
+      expectConsistent(past.graph, result);
+      expect(result.optimal).toBe(false);
+      expect(result.cutValue).toBe(exact.solve(past.graph, options()).cutValue);
+    });
 
     it('gives a consistent cut, never above the optimum, on every test graph with a small budget', () => {
       for (const c of [...small, ...dense]) {
@@ -103,6 +114,17 @@ for (const solver of heuristics) {
 
 describe('annealing on graphs the reductions solve', () => {
   const annealing = heuristics[0]!;
+
+  it('proves the optimum of a kernel of at most 24 nodes by enumerating it, at once whatever its time limit', () => {
+    for (const c of dense) {
+      // An hour's limit: a search would run until it, and the test would time out.
+      const result = annealing.solve(c.graph, options({ timeLimitSeconds: 3600, maxIterations: 10 }));
+      expectConsistent(c.graph, result);
+      expect(result.optimal, c.name).toBe(true);
+      expect(result.upperBound).toBe(result.cutValue);
+      expect(result.cutValue).toBeCloseTo(bruteForce(c), 9);
+    }
+  });
 
   it('proves the optimum of a 5,000-node tree with mixed weights: the sum of its positive weights', () => {
     const rng = createRandom(3);

@@ -294,7 +294,7 @@ function anneal(graph: Graph, options: SolveOptions, report: (cut: number) => vo
 export const annealing: Solver = {
   name: 'annealing',
   description:
-    'Simulated annealing over one-flip moves after exact reductions of nodes of degree 0 to 2 (which alone solve trees, cycles and series-parallel graphs): anneals from random partitions, then re-anneals of the best partition whose gains are crossed into it cluster by cluster; any size, any real weights.',
+    'Simulated annealing over one-flip moves after exact reductions of nodes of degree 0 to 2 (which alone solve trees, cycles and series-parallel graphs; what they leave of at most 24 nodes is enumerated, and proven): anneals from random partitions, then re-anneals of the best partition whose gains are crossed into it cluster by cluster; any size, any real weights.',
   exact: false,
   default: true,
   defaultTimeLimitSeconds: 10,
