@@ -88,7 +88,12 @@ describe.skipIf('skip' in database)('traces of an API process and a worker proce
     const jobId: string = started.body.job;
     expect((await client.waitFor(jobId)).status).toBe('FINISHED');
 
-    const spans = await spansOf(traceId, (found) => found.some((s) => s.name.startsWith('execution ')));
+    // Each process exports its spans in its own batches: wait for the API's request as well as the worker's execution.
+    const spans = await spansOf(
+      traceId,
+      (found) =>
+        found.some((s) => s.name.startsWith('execution ')) && found.some((s) => s.name === 'POST /problem/maxcut'),
+    );
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     const request = spans.find((s) => s.name === 'POST /problem/maxcut')!;
     expect(request, JSON.stringify(spans.map((s) => s.name))).toBeDefined();
@@ -143,7 +148,11 @@ describe.skipIf('skip' in database)('traces of an API process and a worker proce
     });
     expect(uploaded.status).toBe(201);
     expect((await client.validated(uploaded.body.data_file_identifier)).status).toBe('READY');
-    const spans = await spansOf(traceId, (found) => found.some((s) => s.name === 'data_file.validate'));
+    // The worker's validation span came before the API's request span in a full run: wait for both.
+    const spans = await spansOf(
+      traceId,
+      (found) => found.some((s) => s.name === 'data_file.validate') && found.some((s) => s.name === 'POST /data_file'),
+    );
     const request = spans.find((s) => s.name === 'POST /data_file')!;
     expect(request).toMatchObject({ parentSpanId: callerSpan });
     expect(request.attributes['jes.operation_id']).toBe('uploadDataFile');
