@@ -115,6 +115,14 @@ for (const solver of heuristics) {
 describe('annealing on graphs the reductions solve', () => {
   const annealing = heuristics[0]!;
 
+  it('proves the cut 0 of a graph without edges, even with no time for the reductions (a kernel of 1,000 nodes)', () => {
+    const graph = graphFromEdges(1000, [], [], []);
+    const result = annealing.solve(graph, options({ timeLimitSeconds: 0 }));
+    expectConsistent(graph, result);
+    expect(result.optimal).toBe(true);
+    expect(result.cutValue).toBe(0);
+  });
+
   it('proves the optimum of a kernel of at most 24 nodes by enumerating it, at once whatever its time limit', () => {
     for (const c of dense) {
       // An hour's limit: a search would run until it, and the test would time out.

@@ -39,6 +39,19 @@ export function solveReduced(graph: Graph, options: SolveOptions, search: Search
     const seconds = (performance.now() - start) / 1000;
     options.onProgress?.({ bestValue: cut + offset, foundAtSeconds: seconds, elapsedSeconds: seconds });
   };
+  if (kernel.edges === 0) {
+    const partition = reduction.expand(new Uint8Array(kernel.n));
+    const value = cutValue(graph, partition);
+    report(0);
+    return {
+      cutValue: value,
+      partition,
+      optimal: true,
+      upperBound: value,
+      iterations: 0,
+      timeToBestSeconds: (performance.now() - start) / 1000,
+    };
+  }
   const remaining = {
     ...options,
     timeLimitSeconds: Math.max(0, options.timeLimitSeconds - (performance.now() - start) / 1000),
