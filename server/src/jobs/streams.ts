@@ -178,7 +178,7 @@ export class EventStreams {
           feed.kind === 'job'
             ? await readJobEvents(this.db, feed.key, from, batch)
             : await readUserEvents(this.db, feed.key, from, batch);
-        for (const event of events) await this.deliver(feed, event);
+        for (const event of events) await this.deliver(feed, event, from);
         if (events.length < batch) break;
       }
       // Every stream has had the whole log now; one whose job had ended has nothing more to wait for.
@@ -187,9 +187,14 @@ export class EventStreams {
   }
 
   /** One event to every stream of the feed that has not had it; a job's terminal status as `end`, then the close. */
-  private async deliver(feed: Feed, event: StoredJobEvent): Promise<void> {
+  /**
+   * Sends the event to the feed's streams that wait for it. `from` is where the read that returned it began: a stream
+   * that joined during that read from further back (after < from) would skip what lies between, so it waits for the
+   * next read (its wake asked for one), which begins at its place.
+   */
+  private async deliver(feed: Feed, event: StoredJobEvent, from: number): Promise<void> {
     const id = feed.kind === 'job' ? event.seq : event.user_seq!;
-    const waiting = [...feed.streams].filter((s) => s.after < id);
+    const waiting = [...feed.streams].filter((s) => s.after < id && s.after >= from);
     if (waiting.length === 0) return;
     const data = event.type === 'progress' ? event.data : { ...event.data, at: rfc3339(event.at) };
     const ends = feed.kind === 'job' && event.type === 'status' && terminalJob.has(event.data.status as string);
