@@ -181,16 +181,17 @@ export class EventStreams {
         for (const event of events) await this.deliver(feed, event, from);
         if (events.length < batch) break;
       }
-      // Every stream has had the whole log now; one whose job had ended has nothing more to wait for.
-      for (const stream of feed.streams) if (stream.ended) stream.res.end();
+      // Every stream has had the whole log now, unless one joined during the reads (again: they read once more, and
+      // deliver left it out); one whose job had ended has nothing more to wait for.
+      if (!feed.again) for (const stream of feed.streams) if (stream.ended) stream.res.end();
     } while (feed.again);
   }
 
-  /** One event to every stream of the feed that has not had it; a job's terminal status as `end`, then the close. */
   /**
-   * Sends the event to the feed's streams that wait for it. `from` is where the read that returned it began: a stream
-   * that joined during that read from further back (after < from) would skip what lies between, so it waits for the
-   * next read (its wake asked for one), which begins at its place.
+   * One event to every stream of the feed that has not had it; a job's terminal status as `end`, then the close.
+   * `from` is where the read that returned it began: a stream that joined during that read from further back (after <
+   * from) would skip what lies between, so it waits for the next read (its wake asked for one), which begins at its
+   * place.
    */
   private async deliver(feed: Feed, event: StoredJobEvent, from: number): Promise<void> {
     const id = feed.kind === 'job' ? event.seq : event.user_seq!;

@@ -39,35 +39,27 @@ export function solveReduced(graph: Graph, options: SolveOptions, search: Search
     const seconds = (performance.now() - start) / 1000;
     options.onProgress?.({ bestValue: cut + offset, foundAtSeconds: seconds, elapsedSeconds: seconds });
   };
-  if (kernel.edges === 0) {
-    const partition = reduction.expand(new Uint8Array(kernel.n));
-    const value = cutValue(graph, partition);
-    report(0);
-    return {
-      cutValue: value,
-      partition,
-      optimal: true,
-      upperBound: value,
-      iterations: 0,
-      timeToBestSeconds: (performance.now() - start) / 1000,
-    };
-  }
   const remaining = {
     ...options,
     timeLimitSeconds: Math.max(0, options.timeLimitSeconds - (performance.now() - start) / 1000),
   };
-  if (kernel.n <= ENUMERATED_NODES) {
-    // Planned in partitions, not in the search's iterations, and its progress is in the kernel's terms: neither is
-    // passed on. Past the time limit (shorter than the enumeration) the best partition seen is kept, unproven.
-    const enumerated = solveExactly(kernel, { timeLimitSeconds: remaining.timeLimitSeconds, seed: 0, signal });
-    const partition = reduction.expand(enumerated.partition);
+  if (kernel.edges === 0 || kernel.n <= ENUMERATED_NODES) {
+    // Enumerated unless nothing is left to cut: planned in partitions, not in the search's iterations, and its
+    // progress in the kernel's terms, neither passed on. Past the time limit (shorter than the enumeration) the best
+    // partition seen is kept, unproven.
+    const enumerated =
+      kernel.edges === 0
+        ? undefined
+        : solveExactly(kernel, { timeLimitSeconds: remaining.timeLimitSeconds, seed: 0, signal });
+    const partition = reduction.expand(enumerated?.partition ?? new Uint8Array(kernel.n));
+    const optimal = enumerated?.optimal ?? true;
     const value = cutValue(graph, partition);
-    report(enumerated.cutValue);
+    report(enumerated?.cutValue ?? 0);
     return {
       cutValue: value,
       partition,
-      optimal: enumerated.optimal,
-      ...(enumerated.optimal ? { upperBound: value } : {}),
+      optimal,
+      ...(optimal ? { upperBound: value } : {}),
       iterations: 0,
       timeToBestSeconds: (performance.now() - start) / 1000,
     };
