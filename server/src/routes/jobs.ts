@@ -110,7 +110,10 @@ export function jobRoutes({ db, config, events, space }: AppDeps): Router {
 
   router.post('/job/:job_id/cancel', async function cancelJob(req, res) {
     const id = req.params.job_id!;
-    res.status(202).json({ job: { [id]: renderJob(await jobs.requestCancel(db, req.user, id)) } });
+    const view = await jobs.requestCancel(db, req.user, id);
+    // This process's own write: its next read must show it, before (or without) the announcement's arrival.
+    views.forget(id);
+    res.status(202).json({ job: { [id]: renderJob(view) } });
   });
 
   router.delete('/job/:job_id', async function deleteJob(req, res) {
