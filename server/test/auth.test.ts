@@ -1,8 +1,11 @@
 // Token attacks and privacy: forged, unsigned, expired and other-environment tokens are refused, and one
-// user's jobs and data files answer 404 to another.
+// user's jobs and data files answer 404 to another; the cache of token versions forgets at revocations only.
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { Client, jwtSecret, sixNodes, sixNodesEdgeList } from './support/server.ts';
+import { userStates } from '../src/auth/user-states.ts';
+import { ensureUsers } from '../src/auth/users.ts';
+import { userChannel as eventsUserChannel } from '../src/store/job-events.ts';
+import { Client, jwtSecret, sixNodes, sixNodesEdgeList, users } from './support/server.ts';
 import { sharedServer } from './support/shared-server.ts';
 
 const jes = sharedServer({}, { users: ['alice', 'bob'] });
@@ -128,5 +131,32 @@ describe('isolation between users', () => {
     );
     expect((await jes.bob.get('/data_file')).body.ids).not.toContain(file);
     expect((await jes.alice.waitFor(job)).status).toBe('FINISHED');
+  });
+});
+
+// Each process remembers users' token versions for two seconds, forgetting them at a revocation's announcement. The
+// revocations were announced on the job event log's channel too: every job's status event made every process forget
+// every user's version, and read it again at the next request.
+describe("the token versions' cache", () => {
+  it('keeps what it knows through job events, and forgets it at a revocation', async () => {
+    const states = await userStates(jes.server.db, 60_000);
+    const heard: string[] = [];
+    const unlisten = await jes.server.db.listen(eventsUserChannel, (owner) => heard.push(owner));
+    try {
+      const version = await states.tokenVersion('bob');
+      expect(version).toBeTypeOf('number');
+      await jes.alice.start(sixNodes);
+      // Every listener of a channel hears an announcement at once, in turn: heard after the cache did.
+      await expect.poll(() => heard).toContain('alice');
+      expect(states.knownVersion('bob')).toBe(version);
+      await ensureUsers(
+        jes.server.db,
+        Object.entries(users).map(([name, password]) => ({ name, password })),
+      );
+      await expect.poll(() => states.knownVersion('bob')).toBeUndefined();
+    } finally {
+      await unlisten();
+      await states.stop();
+    }
   });
 });

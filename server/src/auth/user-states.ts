@@ -3,7 +3,7 @@
 // a revocation on the user channel (the time limit covers an announcement lost to a dropped connection).
 import { boundedCache } from '../core/bounded-cache.ts';
 import type { Database } from '../store/database.ts';
-import { tokenVersion, userChannel } from './users.ts';
+import { revocationChannel, tokenVersion } from './users.ts';
 
 export interface UserStates {
   /** The user's current token version; undefined when the user is disabled or does not exist. */
@@ -27,7 +27,7 @@ export async function userStates(db: Database, ttlMs = 2000, capacity = 10_000):
     known.clear();
   };
   // Announcements missed while the notifications connection was down: forget everything once it is back.
-  const unlisten = await db.listen(userChannel, forget, forget);
+  const unlisten = await db.listen(revocationChannel, forget, forget);
   const remembered = (name: string) => {
     const hit = known.get(name);
     return hit && performance.now() - hit.at < ttlMs ? hit : undefined;

@@ -8,8 +8,11 @@ import type { ConfiguredUser } from '../config/config.ts';
 import type { Database } from '../store/database.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 
-/** Announced (payload: the user's name, or '' for several) whenever a user's tokens are revoked. */
-export const userChannel = 'jes_user';
+/**
+ * Announced (payload: the user's name, or '' for several) whenever a user's tokens are revoked. Not `jes_user`, the
+ * job event log's channel: every job's status event on it made every process forget every user's token version.
+ */
+export const revocationChannel = 'jes_revocation';
 
 const upsert = `INSERT INTO users (name, password_hash) VALUES ($1, $2)
   ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, disabled_at = NULL, token_version = users.token_version + 1`;
@@ -44,7 +47,7 @@ export async function ensureUsers(
     'UPDATE users SET disabled_at = now(), token_version = token_version + 1 WHERE disabled_at IS NULL AND NOT (name = ANY($1))',
     [users.map((u) => u.name)],
   );
-  await db.query('SELECT pg_notify($1, $2)', [userChannel, '']);
+  await db.query('SELECT pg_notify($1, $2)', [revocationChannel, '']);
   return undefined;
 }
 
