@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { userStates } from '../src/auth/user-states.ts';
 import { ensureUsers } from '../src/auth/users.ts';
-import { userChannel as eventsUserChannel } from '../src/store/job-events.ts';
+import { userChannel } from '../src/store/channels.ts';
 import { Client, jwtSecret, sixNodes, sixNodesEdgeList, users } from './support/server.ts';
 import { sharedServer } from './support/shared-server.ts';
 
@@ -141,7 +141,7 @@ describe("the token versions' cache", () => {
   it('keeps what it knows through job events, and forgets it at a revocation', async () => {
     const states = await userStates(jes.server.db, 60_000);
     const heard: string[] = [];
-    const unlisten = await jes.server.db.listen(eventsUserChannel, (owner) => heard.push(owner));
+    const unlisten = await jes.server.db.listen(userChannel, (owner) => heard.push(owner));
     try {
       const version = await states.tokenVersion('bob');
       expect(version).toBeTypeOf('number');

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { JobEvents } from '../src/jobs/events.ts';
-import { jobChannel } from '../src/store/jobs.ts';
+import { jobChannel } from '../src/store/channels.ts';
 import { sharedServer } from './support/shared-server.ts';
 
 const jes = sharedServer({ JES_WORKERS: '0' }, { users: [] });

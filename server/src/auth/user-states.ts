@@ -3,7 +3,8 @@
 // a revocation on the user channel (the time limit covers an announcement lost to a dropped connection).
 import { boundedCache } from '../core/bounded-cache.ts';
 import type { Database } from '../store/database.ts';
-import { revocationChannel, tokenVersion } from './users.ts';
+import { revocationChannel } from '../store/channels.ts';
+import { tokenVersion } from './users.ts';
 
 export interface UserStates {
   /** The user's current token version; undefined when the user is disabled or does not exist. */

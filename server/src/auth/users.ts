@@ -5,14 +5,9 @@
 // changing a password bumps the user's token version, which revokes every token issued before.
 import { randomBytes } from 'node:crypto';
 import type { ConfiguredUser } from '../config/config.ts';
+import { revocationChannel } from '../store/channels.ts';
 import type { Database } from '../store/database.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
-
-/**
- * Announced (payload: the user's name, or '' for several) whenever a user's tokens are revoked. Not `jes_user`, the
- * job event log's channel: every job's status event on it made every process forget every user's token version.
- */
-export const revocationChannel = 'jes_revocation';
 
 const upsert = `INSERT INTO users (name, password_hash) VALUES ($1, $2)
   ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, disabled_at = NULL, token_version = users.token_version + 1`;

@@ -4,7 +4,7 @@
 // once more when the connection is back.
 import { EventEmitter } from 'node:events';
 import type { Database } from '../store/database.ts';
-import { jobChannel } from '../store/jobs.ts';
+import { jobChannel } from '../store/channels.ts';
 
 const anyJob = Symbol('any job');
 /** Wakes every waiter: it re-reads its job. */

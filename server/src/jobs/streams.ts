@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { eventFrame, keepAliveFrame, keepAliveMs, streamPreamble, terminalJob } from '@jes/contract';
 import { rfc3339 } from '@jes/contract';
 import type { Database } from '../store/database.ts';
-import { eventChannel, readJobEvents, readUserEvents, type StoredJobEvent, userChannel } from '../store/job-events.ts';
+import { eventChannel, userChannel } from '../store/channels.ts';
+import { readJobEvents, readUserEvents, type StoredJobEvent } from '../store/job-events.ts';
 import { readJob } from '../store/jobs.ts';
 import { renderJob } from './render.ts';
 

@@ -6,7 +6,7 @@ import { inTurn } from './chunk-turns.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, recordAnswer, type StoredAnswer } from './idempotency-keys.ts';
 import { page, type PageFilter } from './pages.ts';
-import { workChannel } from './jobs.ts';
+import { workChannel } from './channels.ts';
 import { validationAnnouncement } from './validations.ts';
 
 export interface DataFileRow {

@@ -3,11 +3,9 @@
 // lock (its event_seq), and a status event the owner's counter row too, both held to the commit: a reader never
 // sees seq N+1 committed before N. Lock order: executions, then jobs, then the owner's counter, never back: a
 // transaction that changes several jobs locks them all before it appends (lockJobs).
+import { eventChannel, userChannel } from './channels.ts';
 import type { Queryable } from './database.ts';
 import { jsonText } from './json-text.ts';
-
-export const eventChannel = 'jes_event';
-export const userChannel = 'jes_user';
 
 export type JobEventType = 'status' | 'execution' | 'progress';
 

@@ -4,6 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { deriveJobStatus, terminalJob } from '@jes/contract';
 import { ApiError, errorBody, type ErrorBody } from '../core/api-error.ts';
+import { jobChannel, workChannel } from './channels.ts';
 import type { Database, Queryable } from './database.ts';
 import { claimKey, type IdempotentRequest, type StoredAnswer } from './idempotency-keys.ts';
 import { page as pageOf, type PageFilter } from './pages.ts';
@@ -77,9 +78,6 @@ export interface NewJob {
   /** The W3C traceparent of the request that starts it (tracing on): its executions' spans continue that trace. */
   traceparent?: string | null;
 }
-
-export const workChannel = 'jes_work';
-export const jobChannel = 'jes_job';
 
 const jobColumns = `id, owner, problem_id, status, input_mode, data_file_id, input_bytes, error, cancel_requested_at, submitted_at, running_at, ended_at`;
 const executionColumns = `job_id, solver, status, data, error, progress, best_value, progress_history, time_limit_seconds, created_at, running_at, ended_at`;

@@ -11,7 +11,8 @@
 // Lock order as in queue.ts: executions rows (FOR UPDATE SKIP LOCKED), then the job (settleJob).
 import { errorBody } from '../core/api-error.ts';
 import type { Database, Queryable } from './database.ts';
-import { settleJob, workChannel } from './jobs.ts';
+import { workChannel } from './channels.ts';
+import { settleJob } from './jobs.ts';
 import { appendEvents, executionEvent, lockJobs } from './job-events.ts';
 
 /** Crashes blamed on an execution (each while it ran alone) after which it is not run again. */

@@ -4,7 +4,7 @@
 // (a run that stops early, a row having gone meanwhile, leaves the rest to the next run).
 import type { Database } from './database.ts';
 import { terminalJob } from '@jes/contract';
-import { jobChannel } from './jobs.ts';
+import { jobChannel } from './channels.ts';
 
 const ended = [...terminalJob];
 

@@ -3,7 +3,8 @@
 // recorded once: READY with the prepared input stored beside the bytes, or INVALID failing the jobs that wait.
 import type { ErrorBody } from '../core/api-error.ts';
 import type { Database, Queryable } from './database.ts';
-import { settleJob, workChannel } from './jobs.ts';
+import { workChannel } from './channels.ts';
+import { settleJob } from './jobs.ts';
 import { appendEvents, executionEvent, lockJobs } from './job-events.ts';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';

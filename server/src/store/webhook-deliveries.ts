@@ -3,10 +3,8 @@
 // recorded. A claim pushes next_attempt_at on by the lease, so a process that dies mid-attempt leaves the row due
 // again after it; a record is kept only by the claim it answers (its attempt number), so a late one changes nothing.
 import { terminalJob } from '@jes/contract';
+import { webhookChannel } from './channels.ts';
 import type { Database, Queryable } from './database.ts';
-
-/** Announced when a message is added: the senders of every process wake up. */
-export const webhookChannel = 'jes_webhook';
 
 const jobSnapshotColumns =
   'id, owner, problem_id, status, input_mode, data_file_id, input_bytes, error, cancel_requested_at, submitted_at, running_at, ended_at';

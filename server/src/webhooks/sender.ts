@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import { type AttemptResult, attemptDelivery, nextRetryDelayMs, webhookHeaders } from '@jes/contract/node';
 import type { WebhookSettings } from '../config/config.ts';
+import { webhookChannel } from '../store/channels.ts';
 import type { Database } from '../store/database.ts';
 import {
   type AttemptRecord,
@@ -15,7 +16,6 @@ import {
   claimDeliveries,
   nextDueInMs,
   recordAttempts,
-  webhookChannel,
 } from '../store/webhook-deliveries.ts';
 import { webhookBody } from './payload.ts';
 

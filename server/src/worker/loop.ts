@@ -14,7 +14,7 @@ import { errorBody } from '../core/api-error.ts';
 import { SolverLimitError } from '../core/solver.ts';
 import type { Database } from '../store/database.ts';
 import type { DiskSpace } from '../store/disk-space.ts';
-import { jobChannel, workChannel } from '../store/jobs.ts';
+import { jobChannel, workChannel } from '../store/channels.ts';
 import { heartbeat, release, requeueAbandoned, requeueExpired } from '../store/leases.ts';
 import { type Claimed, claim, markRunning, type Outcome, recordProgress } from '../store/queue.ts';
 import { isTransient, isUnreachable } from '../store/transient.ts';
