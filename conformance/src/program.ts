@@ -4,22 +4,33 @@
 // stderr for each wait for a rate limit), the coverage, the deprecated operations used and the closing line, the
 // JUnit and markdown files and the HAR (--har) when asked. Exit codes: 0 nothing failed, 1 a check failed, 2 usage
 // or a deployment that could not be reached. `jes-conformance replay <file.har>` sends a recorded run again
-// (har/replay.ts): a line per difference, 0 none, 1 some, 2 usage or unreachable.
+// (replay-command.ts): a line per difference, 0 none, 1 some, 2 usage or unreachable. The options are
+// command-options.ts's, the reproduce lines reproduction.ts's.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { packageVersion } from '@jes/contract/package-version';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { loadChecks, moduleOf } from './check-modules.ts';
+import {
+  accessOptions,
+  conformanceOptions,
+  defaultBaseUrl,
+  integer,
+  list,
+  listen,
+  milliseconds,
+  type Options,
+  rate,
+  repeated,
+  replayPath,
+  type ReplayCommandOptions,
+  type SourceOf,
+} from './command-options.ts';
 import { type ConfigRead, defaultConfigFile, readConfig } from './config-file.ts';
 import { contractAt } from './contract/contract.ts';
-import type { RecordedHar } from './har/har.ts';
-import { readHar, replayHar, type ReplayReport } from './har/replay.ts';
-import { splitUser, variables } from './environment.ts';
-import { replayPathPattern } from './generate/property.ts';
-import { headerLines } from './given-headers.ts';
-import { parseRate, rateText } from './pace.ts';
+import { variables } from './environment.ts';
+import { rateText } from './pace.ts';
+import { replayCommand } from './replay-command.ts';
 import {
   closingLine,
   coverageLines,
@@ -28,136 +39,20 @@ import {
   type Reproduce,
   resultText,
   versionsLines,
+  waitLine,
 } from './report/console.ts';
-import { createReproducer, type FromVariable, type ReproduceSetup, reproduceLines } from './report/curl.ts';
 import {
   deprecatedAnnotation,
   failureAnnotations,
   unreachableAnnotation,
   versionsAnnotation,
 } from './report/github.ts';
-import { differenceLine, replayClosing, replayHeading, replayJunit, replayMarkdown } from './report/replay.ts';
 import { junitXml } from './report/junit.ts';
 import { markdownReport } from './report/markdown.ts';
+import { reproduction } from './reproduction.ts';
 import { defaultRuns, defaultSeed, type PreparedRun, prepareRun, runPrepared } from './run.ts';
 import { runChecks, selectChecks } from './selection.ts';
-import { type FileNames, tlsSettings } from './transport.ts';
-import type { ConformanceOptions, Profile, RateLimitWait } from './types.ts';
-import { listenAddress } from './webhook-receiver.ts';
-
-/** The flags of accessOptions(). */
-interface AccessFlags {
-  token?: string;
-  secondToken?: string;
-  /** Each -H as given, or JES_CONFORMANCE_HEADERS (one a line). */
-  header?: string[];
-  caFile?: string;
-  cert?: string;
-  key?: string;
-}
-
-interface Options extends AccessFlags {
-  baseUrl: string;
-  username?: string;
-  password?: string;
-  secondUser?: string;
-  profile: Profile;
-  only: string[];
-  checks: string[];
-  operation: string[];
-  junit?: string;
-  report?: string;
-  seed: number;
-  runs: number;
-  rateLimit?: string;
-  contract?: string;
-  webhookListen?: string;
-  maxResponseTime?: number;
-  replayPath?: string;
-  config?: string;
-  githubAnnotations?: boolean;
-  har?: string;
-  list?: boolean;
-}
-
-/** The options of `jes-conformance replay <file.har>`. */
-interface ReplayCommandOptions extends AccessFlags {
-  baseUrl: string;
-  username?: string;
-  password?: string;
-  secondUser?: string;
-  rateLimit?: string;
-  contract?: string;
-  report?: string;
-  junit?: string;
-}
-
-const defaultBaseUrl = 'http://localhost:3000';
-
-function integer(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
-  return Number(value);
-}
-
-function milliseconds(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) === 0)
-    throw new InvalidArgumentError('expected a whole number of milliseconds above 0');
-  return Number(value);
-}
-
-function replayPath(value: string): string {
-  if (!replayPathPattern.test(value))
-    throw new InvalidArgumentError('expected <target>/<fast-check path> as a failure gives it, such as 3/5:1:0');
-  return value;
-}
-
-function rate(value: string): string {
-  if (parseRate(value) === undefined)
-    throw new InvalidArgumentError('expected requests per second, minute or hour: 10/s, 600/m, 3600/h');
-  return value;
-}
-
-function listen(value: string): string {
-  if (!listenAddress(value))
-    throw new InvalidArgumentError(
-      'expected host:port, the address the deployment calls ([::1]:port for IPv6, port 0 for any free one; not 0.0.0.0)',
-    );
-  return value;
-}
-
-/** A repeated option's values, each of which may be a list separated by commas (known only once --checks loaded). */
-function list(value: string, previous: string[]): string[] {
-  const names = value
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean);
-  return [...previous, ...names];
-}
-
-/** A repeated option's values as given (each -H checked with the others later, so that no error repeats a value, as commander's would). */
-const repeated = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
-
-/** How the run reaches the deployment and as whom, beside a username and password: the main command's and replay's. */
-function accessOptions(): Option[] {
-  return [
-    new Option('--token <token>', 'a bearer token of the user, sent instead of logging in (issued elsewhere)').env(
-      variables.token,
-    ),
-    new Option('--second-token <token>', "the second user's bearer token").env(variables.secondToken),
-    new Option(
-      '-H, --header <"Name: value">',
-      "a header sent with every request, such as a gateway's API key (repeat it; the variable holds one a line)",
-    )
-      .env(variables.headers)
-      .argParser(repeated),
-    new Option(
-      '--ca-file <pem>',
-      "CA certificates to trust besides the default ones (the deployment's private CA)",
-    ).env(variables.caFile),
-    new Option('--cert <pem>', 'a client certificate, for a deployment that asks for one').env(variables.cert),
-    new Option('--key <pem>', "the client certificate's private key").env(variables.key),
-  ];
-}
+import type { ConformanceOptions } from './types.ts';
 
 /** The command; `onReplay` is told of `jes-conformance replay <file.har>` and its options when that is what was asked. */
 export function program(
@@ -318,142 +213,6 @@ export function program(
   return command;
 }
 
-/** Where an option's value came from: `cli` (its flag), `env` (its variable), `default`, or undefined (unset). */
-type SourceOf = (option: string) => string | undefined;
-
-/** accessOptions' values checked (each error names the variable a value came from, else the flag). */
-function access(
-  o: AccessFlags,
-  sourceOf: SourceOf,
-): Pick<ConformanceOptions, 'token' | 'token2' | 'headers' | 'caFile' | 'certFile' | 'keyFile'> {
-  // An error names the variable a value came from, else the flag.
-  const named = (option: keyof AccessFlags, flag: string, variable: string) =>
-    sourceOf(option) === 'env' ? variable : flag;
-  const names: FileNames = {
-    caFile: named('caFile', '--ca-file', variables.caFile),
-    certFile: named('cert', '--cert', variables.cert),
-    keyFile: named('key', '--key', variables.key),
-  };
-  const files = { caFile: o.caFile || undefined, certFile: o.cert || undefined, keyFile: o.key || undefined };
-  tlsSettings(files, names);
-  let given: Record<string, string> = {};
-  try {
-    for (const lines of o.header ?? []) given = headerLines(lines, given);
-  } catch (error) {
-    throw new Error(`${named('header', '-H', variables.headers)}: ${(error as Error).message}`);
-  }
-  // An empty variable counts as unset.
-  return {
-    ...(o.token ? { token: o.token } : {}),
-    ...(o.secondToken ? { token2: o.secondToken } : {}),
-    ...(Object.keys(given).length ? { headers: given } : {}),
-    ...(files.caFile ? { caFile: files.caFile } : {}),
-    ...(files.certFile ? { certFile: files.certFile, keyFile: files.keyFile! } : {}),
-  };
-}
-
-function conformanceOptions(o: Options, sourceOf: SourceOf): ConformanceOptions {
-  const sandbox = o.profile === 'sandbox';
-  // An empty variable counts as unset.
-  const token = o.token || undefined;
-  const username = o.username || (sandbox && !token ? 'sandbox' : undefined);
-  const password = o.password || (sandbox && !token ? 'sandbox' : undefined);
-  if (!token && (username === undefined || password === undefined))
-    throw new Error(
-      `--username and --password are required (or ${variables.username} and ${variables.password}), or --token (${variables.token})`,
-    );
-  const baseUrl = o.baseUrl || defaultBaseUrl;
-  if (!/^https?:\/\/[^/]/i.test(baseUrl))
-    throw new Error(
-      `--base-url takes an http:// or https:// URL; got "${baseUrl}"${/^[\w.-]+:\d+/.test(baseUrl) ? ` (http://${baseUrl}?)` : ''}`,
-    );
-  if (o.replayPath && o.only.length !== 1)
-    throw new Error('--replay-path replays a case of one check: give that check with --only <check>');
-  const second = o.secondUser ? splitUser(o.secondUser) : undefined;
-  if (o.secondUser && !second) throw new Error('--second-user takes name:password');
-  return {
-    baseUrl,
-    ...(username !== undefined ? { username } : {}),
-    ...(password !== undefined ? { password } : {}),
-    ...access(o, sourceOf),
-    profile: o.profile,
-    only: o.only,
-    ...(o.operation.length ? { operations: o.operation } : {}),
-    seed: o.seed,
-    runs: o.runs,
-    ...(second ? { username2: second.username, password2: second.password } : {}),
-    ...(o.contract ? { contractPath: o.contract } : {}),
-    ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
-    ...(o.webhookListen ? { webhookListen: o.webhookListen } : {}),
-    ...(o.maxResponseTime !== undefined ? { maxResponseTimeMs: o.maxResponseTime } : {}),
-    ...(o.replayPath ? { replayPath: o.replayPath } : {}),
-    ...(o.har ? { har: o.har } : {}),
-  };
-}
-
-/** Where bodies too long for a reproduce line go: beside the markdown report, else a new folder in the temp folder. */
-function bodyWriter(report: string | undefined): ReproduceSetup['writeBody'] {
-  let dir: string | undefined;
-  return (name, content) => {
-    if (!dir) {
-      dir = report
-        ? resolve(`${report.replace(/\.md$/i, '')}.bodies`)
-        : mkdtempSync(join(tmpdir(), 'jes-conformance-bodies-'));
-      mkdirSync(dir, { recursive: true });
-    }
-    const path = join(dir, name.replace(/[^\w.-]/g, '_'));
-    writeFileSync(path, content);
-    return path;
-  };
-}
-
-/** The reproduce lines of failures; passwords, tokens and the given headers stay in the variables the command reads them from. */
-function reproduction(options: ConformanceOptions, o: Options, sourceOf: SourceOf): Reproduce {
-  const from = (option: keyof Options, variable: string, flag: string, path?: string): FromVariable => ({
-    variable,
-    ...(sourceOf(option) === 'cli' ? { flag, ...(path ? { path: resolve(path) } : {}) } : {}),
-  });
-  const setup: ReproduceSetup = {
-    baseUrl: options.baseUrl,
-    users: {
-      user: {
-        ...(options.username !== undefined ? { username: options.username } : {}),
-        ...(options.password !== undefined ? { password: options.password } : {}),
-        ...(o.password ? { passwordExpression: `$${variables.password}`, passwordFrom: variables.password } : {}),
-        ...(options.token ? { token: from('token', variables.token, '--token') } : {}),
-      },
-      ...(options.username2 !== undefined && options.password2 !== undefined
-        ? {
-            user2: {
-              username: options.username2,
-              password: options.password2,
-              passwordExpression: `\${${variables.secondUser}#*:}`,
-              passwordFrom: `${variables.secondUser} (name:password)`,
-            },
-          }
-        : {}),
-      ...(options.token2 ? { user2: { token: from('secondToken', variables.secondToken, '--second-token') } } : {}),
-    },
-    ...(options.headers ? { headers: { values: options.headers, from: from('header', variables.headers, '-H') } } : {}),
-    tls: {
-      ...(options.caFile ? { ca: from('caFile', variables.caFile, '--ca-file', options.caFile) } : {}),
-      ...(options.certFile ? { cert: from('cert', variables.cert, '--cert', options.certFile) } : {}),
-      ...(options.keyFile ? { key: from('key', variables.key, '--key', options.keyFile) } : {}),
-    },
-    writeBody: bodyWriter(o.report),
-  };
-  const reproducer = createReproducer(setup);
-  return (exchange, given) => reproduceLines(reproducer, exchange, given);
-}
-
-export function waitLine(wait: RateLimitWait): string {
-  if (wait.retryAfter !== undefined)
-    return `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
-  const quota = wait.quota !== undefined && wait.windowSeconds !== undefined;
-  const spent = quota ? `its ${wait.quota} requests per ${wait.windowSeconds} s are spent` : 'nothing left';
-  return `waiting ${wait.seconds} s for the rate limit "${wait.policy}" (${spent}; next: ${wait.method} ${wait.path})`;
-}
-
 /** Runs the command with `args` (without node and the script); resolves to the exit code. */
 export async function run(
   args: string[],
@@ -547,55 +306,4 @@ export async function run(
     return 2;
   }
   return report.failed ? 1 : 0;
-}
-
-/** `jes-conformance replay <file.har>`: the recorded requests sent again, a line per difference; resolves to the exit code. */
-async function replayCommand(
-  file: string,
-  o: ReplayCommandOptions,
-  sourceOf: SourceOf,
-  out: (line: string) => void,
-  err: (line: string) => void,
-): Promise<number> {
-  let har: RecordedHar;
-  let given: ReturnType<typeof access>;
-  const second = o.secondUser ? splitUser(o.secondUser) : undefined;
-  try {
-    given = access(o, sourceOf);
-    if (o.secondUser && !second) throw new Error('--second-user takes name:password');
-    if (!/^https?:\/\/[^/]/i.test(o.baseUrl))
-      throw new Error(`--base-url takes an http:// or https:// URL; got "${o.baseUrl}"`);
-    har = readHar(file);
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 2;
-  }
-  out(replayHeading(file, har.log._jes, har.log.entries.length, o.baseUrl));
-  let report: ReplayReport;
-  try {
-    report = await replayHar({
-      baseUrl: o.baseUrl,
-      har,
-      ...given,
-      // An empty variable counts as unset.
-      ...(o.username ? { username: o.username } : {}),
-      ...(o.password ? { password: o.password } : {}),
-      ...(second ? { username2: second.username, password2: second.password } : {}),
-      ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
-      ...(o.contract ? { contractPath: o.contract } : {}),
-      onDifference: (difference) => out(differenceLine(difference)),
-      onWait: (wait) => err(waitLine(wait)),
-    });
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 2;
-  }
-  out(replayClosing(report));
-  if (o.report) writeFileSync(o.report, replayMarkdown(file, report));
-  if (o.junit) writeFileSync(o.junit, replayJunit(file, report));
-  if (report.unreachable) {
-    err(`jes-conformance replay: ${report.unreachable}`);
-    return 2;
-  }
-  return report.differences.length ? 1 : 0;
 }

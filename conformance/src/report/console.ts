@@ -6,7 +6,7 @@
 // any), and the closing line `N passed, N failed, N skipped`.
 import { deprecationText } from '../contract/deprecation.ts';
 import { deprecatedUsed } from '../coverage.ts';
-import type { CheckResult, Coverage, Exchange, Report, Versions } from '../types.ts';
+import type { CheckResult, Coverage, Exchange, RateLimitWait, Report, Versions } from '../types.ts';
 import { exchangeLines, seconds } from './exchange-text.ts';
 import { printable } from './printable.ts';
 
@@ -117,4 +117,13 @@ export function coverageLines(coverage: Coverage): string[] {
 export function closingLine(report: Pick<Report, 'passed' | 'failed' | 'skipped'> & { errors?: number }): string {
   const errors = report.errors ? `, ${report.errors} error${report.errors > 1 ? 's' : ''}` : '';
   return `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${errors}`;
+}
+
+/** The line on stderr for a wait for a rate limit. */
+export function waitLine(wait: RateLimitWait): string {
+  if (wait.retryAfter !== undefined)
+    return `waiting ${wait.seconds} s for the rate limit (429 on ${wait.method} ${wait.path}, Retry-After ${wait.retryAfter})`;
+  const quota = wait.quota !== undefined && wait.windowSeconds !== undefined;
+  const spent = quota ? `its ${wait.quota} requests per ${wait.windowSeconds} s are spent` : 'nothing left';
+  return `waiting ${wait.seconds} s for the rate limit "${wait.policy}" (${spent}; next: ${wait.method} ${wait.path})`;
 }
