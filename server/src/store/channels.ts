@@ -2,7 +2,10 @@
 // name would hear each other's announcements (token revocations and users' job events both used jes_user, and every
 // job's status event made every process forget every user's token version).
 
-/** An execution was queued or freed: the workers of every process look for work. Payload: none. */
+/**
+ * Work may be waiting: the workers of every process look for it. Payload: a job's id (its executions were queued),
+ * `validate:<id>` (a data file awaits validation: validations.ts) or '' (executions freed).
+ */
 export const workChannel = 'jes_work';
 /** A job changed or was deleted: caches drop it, long polls re-read it. Payload: the job's id. */
 export const jobChannel = 'jes_job';
