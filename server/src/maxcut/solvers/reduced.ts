@@ -49,17 +49,16 @@ export function solveReduced(graph: Graph, options: SolveOptions, search: Search
     // partition seen is kept, unproven.
     const enumerated =
       kernel.edges === 0
-        ? undefined
+        ? { partition: new Uint8Array(kernel.n), cutValue: 0, optimal: true }
         : solveExactly(kernel, { timeLimitSeconds: remaining.timeLimitSeconds, seed: 0, signal });
-    const partition = reduction.expand(enumerated?.partition ?? new Uint8Array(kernel.n));
-    const optimal = enumerated?.optimal ?? true;
+    const partition = reduction.expand(enumerated.partition);
     const value = cutValue(graph, partition);
-    report(enumerated?.cutValue ?? 0);
+    report(enumerated.cutValue);
     return {
       cutValue: value,
       partition,
-      optimal,
-      ...(optimal ? { upperBound: value } : {}),
+      optimal: enumerated.optimal,
+      ...(enumerated.optimal ? { upperBound: value } : {}),
       iterations: 0,
       timeToBestSeconds: (performance.now() - start) / 1000,
     };
